@@ -1,0 +1,41 @@
+// rnncc — circuit complexity of sequence models, executable. Thin: flags in, library calls out.
+#include <iostream>
+
+#include "algebra/error.hpp"
+#include "cli/commands.hpp"
+
+#ifndef RNNCC_VERSION
+#define RNNCC_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"rnncc: compile linear-RNN recurrences into circuits, measure them, and machine-check "
+               "constructions from the circuit-complexity literature",
+                 "rnncc"};
+  app.set_version_flag("--version", std::string("rnncc ") + RNNCC_VERSION);
+  app.require_subcommand(1);
+  std::vector<rnncc::cli::Action> actions{rnncc::cli::add_run_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "rnncc: error: " << e.what() << "\n(run with --help for the usage)\n";
+    return 2;
+  }
+  try {
+    for (auto& action : actions)
+      if (int rc = action(); rc >= 0) return rc;
+    return 2;
+  } catch (const rnncc::InputError& e) {
+    std::cerr << "rnncc: error: " << e.what() << "\n";
+    return 2;
+  } catch (const rnncc::DomainError& e) {
+    std::cerr << "rnncc: error: " << e.what() << "\n";
+    return 2;
+  }
+}

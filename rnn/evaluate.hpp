@@ -1,0 +1,262 @@
+// Reference semantics: one plain sequential evaluator per layer kind, generic over the number
+// domain (exact Q, log-precision fixed point, F_p). This is the "claimed semantics" every
+// compiled circuit and every construction is checked against, so it is written for clarity.
+//
+// Rounding rule in fixed point (docs/semantics.md, "Log precision"): parameters are rounded
+// once when converted; then every assignment of the model's equations is evaluated exactly on
+// its (already rounded) operands and rounded once. The assignments are, per position: the
+// stacked input z_t; the token's matrices A(z_t) = Σ z_k A_k, B(z_t), C(z_t) (exact for
+// one-hot z, i.e. on layer 1); S_t = A(z_t)S_{t−1} + B(z_t) entry by entry; y_t = C(z_t)S_t + c₀;
+// for LSTM cells each gate, c_t and h_t; for Elman cells h_t.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algebra/domain.hpp"
+#include "algebra/error.hpp"
+#include "algebra/matrix.hpp"
+#include "rnn/model.hpp"
+
+namespace rnncc {
+
+template <Domain K>
+struct LayerTrace {
+  using M = Matrix<typename K::Element>;
+  std::vector<M> states;   // after each position; LSTM: [h; c] stacked (2d×1)
+  std::vector<M> outputs;  // y_t, r×m
+};
+
+template <Domain K>
+struct Trace {
+  std::vector<LayerTrace<K>> layers;
+  const std::vector<Matrix<typename K::Element>>& outputs() const& { return layers.back().outputs; }
+  // On a temporary, return by value: `for (auto& y : evaluate(...).outputs())` stays valid.
+  std::vector<Matrix<typename K::Element>> outputs() && { return std::move(layers.back().outputs); }
+};
+
+namespace detail {
+
+template <Domain K>
+using Mat = Matrix<typename K::Element>;
+
+// Converts a parameter, naming it in the error when the domain cannot represent it.
+template <Domain K>
+Mat<K> convert(const K& k, const Matrix<Rational>& m, const std::string& what) {
+  Mat<K> out(m.rows(), m.cols());
+  for (std::size_t i = 0; i < m.rows(); ++i)
+    for (std::size_t j = 0; j < m.cols(); ++j) {
+      try {
+        out(i, j) = k.from_rational(m(i, j));
+      } catch (const DomainError& e) {
+        throw DomainError(what + ", entry [" + std::to_string(i) + "][" + std::to_string(j) + "]: " + e.what());
+      }
+    }
+  return out;
+}
+
+// Σ_k z_k M_k + base (base may be empty), one rounding per entry.
+template <Domain K>
+Mat<K> combine(const K& k, const std::vector<Mat<K>>& per_feature, const Mat<K>& z, const Mat<K>* base) {
+  const Mat<K>& shape = per_feature.front();
+  Mat<K> out(shape.rows(), shape.cols());
+  for (std::size_t i = 0; i < shape.rows(); ++i)
+    for (std::size_t j = 0; j < shape.cols(); ++j) {
+      typename K::Wide acc = base ? k.widen((*base)(i, j)) : k.widen(k.zero());
+      for (std::size_t f = 0; f < per_feature.size(); ++f)
+        if (!k.is_zero(z(f, 0))) acc = k.wide_add(acc, k.wide_mul(z(f, 0), per_feature[f](i, j)));
+      out(i, j) = k.narrow(acc);
+    }
+  return out;
+}
+
+// Runs one step, naming the 1-based position in any DomainError it raises.
+template <class F>
+void at_position(std::size_t t, F&& step) {
+  try {
+    step();
+  } catch (const DomainError& e) {
+    throw DomainError("position " + std::to_string(t + 1) + ": " + e.what());
+  }
+}
+
+inline std::string feature_name(const std::vector<std::string>& names, std::size_t f) {
+  return f < names.size() ? "symbol '" + names[f] + "'" : "feature " + std::to_string(f);
+}
+
+template <Domain K>
+LayerTrace<K> run(const LrnnLayer& l, const K& k, const std::vector<Mat<K>>& z,
+                  const std::vector<std::string>& names) {
+  std::vector<Mat<K>> A, B, C;
+  for (std::size_t f = 0; f < l.features; ++f) {
+    A.push_back(convert(k, l.A[f], "A of " + feature_name(names, f)));
+    B.push_back(convert(k, l.B[f], "B of " + feature_name(names, f)));
+    if (!l.readout_feature.empty())
+      C.push_back(convert(k, l.readout_feature[f], "C of " + feature_name(names, f)));
+  }
+  const Mat<K> readout = convert(k, l.readout, "readout");
+  const Mat<K> bias = convert(k, l.readout_bias, "readout_bias");
+  Mat<K> state = convert(k, l.initial_state, "initial_state");
+  LayerTrace<K> trace;
+  for (std::size_t t = 0; t < z.size(); ++t) at_position(t, [&] {
+    const Mat<K>& zt = z[t];
+    state = affine(k, combine(k, A, zt, nullptr), state, combine(k, B, zt, nullptr));
+    const Mat<K> c = C.empty() ? readout : combine(k, C, zt, &readout);
+    trace.outputs.push_back(affine(k, c, state, bias));
+    trace.states.push_back(state);
+  });
+  return trace;
+}
+
+// Exact value of W h + U z + b on rounded operands (nonlinear layers compute in Q and round
+// each assignment once, so they need an ordered domain).
+template <OrderedDomain K>
+Matrix<Rational> pre_activation(const K& k, const AffineMap& f, const Mat<K>& h, const Mat<K>& z) {
+  Matrix<Rational> out(f.W.rows(), 1);
+  for (std::size_t i = 0; i < f.W.rows(); ++i) {
+    Rational acc = f.bias(i, 0);
+    for (std::size_t j = 0; j < f.W.cols(); ++j) acc += f.W(i, j) * k.to_rational(h(j, 0));
+    for (std::size_t j = 0; j < f.U.cols(); ++j) acc += f.U(i, j) * k.to_rational(z(j, 0));
+    out(i, 0) = acc;
+  }
+  return out;
+}
+
+template <OrderedDomain K, class F>
+Mat<K> round_map(const K& k, const Matrix<Rational>& x, F&& act) {
+  return map(x, [&](const Rational& v) { return k.from_rational(act(v)); });
+}
+
+template <OrderedDomain K>
+Mat<K> readout(const K& k, const Matrix<Rational>& c, const Matrix<Rational>& bias, const Mat<K>& h) {
+  Matrix<Rational> y(c.rows(), 1);
+  for (std::size_t i = 0; i < c.rows(); ++i) {
+    Rational acc = bias.empty() ? Rational(0) : bias(i, 0);
+    for (std::size_t j = 0; j < c.cols(); ++j) acc += c(i, j) * k.to_rational(h(j, 0));
+    y(i, 0) = acc;
+  }
+  return round_map(k, y, [](const Rational& v) { return v; });
+}
+
+// Parameters of nonlinear layers are rounded once, like LRNN parameters.
+template <OrderedDomain K>
+Matrix<Rational> rounded(const K& k, const Matrix<Rational>& m, const std::string& what) {
+  return map(convert(k, m, what), [&](const typename K::Element& e) { return k.to_rational(e); });
+}
+template <OrderedDomain K>
+AffineMap rounded(const K& k, const AffineMap& f, const std::string& prefix) {
+  return {rounded(k, f.W, prefix + "W"), rounded(k, f.U, prefix + "U"), rounded(k, f.bias, prefix + "bias")};
+}
+
+template <Domain K>
+LayerTrace<K> run(const ElmanLayer& l, const K& k, const std::vector<Mat<K>>& z,
+                  const std::vector<std::string>&) {
+  if constexpr (!OrderedDomain<K>) {
+    throw DomainError("an Elman layer with " + to_string(l.activation) +
+                      " needs an ordered domain; " + k.name() + " is not ordered");
+  } else {
+    const AffineMap pre = rounded(k, l.pre, "");
+    const Matrix<Rational> c = rounded(k, l.readout, "readout"), c0 = rounded(k, l.readout_bias, "readout_bias");
+    Mat<K> h = convert(k, l.initial_state, "initial_state");
+    LayerTrace<K> trace;
+    for (std::size_t t = 0; t < z.size(); ++t) at_position(t, [&] {
+      Matrix<Rational> x = pre_activation(k, pre, h, z[t]);
+      h = l.activation == Activation::relu ? round_map(k, x, relu) : round_map(k, x, sign_activation);
+      trace.outputs.push_back(readout(k, c, c0, h));
+      trace.states.push_back(h);
+    });
+    return trace;
+  }
+}
+
+template <Domain K>
+LayerTrace<K> run(const LstmLayer& l, const K& k, const std::vector<Mat<K>>& z,
+                  const std::vector<std::string>&) {
+  if constexpr (!OrderedDomain<K>) {
+    throw DomainError("an LSTM layer's hard gates need an ordered domain; " + k.name() +
+                      " is not ordered");
+  } else {
+    const AffineMap fg = rounded(k, l.forget, "gates/f/"), ig = rounded(k, l.input, "gates/i/"),
+                    og = rounded(k, l.output, "gates/o/"), gg = rounded(k, l.cell, "gates/g/");
+    const Matrix<Rational> c_out = rounded(k, l.readout, "readout"),
+                           c0 = rounded(k, l.readout_bias, "readout_bias");
+    Mat<K> h = convert(k, l.initial_hidden, "initial_state/h");
+    Mat<K> c = convert(k, l.initial_cell, "initial_state/c");
+    LayerTrace<K> trace;
+    for (std::size_t t = 0; t < z.size(); ++t) at_position(t, [&] {
+      const Mat<K>& zt = z[t];
+      Mat<K> f = round_map(k, pre_activation(k, fg, h, zt), hard_sigmoid);
+      Mat<K> i = round_map(k, pre_activation(k, ig, h, zt), hard_sigmoid);
+      Mat<K> o = round_map(k, pre_activation(k, og, h, zt), hard_sigmoid);
+      Mat<K> g = round_map(k, pre_activation(k, gg, h, zt), hard_tanh);
+      Matrix<Rational> c_new(l.d, 1), h_new(l.d, 1);
+      for (std::size_t r = 0; r < l.d; ++r)  // c_t = f ⊙ c + i ⊙ g, one rounding
+        c_new(r, 0) = k.to_rational(f(r, 0)) * k.to_rational(c(r, 0)) +
+                      k.to_rational(i(r, 0)) * k.to_rational(g(r, 0));
+      c = round_map(k, c_new, [](const Rational& v) { return v; });
+      for (std::size_t r = 0; r < l.d; ++r)  // h_t = o ⊙ tanĥ(c_t), one rounding
+        h_new(r, 0) = k.to_rational(o(r, 0)) * hard_tanh(k.to_rational(c(r, 0)));
+      h = round_map(k, h_new, [](const Rational& v) { return v; });
+      trace.outputs.push_back(readout(k, c_out, c0, h));
+      Mat<K> hc(2 * l.d, 1);
+      for (std::size_t r = 0; r < l.d; ++r) {
+        hc(r, 0) = h(r, 0);
+        hc(l.d + r, 0) = c(r, 0);
+      }
+      trace.states.push_back(std::move(hc));
+    });
+    return trace;
+  }
+}
+
+}  // namespace detail
+
+// Runs `model` on `input` (symbol ids) in domain k. Throws DomainError, prefixed with the layer
+// (and parameter or position), when k cannot represent a value the semantics needs.
+template <Domain K>
+Trace<K> evaluate(const Model& model, const K& k, const std::vector<std::size_t>& input) {
+  using M = detail::Mat<K>;
+  std::vector<M> z;
+  for (std::size_t id : input) {  // layer 1: one-hot x_t
+    M x = zeros(k, model.alphabet.size(), 1);
+    x(id, 0) = k.one();
+    z.push_back(std::move(x));
+  }
+  Trace<K> trace;
+  for (std::size_t li = 0; li < model.layers.size(); ++li) {
+    const StackLayer& sl = model.layers[li];
+    const std::string where = "layer " + std::to_string(li);
+    try {
+      if (sl.input) {  // z_t = W·vec(y_t) + b, one rounding
+        const M w = detail::convert(k, sl.input->weights, "input_map/weights");
+        const M b = detail::convert(k, sl.input->bias, "input_map/bias");
+        for (std::size_t t = 0; t < z.size(); ++t) detail::at_position(t, [&] {
+          const M& y = trace.layers.back().outputs[t];
+          M v(y.rows() * y.cols(), 1);
+          for (std::size_t i = 0; i < y.data().size(); ++i) v(i, 0) = y.data()[i];
+          z[t] = affine(k, w, v, b);
+        });
+      }
+      const std::vector<std::string> names = sl.input ? std::vector<std::string>{}
+                                                      : model.alphabet.symbols();
+      trace.layers.push_back(
+          std::visit([&](const auto& l) { return detail::run(l, k, z, names); }, sl.layer));
+    } catch (const DomainError& e) {
+      throw DomainError(where + ": " + e.what());
+    }
+  }
+  return trace;
+}
+
+// Acceptance of one output; std::nullopt when the mode is undefined in k (positivity mod p).
+template <Domain K>
+std::optional<bool> accepts(const Acceptance& a, const K& k, const Matrix<typename K::Element>& y) {
+  const auto& v = y(a.row, a.col);
+  if (a.mode == Acceptance::Mode::zero) return k.is_zero(v);
+  if constexpr (OrderedDomain<K>) return k.sign(v) > 0;
+  return std::nullopt;
+}
+
+}  // namespace rnncc

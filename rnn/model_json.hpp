@@ -1,0 +1,28 @@
+// Model files: the JSON format of docs/formats.md ("Model files"), read with diagnostics that
+// name the file and the JSON path (RFC 6901 pointer) and say what was expected:
+//     m.json: /layers/0/symbols/a/A: expected 3×3 matrix, got 3×2
+// Malformed JSON is reported as file:line:column.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rnn/model.hpp"
+
+namespace rnncc {
+
+// Parses `text` as a model; `source` names it in diagnostics. Throws InputError.
+Model parse_model(std::string_view text, const std::string& source);
+// Reads and parses a model file. Throws InputError (also when the file cannot be read).
+Model load_model(const std::string& path);
+
+// The exact rational of a JSON value: a string in the grammar of algebra/rational.hpp or a
+// JSON integer. Throws InputError naming `where` otherwise (floats are rejected: inexact).
+Rational rational_from_json(const nlohmann::json& value, const std::string& where);
+
+// 1-based line and column of byte offset `byte` in `text`.
+std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte);
+
+}  // namespace rnncc

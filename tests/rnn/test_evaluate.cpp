@@ -1,0 +1,259 @@
+// Differential tests of the reference evaluators on seeded random models of every family:
+// exact vs mod p (a ring homomorphism), exact vs log precision (error bounds), the step-by-
+// step recurrence vs the composed affine map, and stacks vs layers run one after the other.
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "algebra/exact.hpp"
+#include "algebra/fixed_point.hpp"
+#include "algebra/modp.hpp"
+#include "rnn/evaluate.hpp"
+#include "rnn/families.hpp"
+#include "rnn/model_json.hpp"
+#include "../support.hpp"
+
+using namespace rnncc;
+
+namespace {
+
+Vector random_vector(std::mt19937_64& rng, std::size_t n) {
+  Vector v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(test::small_rational(rng));
+  return v;
+}
+Matrix<Rational> random_matrix(std::mt19937_64& rng, std::size_t r, std::size_t c) {
+  Matrix<Rational> m(r, c);
+  for (std::size_t i = 0; i < r; ++i)
+    for (std::size_t j = 0; j < c; ++j) m(i, j) = test::small_rational(rng);
+  return m;
+}
+
+const Family all_families[] = {Family::general, Family::diagonal, Family::s4, Family::mamba2, Family::gla,
+                               Family::pd, Family::dplr, Family::deltanet, Family::gated_deltanet,
+                               Family::kda, Family::rwkv7};
+
+// A random layer of `family` over `k` features.
+LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d, std::size_t m, std::size_t k) {
+  LayerFrame f;
+  f.d = d;
+  f.m = m;
+  f.features = k;
+  f.initial_state = random_matrix(rng, d, m);
+  f.readout = random_matrix(rng, 2, d);
+  f.readout_bias = random_matrix(rng, 2, m);
+  if (rng() % 2)
+    for (std::size_t i = 0; i < k; ++i) f.readout_feature.push_back(random_matrix(rng, 2, d));
+  auto gate = [&] { return Rational(static_cast<long>(rng() % 4) + 1, 4); };  // (0,1]
+  switch (family) {
+    case Family::general: {
+      std::vector<AffineStep> s;
+      for (std::size_t i = 0; i < k; ++i) s.push_back({random_matrix(rng, d, d), random_matrix(rng, d, m)});
+      return make_general(f, s);
+    }
+    case Family::diagonal:
+    case Family::gla:
+    case Family::mamba2:
+    case Family::s4: {
+      std::vector<DecayStep> s;
+      Vector shared = random_vector(rng, d);
+      for (std::size_t i = 0; i < k; ++i)
+        s.push_back({family == Family::s4 ? shared : random_vector(rng, family == Family::mamba2 ? 1 : d),
+                     random_matrix(rng, d, m)});
+      return make_diagonal(family, f, s);
+    }
+    case Family::pd: {
+      std::vector<PdStep> s;
+      for (std::size_t i = 0; i < k; ++i) {
+        std::vector<std::size_t> image(d);
+        for (auto& x : image) x = rng() % d;
+        s.push_back({image, random_vector(rng, d), random_matrix(rng, d, m)});
+      }
+      return make_pd(f, s, false);
+    }
+    case Family::dplr: {
+      std::vector<DplrStep> s;
+      for (std::size_t i = 0; i < k; ++i)
+        s.push_back({random_vector(rng, d), random_vector(rng, d), random_vector(rng, d), random_matrix(rng, d, m)});
+      return make_dplr(f, s);
+    }
+    case Family::deltanet:
+    case Family::gated_deltanet:
+    case Family::kda: {
+      std::vector<DeltaStep> s;
+      for (std::size_t i = 0; i < k; ++i) {
+        DeltaStep st{{}, Rational(static_cast<long>(rng() % 8) + 1, 4), random_vector(rng, d), random_vector(rng, m)};
+        if (family == Family::gated_deltanet) st.alpha = {gate()};
+        if (family == Family::kda)
+          for (std::size_t j = 0; j < d; ++j) st.alpha.push_back(gate());
+        s.push_back(st);
+      }
+      return make_delta(family, f, s, BetaRange::half_open_0_2);
+    }
+    case Family::rwkv7: {
+      std::vector<Rwkv7Step> s;
+      for (std::size_t i = 0; i < k; ++i)
+        s.push_back({random_vector(rng, d), random_vector(rng, d), random_vector(rng, d), random_matrix(rng, d, m)});
+      return make_rwkv7(f, s);
+    }
+  }
+  throw std::logic_error("family");
+}
+
+Model single_layer_model(LrnnLayer layer, std::size_t sigma) {
+  Model model;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < sigma; ++i) names.push_back(std::string(1, static_cast<char>('a' + i)));
+  model.alphabet = Alphabet(names, "test");
+  model.layers.push_back({std::nullopt, std::move(layer)});
+  return model;
+}
+
+std::vector<std::size_t> random_input(std::mt19937_64& rng, std::size_t n, std::size_t sigma) {
+  std::vector<std::size_t> w(n);
+  for (auto& x : w) x = rng() % sigma;
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("every family: mod-p run = exact run reduced mod p", "[rnn][evaluate][differential]") {
+  std::mt19937_64 rng(42);
+  RationalField Q;
+  ModP F(2305843009213693951ull);  // 2^61 − 1: no small-rational denominator vanishes
+  for (Family family : all_families) {
+    for (int trial = 0; trial < 8; ++trial) {
+      std::size_t d = 1 + rng() % 4, m = 1 + rng() % 2, sigma = 2 + rng() % 2, n = 1 + rng() % 12;
+      Model model = single_layer_model(random_layer(rng, family, d, m, sigma), sigma);
+      auto w = random_input(rng, n, sigma);
+      auto exact = evaluate(model, Q, w);
+      auto modular = evaluate(model, F, w);
+      INFO("family " << to_string(family) << ", trial " << trial);
+      for (std::size_t t = 0; t < n; ++t) {
+        REQUIRE(equal(F, from_rational(F, exact.outputs()[t]), modular.outputs()[t]));
+        REQUIRE(equal(F, from_rational(F, exact.layers[0].states[t]), modular.layers[0].states[t]));
+      }
+    }
+  }
+}
+
+TEST_CASE("every family: the state is the composed affine map applied to S_0", "[rnn][evaluate][differential]") {
+  // S_t = (F_t ∘ … ∘ F_1)(S_0) with (A₂,B₂)∘(A₁,B₁) = (A₂A₁, A₂B₁ + B₂): the monoid the scan uses.
+  std::mt19937_64 rng(43);
+  RationalField Q;
+  for (Family family : all_families) {
+    std::size_t d = 3, m = 2, sigma = 3, n = 9;
+    LrnnLayer layer = random_layer(rng, family, d, m, sigma);
+    Model model = single_layer_model(layer, sigma);
+    auto w = random_input(rng, n, sigma);
+    auto trace = evaluate(model, Q, w);
+    Matrix<Rational> A = identity(Q, d), B = zeros(Q, d, m);
+    for (std::size_t t = 0; t < n; ++t) {
+      const auto& a = layer.A[w[t]];
+      const auto& b = layer.B[w[t]];
+      B = affine(Q, a, B, b);
+      A = mul(Q, a, A);
+      REQUIRE(trace.layers[0].states[t] == affine(Q, A, layer.initial_state, B));
+    }
+  }
+}
+
+TEST_CASE("log precision tracks exact within the rounding error on contracting models", "[rnn][evaluate][differential]") {
+  // Dyadic parameters (exact at F ≥ 3) and decays in [−1/2, 1/2]: each step adds one rounding
+  // (≤ ½ ulp nearest-even, < 1 ulp toward zero) and halves older errors, so the state error
+  // stays ≤ 1 ulp (nearest-even) and < 2 ulp (toward zero).
+  std::mt19937_64 rng(44);
+  auto dyadic = [&](std::size_t r, std::size_t c) {
+    Matrix<Rational> m(r, c);
+    for (std::size_t i = 0; i < r; ++i)
+      for (std::size_t j = 0; j < c; ++j) m(i, j) = Rational(static_cast<long>(rng() % 33) - 16, 8);
+    return m;
+  };
+  RationalField Q;
+  for (Rounding mode : {Rounding::nearest_even, Rounding::toward_zero}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::size_t d = 3, sigma = 2, n = 30;
+      LayerFrame f;
+      f.d = d;
+      f.features = sigma;
+      f.initial_state = dyadic(d, 1);
+      f.readout = dyadic(1, d);
+      std::vector<DecayStep> s;
+      for (std::size_t i = 0; i < sigma; ++i) {
+        Vector decay;
+        for (std::size_t j = 0; j < d; ++j) decay.push_back(Rational(static_cast<long>(rng() % 9) - 4, 8));
+        s.push_back({decay, dyadic(d, 1)});
+      }
+      Model model = single_layer_model(make_diagonal(Family::gla, f, s), sigma);
+      auto w = random_input(rng, n, sigma);
+      FixedPoint k(log_precision(2, n, std::nullopt, mode, Overflow::error));
+      auto exact = evaluate(model, Q, w);
+      auto fixed = evaluate(model, k, w);
+      Rational ulp(1, Integer(1) << k.format().frac_bits);
+      for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t i = 0; i < d; ++i) {
+          Rational err = boost::multiprecision::abs(k.to_rational(fixed.layers[0].states[t](i, 0)) -
+                                                    exact.layers[0].states[t](i, 0));
+          REQUIRE(err <= (mode == Rounding::nearest_even ? ulp : 2 * ulp));
+        }
+    }
+  }
+}
+
+TEST_CASE("a stack equals its layers run one after the other", "[rnn][evaluate][stack]") {
+  std::mt19937_64 rng(45);
+  RationalField Q;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::size_t sigma = 2, n = 7;
+    LrnnLayer first = random_layer(rng, Family::dplr, 3, 1, sigma);  // outputs 2×1
+    InputMap map{random_matrix(rng, 2, 2), random_matrix(rng, 2, 1)};
+    LrnnLayer second = random_layer(rng, Family::deltanet, 2, 2, 2);
+    Model stack = single_layer_model(first, sigma);
+    stack.layers.push_back({map, second});
+    auto w = random_input(rng, n, sigma);
+    auto trace = evaluate(stack, Q, w);
+    auto lower = evaluate(single_layer_model(first, sigma), Q, w);
+    // by hand: z_t = W·vec(y_t) + b, then S_t = A(z_t) S_{t−1} + B(z_t), A(z) = Σ z_k A_k
+    Matrix<Rational> S = second.initial_state;
+    for (std::size_t t = 0; t < n; ++t) {
+      Matrix<Rational> z = affine(Q, map.weights, lower.outputs()[t], map.bias);
+      Matrix<Rational> A = zeros(Q, 2, 2), B = zeros(Q, 2, 2), C = second.readout;
+      for (std::size_t f = 0; f < 2; ++f) {
+        A = add(Q, A, scale(Q, z(f, 0), second.A[f]));
+        B = add(Q, B, scale(Q, z(f, 0), second.B[f]));
+        if (!second.readout_feature.empty()) C = add(Q, C, scale(Q, z(f, 0), second.readout_feature[f]));
+      }
+      S = affine(Q, A, S, B);
+      REQUIRE(trace.layers[1].states[t] == S);
+      REQUIRE(trace.outputs()[t] == affine(Q, C, S, second.readout_bias));
+    }
+  }
+}
+
+TEST_CASE("Elman sign and LSTM hard gates, by hand", "[rnn][evaluate][nonlinear]") {
+  RationalField Q;
+  Model sign = parse_model(R"({"alphabet": ["a", "b"], "layers": [{"kind": "elman", "activation": "sign", "d": 1,
+      "W": [["2"]], "U": [["1", "-3"]], "bias": ["0"], "readout": [["1"]]}], "accept": {"mode": "zero"}})",
+                           "sign.json");
+  // h = sign(2h + [a] − 3[b]): a → 1, b → sign(2 − 3) = −1, a → sign(−2 + 1) = −1, a → sign(−1) = −1
+  auto ys = evaluate(sign, Q, sign.alphabet.tokenize("abaa", "t")).outputs();
+  CHECK(ys[0](0, 0) == 1);
+  CHECK(ys[1](0, 0) == -1);
+  CHECK(ys[2](0, 0) == -1);
+  Model lstm = parse_model(R"({"alphabet": ["a", "b"], "layers": [{"kind": "lstm", "d": 1,
+      "gates": {"f": {"W": [["0"]], "U": [["2", "-2"]], "bias": ["0"]},
+                "i": {"W": [["0"]], "U": [["0", "0"]], "bias": ["2"]},
+                "o": {"W": [["0"]], "U": [["0", "0"]], "bias": ["6"]},
+                "g": {"W": [["1"]], "U": [["1", "-1"]]}},
+      "initial_state": {"c": ["1"]}, "readout": [["1"]]}]})",
+                           "lstm.json");
+  // step a: f = σ̂(2) = 1, i = σ̂(2) = 1, o = σ̂(6) = 1 (clamped), g = tanĥ(0 + 1) = 1
+  //         c = 1·1 + 1·1 = 2, h = tanĥ(2) = 1
+  // step b: f = σ̂(−2) = 0, g = tanĥ(1 − 1) = 0, c = 0, h = 0
+  auto trace = evaluate(lstm, Q, lstm.alphabet.tokenize("ab", "t"));
+  CHECK(trace.outputs()[0](0, 0) == 1);
+  CHECK(trace.layers[0].states[0](1, 0) == 2);
+  CHECK(trace.outputs()[1](0, 0) == 0);
+  CHECK(hard_sigmoid(Rational(1)) == Rational(3, 4));
+  CHECK(hard_sigmoid(Rational(-3)) == 0);
+  CHECK(hard_tanh(Rational(-1, 2)) == Rational(-1, 2));
+}

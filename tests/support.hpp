@@ -1,0 +1,34 @@
+// Shared helpers for the Catch2 suites: seeded random exact values and example paths.
+#pragma once
+
+#include <random>
+#include <string>
+
+#include "algebra/rational.hpp"
+
+namespace rnncc::test {
+
+inline std::string example(const std::string& name) {
+  return std::string(RNNCC_SOURCE_DIR) + "/examples/" + name;
+}
+
+// A random integer with |z| < 2^bits.
+inline Integer random_integer(std::mt19937_64& rng, unsigned bits) {
+  Integer z = 0;
+  for (unsigned b = 0; b < bits; b += 32) z = (z << 32) + Integer(rng() & 0xffffffffu);
+  z %= Integer(1) << bits;
+  return (rng() & 1) ? Integer(-z) : z;
+}
+
+inline Rational random_rational(std::mt19937_64& rng, unsigned bits = 20) {
+  Integer den = random_integer(rng, bits);
+  if (den < 0) den = -den;
+  return Rational(random_integer(rng, bits), den + 1);
+}
+
+// Small rationals with denominators 1..4, as model parameters tend to be.
+inline Rational small_rational(std::mt19937_64& rng) {
+  return Rational(static_cast<long>(rng() % 9) - 4, static_cast<long>(rng() % 4) + 1);
+}
+
+}  // namespace rnncc::test
