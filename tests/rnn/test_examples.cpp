@@ -96,6 +96,9 @@ TEST_CASE("example: S5 word problem by a PD LRNN", "[rnn][examples]") {
   CHECK(exact_outputs(m, "s") == R({-2}));
   CHECK(exact_outputs(m, "sc") == R({-2, -4}));
   CHECK(mod_outputs(m, "ss", 29) == std::vector<std::uint64_t>{27, 0});
+  // permutation matrices are 0/1 and traces are small integers: log precision is exact
+  CHECK(fixed_outputs(m, "scscscsc", log_format(1, 8)) == exact_outputs(m, "scscscsc"));
+  CHECK(fixed_outputs(m, "scscscsc", log_format(1, 8)).back() == 0);
 }
 
 TEST_CASE("example: Gated DeltaNet memory", "[rnn][examples]") {

@@ -161,6 +161,44 @@ TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
   expect_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [1, 0]}, )"), "m.json: /accept/output/0", "an integer in 0..0");
   expect_error(R"({"alphabet": ["a"], "layers": [{"kind": "elman", "activation": "tanh", "d": 1}]})",
                "m.json: /layers/0/activation", "\"relu\" or \"sign\"");
+  expect_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [0]}, )"), "m.json: /accept/output",
+               "[row, column]");
+  expect_error(R"({"alphabet": ["a"], "layers": [{"kind": "lstm", "d": 1, "gates": {"f": {}, "i": {}, "o": {}}}]})",
+               "m.json: /layers/0/gates/f", "expected a member \"W\"");
+  const std::string lstm = R"({"alphabet": ["a"], "layers": [{"kind": "lstm", "d": 1, "gates": {GATES},
+      "readout": [["1"]]}]})";
+  const std::string gate = R"({"W": [["1"]], "U": [["1"]]})";
+  expect_error(patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate),
+               "m.json: /layers/0/gates", "expected a member \"g\"");
+  expect_error(patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate + ", \"g\": " +
+                                          R"({"W": [["1"]], "U": [["1", "2"]]})"),
+               "m.json: /layers/0/gates/g/U", "expected 1×1 matrix, got 1×2");
+  CHECK_NOTHROW(parse_model(patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate +
+                                                     ", \"g\": " + gate),
+                            "m.json"));
+}
+
+TEST_CASE("diagnostic: members in the wrong place", "[rnn][json][diagnostics]") {
+  expect_error(patched(model_text(), R"("symbols")", R"("features": [], "symbols")"), "m.json: /layers/0/features",
+               "layer 0 reads symbols");
+  const std::string two = R"({"alphabet": ["a"], "layers": [
+      {"kind": "lrnn", "family": "general", "d": 1, "symbols": {"a": {"A": [["1"]]}}, "readout": [["1"]]},
+      {"kind": "lrnn", "family": "general", "d": 1, "input_map": {"weights": [["1"]]}, PARAMS, "readout": [["1"]]}]})";
+  expect_error(patched(two, "PARAMS", R"("symbols": {"a": {"A": [["1"]]}})"), "m.json: /layers/1/symbols",
+               "use \"features\"");
+  expect_error(patched(two, "PARAMS", R"("features": [{"A": [["1"]]}, {"A": [["1"]]}])"), "m.json: /layers/1/features",
+               "an array of 1 parameter objects");
+  CHECK_NOTHROW(parse_model(patched(two, "PARAMS", R"("features": [{"A": [["1"]], "B": ["1"]}])"), "m.json"));
+  expect_error(model_text(R"("A": [["1","0"],["0","1"]], "C": [["1","1"]])"), "m.json: /layers/0/symbols/b",
+               "per-symbol readouts are given for all symbols or for none");
+  expect_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "P_kind": "permutation",)"), "m.json: /layers/0/P_kind",
+               "applies to pd layers only");
+  expect_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "decay": ["1", "1"],)"), "m.json: /layers/0/decay",
+               "applies to s4 layers only");
+  const std::string pd = R"({"alphabet": ["a"], "layers": [{"kind": "lrnn", "family": "pd", "d": 2, "P_kind": "perm",
+      "symbols": {"a": {"P": [0, 1]}}, "readout": [["1", "0"]]}]})";
+  expect_error(pd, "m.json: /layers/0/P_kind", "\"permutation\" or \"column_one_hot\"");
+  CHECK_NOTHROW(parse_model(patched(pd, R"(, "P_kind": "perm")", ""), "m.json"));
 }
 
 TEST_CASE("diagnostic: unreadable file", "[rnn][json][diagnostics]") {
