@@ -4,13 +4,32 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
+
+namespace rnncc {
+struct CompiledCircuit;
+}
 
 namespace rnncc::cli {
 
 using Action = std::function<int()>;
 
 Action add_run_command(CLI::App& app);
+Action add_compile_command(CLI::App& app);
+Action add_stats_command(CLI::App& app);
+Action add_draw_command(CLI::App& app);
+
+// Flags shared by `compile` and `draw MODEL.json`.
+struct CompileFlags {
+  std::size_t length = 0;
+  std::string scan = "brent-kung";
+  std::string outputs = "last";
+  std::string structure = "auto";
+  std::size_t max_gates = std::size_t{1} << 28;
+};
+void add_compile_flags(CLI::App* cmd, CompileFlags& flags);
+CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& flags);
 
 }  // namespace rnncc::cli

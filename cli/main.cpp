@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
                  "rnncc"};
   app.set_version_flag("--version", std::string("rnncc ") + RNNCC_VERSION);
   app.require_subcommand(1);
-  std::vector<rnncc::cli::Action> actions{rnncc::cli::add_run_command(app)};
+  std::vector<rnncc::cli::Action> actions{rnncc::cli::add_run_command(app), rnncc::cli::add_compile_command(app),
+                                          rnncc::cli::add_stats_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

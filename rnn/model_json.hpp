@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rnn/json_cursor.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
@@ -18,11 +19,5 @@ Model parse_model(std::string_view text, const std::string& source);
 // Reads and parses a model file. Throws InputError (also when the file cannot be read).
 Model load_model(const std::string& path);
 
-// The exact rational of a JSON value: a string in the grammar of algebra/rational.hpp or a
-// JSON integer. Throws InputError naming `where` otherwise (floats are rejected: inexact).
-Rational rational_from_json(const nlohmann::json& value, const std::string& where);
-
-// 1-based line and column of byte offset `byte` in `text`.
-std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte);
 
 }  // namespace rnncc

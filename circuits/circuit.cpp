@@ -1,0 +1,323 @@
+#include "circuits/circuit.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rnncc {
+
+std::optional<GateKind> parse_gate_kind(std::string_view text) {
+  for (std::size_t i = 0; i < kGateKindCount; ++i)
+    if (kGateKinds[i].name == text) return static_cast<GateKind>(i);
+  return std::nullopt;
+}
+
+std::span<const std::int32_t> Circuit::weights(GateId id) const {
+  const Gate& g = gates_[id];
+  return {reinterpret_cast<const std::int32_t*>(pool_.data() + g.first + g.arity()), g.arity()};
+}
+
+std::int32_t Circuit::threshold(GateId id) const {
+  const Gate& g = gates_[id];
+  return static_cast<std::int32_t>(pool_[g.first + 2 * g.arity()]);
+}
+
+void Circuit::set_outputs(std::vector<GateId> outputs, std::vector<std::string> names) {
+  for (GateId o : outputs)
+    if (o >= gates_.size()) throw std::invalid_argument("output names gate " + std::to_string(o) + ", which does not exist");
+  if (!names.empty() && names.size() != outputs.size()) throw std::invalid_argument("one name per output");
+  outputs_ = std::move(outputs);
+  output_names_ = std::move(names);
+}
+
+std::size_t Circuit::memory_bytes() const {
+  std::size_t bytes = gates_.capacity() * sizeof(Gate) + pool_.capacity() * sizeof(std::uint32_t) +
+                      constants_.capacity() * sizeof(Rational) +
+                      (inputs_.capacity() + outputs_.capacity()) * sizeof(GateId);
+  for (const auto& s : input_names_) bytes += sizeof(std::string) + s.capacity();
+  return bytes;
+}
+
+namespace {
+
+constexpr std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xBF58476D1CE4E5B9ull;
+}
+
+std::uint64_t hash_rational(const Rational& q) {
+  std::uint64_t h = 0x51ED270B27A1F6A1ull;
+  auto limbs = [&](const Integer& z) {
+    const auto* p = z.backend().data();
+    h = mix(h, static_cast<std::uint64_t>(p->_mp_size));
+    for (int i = 0; i < std::abs(p->_mp_size); ++i) h = mix(h, p->_mp_d[i]);
+  };
+  limbs(numerator(q));
+  limbs(denominator(q));
+  return h;
+}
+
+bool truthy(const Rational& q) { return q != 0; }
+
+}  // namespace
+
+CircuitBuilder::CircuitBuilder() : table_(1024, kNoGate) {}
+
+void CircuitBuilder::reserve(std::size_t gates) {
+  c_.gates_.reserve(gates);
+  c_.pool_.reserve(2 * gates);
+  std::size_t cap = table_.size();
+  while (cap * 3 < gates * 4) cap *= 2;  // load ≤ 3/4
+  if (cap > table_.size()) {
+    table_.assign(cap, kNoGate);
+    for (GateId id = 0; id < c_.gates_.size(); ++id) {  // rehash what exists
+      GateKind k = c_.kind(id);
+      if (k == GateKind::input) continue;
+      std::uint64_t h;
+      if (k == GateKind::constant) {
+        h = hash_rational(c_.constant(id));
+      } else {
+        const Gate& g = c_.gates_[id];
+        std::size_t words = g.arity() + (k == GateKind::thr ? g.arity() + 1 : 0);
+        h = hash_gate(k, {c_.pool_.data() + g.first, words}, 0);
+      }
+      std::size_t mask = table_.size() - 1, slot = h & mask;
+      while (table_[slot] != kNoGate) slot = (slot + 1) & mask;
+      table_[slot] = id;
+    }
+  }
+}
+
+void CircuitBuilder::grow() { reserve(c_.gates_.size() * 2 + 16); }
+
+std::uint64_t CircuitBuilder::hash_gate(GateKind kind, std::span<const std::uint32_t> words, std::uint32_t) const {
+  std::uint64_t h = mix(0x2545F4914F6CDD1Dull, static_cast<std::uint64_t>(kind));
+  for (std::uint32_t w : words) h = mix(h, w);
+  return h;
+}
+
+bool CircuitBuilder::same(GateId id, GateKind kind, std::span<const std::uint32_t> words, std::uint32_t) const {
+  const Gate& g = c_.gates_[id];
+  if (g.kind() != kind || kind == GateKind::constant || kind == GateKind::input) return false;
+  std::size_t n = g.arity() + (kind == GateKind::thr ? g.arity() + 1 : 0);
+  if (n != words.size()) return false;
+  if (kind == GateKind::thr && g.arity() * 2 + 1 != words.size()) return false;
+  return std::equal(words.begin(), words.end(), c_.pool_.begin() + g.first);
+}
+
+GateId CircuitBuilder::intern(GateKind kind, std::span<const GateId> ops, std::span<const std::int32_t> weights,
+                              std::int32_t threshold) {
+  ++requests_;
+  scratch_.assign(ops.begin(), ops.end());
+  if (kind == GateKind::thr) {
+    for (std::int32_t w : weights) scratch_.push_back(static_cast<std::uint32_t>(w));
+    scratch_.push_back(static_cast<std::uint32_t>(threshold));
+  }
+  const std::uint64_t h = hash_gate(kind, scratch_, 0);
+  std::size_t mask = table_.size() - 1, slot = h & mask;
+  while (table_[slot] != kNoGate) {
+    if (same(table_[slot], kind, scratch_, 0)) return table_[slot];
+    slot = (slot + 1) & mask;
+  }
+  const GateId id = static_cast<GateId>(c_.gates_.size());
+  if (id == kNoGate) throw std::length_error("circuit exceeds 2^32 − 1 gates");
+  if (ops.size() > kUnbounded) throw std::length_error("gate fan-in exceeds 2^24 − 1");
+  c_.gates_.push_back({static_cast<std::uint32_t>(c_.pool_.size()),
+                       static_cast<std::uint32_t>(kind) | static_cast<std::uint32_t>(ops.size()) << 8});
+  c_.pool_.insert(c_.pool_.end(), scratch_.begin(), scratch_.end());
+  table_[slot] = id;
+  if ((c_.gates_.size() + 1) * 4 > table_.size() * 3) grow();
+  return id;
+}
+
+GateId CircuitBuilder::constant(const Rational& value) {
+  ++requests_;
+  const std::uint64_t h = hash_rational(value);
+  std::size_t mask = table_.size() - 1, slot = h & mask;
+  while (table_[slot] != kNoGate) {
+    GateId id = table_[slot];
+    if (c_.kind(id) == GateKind::constant && c_.constant(id) == value) return id;
+    slot = (slot + 1) & mask;
+  }
+  const GateId id = static_cast<GateId>(c_.gates_.size());
+  c_.gates_.push_back({static_cast<std::uint32_t>(c_.constants_.size()), static_cast<std::uint32_t>(GateKind::constant)});
+  c_.constants_.push_back(value);
+  table_[slot] = id;
+  if ((c_.gates_.size() + 1) * 4 > table_.size() * 3) grow();
+  return id;
+}
+
+GateId CircuitBuilder::input(std::string name) {
+  const GateId id = static_cast<GateId>(c_.gates_.size());
+  c_.gates_.push_back({static_cast<std::uint32_t>(c_.inputs_.size()), static_cast<std::uint32_t>(GateKind::input)});
+  c_.inputs_.push_back(id);
+  c_.input_names_.push_back(std::move(name));
+  return id;
+}
+
+GateId CircuitBuilder::add(GateId a, GateId b) {
+  const GateId ops[2] = {a, b};
+  return fold_nary(GateKind::sum, ops);
+}
+
+GateId CircuitBuilder::sub(GateId a, GateId b) {
+  if (is_constant(a) && is_constant(b)) return constant(c_.constant(a) - c_.constant(b));
+  if (is_constant(b) && c_.constant(b) == 0) return a;
+  if (a == b) return constant(Rational(0));
+  if (is_constant(a) && c_.constant(a) == 0) return neg(b);
+  const GateId ops[2] = {a, b};
+  return intern(GateKind::sub, ops);
+}
+
+GateId CircuitBuilder::neg(GateId a) {
+  if (is_constant(a)) return constant(-c_.constant(a));
+  if (c_.kind(a) == GateKind::neg) return c_.operands(a)[0];
+  const GateId ops[1] = {a};
+  return intern(GateKind::neg, ops);
+}
+
+GateId CircuitBuilder::mul(GateId a, GateId b) {
+  const GateId ops[2] = {a, b};
+  return fold_nary(GateKind::product, ops);
+}
+
+GateId CircuitBuilder::sum(std::span<const GateId> operands) { return fold_nary(GateKind::sum, operands); }
+GateId CircuitBuilder::product(std::span<const GateId> operands) { return fold_nary(GateKind::product, operands); }
+
+// Sums and products: merge constant operands into one, drop the neutral element, absorb 0 in
+// products, then pick the kind by the number of operands left.
+GateId CircuitBuilder::fold_nary(GateKind kind, std::span<const GateId> operands) {
+  const bool is_sum = kind == GateKind::sum;
+  Rational acc(is_sum ? 0 : 1);
+  bool any_constant = false;
+  std::vector<GateId> ops;
+  ops.reserve(operands.size());
+  for (GateId o : operands) {
+    if (is_constant(o)) {
+      any_constant = true;
+      if (is_sum) acc += c_.constant(o);
+      else acc *= c_.constant(o);
+    } else {
+      ops.push_back(o);
+    }
+  }
+  if (!is_sum && any_constant && acc == 0) return constant(Rational(0));
+  if (any_constant && acc != (is_sum ? 0 : 1)) ops.push_back(constant(acc));
+  if (ops.empty()) return constant(acc);
+  if (ops.size() == 1) return ops[0];
+  std::sort(ops.begin(), ops.end());
+  if (ops.size() == 2) return intern(is_sum ? GateKind::add : GateKind::mul, ops);
+  return intern(kind, ops);
+}
+
+GateId CircuitBuilder::fold_boolean(GateKind kind, std::span<const GateId> operands) {
+  std::vector<GateId> ops;
+  bool parity = false;
+  for (GateId o : operands) {
+    if (!is_constant(o)) {
+      ops.push_back(o);
+      continue;
+    }
+    const bool v = truthy(c_.constant(o));
+    if (kind == GateKind::and_ && !v) return constant(Rational(0));
+    if (kind == GateKind::or_ && v) return constant(Rational(1));
+    if (kind == GateKind::xor_) parity ^= v;
+  }
+  std::sort(ops.begin(), ops.end());
+  if (kind != GateKind::xor_) ops.erase(std::unique(ops.begin(), ops.end()), ops.end());  // x∧x = x
+  if (ops.empty()) return constant(Rational(kind == GateKind::and_ ? 1 : kind == GateKind::or_ ? 0 : parity));
+  GateId g = ops.size() == 1 ? ops[0] : intern(kind, ops);
+  if (kind == GateKind::xor_ && parity) return not_(g);
+  return g;
+}
+
+GateId CircuitBuilder::and_(std::span<const GateId> operands) { return fold_boolean(GateKind::and_, operands); }
+GateId CircuitBuilder::or_(std::span<const GateId> operands) { return fold_boolean(GateKind::or_, operands); }
+GateId CircuitBuilder::xor_(std::span<const GateId> operands) { return fold_boolean(GateKind::xor_, operands); }
+
+GateId CircuitBuilder::not_(GateId a) {
+  if (is_constant(a)) return constant(Rational(truthy(c_.constant(a)) ? 0 : 1));
+  if (c_.kind(a) == GateKind::not_) return c_.operands(a)[0];
+  const GateId ops[1] = {a};
+  return intern(GateKind::not_, ops);
+}
+
+GateId CircuitBuilder::maj(std::span<const GateId> operands) {
+  if (operands.empty()) throw std::invalid_argument("maj needs at least one operand");
+  std::vector<GateId> ops(operands.begin(), operands.end());
+  std::sort(ops.begin(), ops.end());
+  return intern(GateKind::maj, ops);
+}
+
+GateId CircuitBuilder::thr(std::span<const GateId> operands, std::span<const std::int32_t> weights,
+                           std::int32_t threshold) {
+  if (operands.size() != weights.size()) throw std::invalid_argument("thr: one weight per operand");
+  // Constants move into the threshold; zero weights drop; the rest sorted by operand.
+  std::vector<std::pair<GateId, std::int64_t>> terms;
+  std::int64_t t = threshold;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (weights[i] == 0) continue;
+    if (is_constant(operands[i])) t -= truthy(c_.constant(operands[i])) ? weights[i] : 0;
+    else terms.emplace_back(operands[i], weights[i]);
+  }
+  if (terms.empty()) return constant(Rational(0 >= t ? 1 : 0));
+  if (t < INT32_MIN || t > INT32_MAX) throw std::overflow_error("thr: threshold exceeds 32 bits");
+  std::sort(terms.begin(), terms.end());
+  std::vector<GateId> ops;
+  std::vector<std::int32_t> ws;
+  for (auto& [g, w] : terms) {
+    if (!ops.empty() && ops.back() == g) {  // x·w₁ + x·w₂ = x·(w₁ + w₂)
+      ws.back() += static_cast<std::int32_t>(w);
+      continue;
+    }
+    ops.push_back(g);
+    ws.push_back(static_cast<std::int32_t>(w));
+  }
+  return intern(GateKind::thr, ops, ws, static_cast<std::int32_t>(t));
+}
+
+GateId CircuitBuilder::positive(GateId a) {
+  if (is_constant(a)) return constant(Rational(c_.constant(a) > 0 ? 1 : 0));
+  const GateId ops[1] = {a};
+  return intern(GateKind::positive, ops);
+}
+
+GateId CircuitBuilder::is_zero(GateId a) {
+  if (is_constant(a)) return constant(Rational(c_.constant(a) == 0 ? 1 : 0));
+  const GateId ops[1] = {a};
+  return intern(GateKind::is_zero, ops);
+}
+
+GateId CircuitBuilder::raw(GateKind kind, std::span<const GateId> operands, std::span<const std::int32_t> weights,
+                           std::int32_t threshold) {
+  const GateKindInfo& ki = info(kind);
+  if (kind == GateKind::input || kind == GateKind::constant)
+    throw std::invalid_argument("raw(): use input() or constant()");
+  if (operands.size() < ki.min_arity || operands.size() > ki.max_arity)
+    throw std::invalid_argument(std::string(ki.name) + " takes " + std::to_string(ki.min_arity) +
+                                (ki.max_arity == ki.min_arity ? "" : " or more") + " operands, got " +
+                                std::to_string(operands.size()));
+  const GateId id = static_cast<GateId>(c_.gates_.size());
+  for (GateId o : operands)
+    if (o >= id)
+      throw std::invalid_argument("operand " + std::to_string(o) + " of gate " + std::to_string(id) +
+                                  " is not an earlier gate (circuits are topological)");
+  if (kind == GateKind::thr && weights.size() != operands.size())
+    throw std::invalid_argument("thr needs one weight per operand");
+  c_.gates_.push_back({static_cast<std::uint32_t>(c_.pool_.size()),
+                       static_cast<std::uint32_t>(kind) | static_cast<std::uint32_t>(operands.size()) << 8});
+  c_.pool_.insert(c_.pool_.end(), operands.begin(), operands.end());
+  if (kind == GateKind::thr) {
+    for (std::int32_t w : weights) c_.pool_.push_back(static_cast<std::uint32_t>(w));
+    c_.pool_.push_back(static_cast<std::uint32_t>(threshold));
+  }
+  return id;
+}
+
+Circuit CircuitBuilder::finish(std::vector<GateId> outputs, std::vector<std::string> names) {
+  c_.set_outputs(std::move(outputs), std::move(names));
+  table_.clear();
+  table_.shrink_to_fit();
+  return std::move(c_);
+}
+
+}  // namespace rnncc

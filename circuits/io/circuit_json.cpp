@@ -1,0 +1,186 @@
+#include "circuits/io/circuit_json.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "algebra/error.hpp"
+#include "rnn/json_cursor.hpp"
+
+namespace rnncc {
+
+namespace {
+std::optional<RegionKind> parse_region_kind(std::string_view s) {
+  for (RegionKind k : {RegionKind::input, RegionKind::leaf, RegionKind::combine, RegionKind::readout,
+                       RegionKind::input_map, RegionKind::chunk, RegionKind::accept})
+    if (to_string(k) == s) return k;
+  return std::nullopt;
+}
+}  // namespace
+
+nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
+  using json = nlohmann::ordered_json;
+  const Circuit& c = cc.circuit;
+  json j;
+  j["format"] = "rnncc-circuit/1";
+  json gates = json::array();
+  for (GateId id = 0; id < c.size(); ++id) {
+    json g;
+    g["op"] = std::string(name(c.kind(id)));
+    switch (c.kind(id)) {
+      case GateKind::input: g["name"] = c.input_names()[c.input_index(id)]; break;
+      case GateKind::constant: g["value"] = to_string(c.constant(id)); break;
+      default: {
+        auto ops = c.operands(id);
+        g["in"] = std::vector<GateId>(ops.begin(), ops.end());
+        if (c.kind(id) == GateKind::thr) {
+          auto w = c.weights(id);
+          g["weights"] = std::vector<std::int32_t>(w.begin(), w.end());
+          g["threshold"] = c.threshold(id);
+        }
+      }
+    }
+    gates.push_back(std::move(g));
+  }
+  j["gates"] = std::move(gates);
+  json outputs = json::array();
+  for (std::size_t i = 0; i < c.outputs().size(); ++i) {
+    json o{{"gate", c.outputs()[i]}};
+    if (i < c.output_names().size()) o["name"] = c.output_names()[i];
+    outputs.push_back(std::move(o));
+  }
+  j["outputs"] = std::move(outputs);
+  if (!cc.regions.empty()) {
+    json regions = json::array();
+    for (const Region& r : cc.regions)
+      regions.push_back({{"kind", to_string(r.kind)}, {"layer", r.layer}, {"level", r.level},
+                         {"target", r.target}, {"source", r.source}});
+    j["regions"] = std::move(regions);
+    j["region_of"] = cc.region_of;
+  }
+  return j;
+}
+
+CompiledCircuit circuit_from_json(std::string_view text, const std::string& source) {
+  const nlohmann::json doc = parse_json(text, source);
+  JsonCursor root(doc, source, "");
+  root.only({"format", "gates", "outputs", "regions", "region_of", "comment"});
+  if (root.string_member_or("format", "rnncc-circuit/1") != "rnncc-circuit/1")
+    root.at("format").fail("\"rnncc-circuit/1\"");
+  CircuitBuilder b;
+  JsonCursor gates = root.at("gates");
+  std::vector<GateId> ops;
+  std::vector<std::int32_t> weights;
+  for (std::size_t i = 0; i < gates.array().size(); ++i) {
+    JsonCursor g = gates[i];
+    JsonCursor op = g.at("op");
+    auto kind = parse_gate_kind(op.string());
+    if (!kind) {
+      std::string list;
+      for (const auto& k : kGateKinds) list += (list.empty() ? "" : ", ") + std::string(k.name);
+      op.fail("a gate kind (" + list + ")");
+    }
+    if (*kind == GateKind::input) {
+      g.only({"op", "name"});
+      b.input(g.has("name") ? g.at("name").string() : std::string());
+      continue;
+    }
+    if (*kind == GateKind::constant) {
+      g.only({"op", "value"});
+      const Rational q = g.at("value").rational();
+      // keep the file's gate numbering: a repeated constant is still its own gate
+      if (b.size() != i) throw std::logic_error("gate numbering");
+      GateId id = b.constant(q);
+      if (id != i) g.error("constant " + to_string(q) + " repeats gate " + std::to_string(id) +
+                           "; each constant value appears once in a circuit file");
+      continue;
+    }
+    g.only({"op", "in", "weights", "threshold"});
+    JsonCursor in = g.at("in");
+    ops.clear();
+    for (std::size_t k = 0; k < in.array().size(); ++k) {
+      const std::size_t o = in[k].size_value(0, std::numeric_limits<GateId>::max() - 1);
+      if (o >= i) in[k].error("gate " + std::to_string(o) + " is not an earlier gate (gate " + std::to_string(i) +
+                              " may only read gates 0.." + std::to_string(i) + "−1: circuits are topological)");
+      ops.push_back(static_cast<GateId>(o));
+    }
+    weights.clear();
+    std::int32_t threshold = 0;
+    if (*kind == GateKind::thr) {
+      JsonCursor w = g.at("weights");
+      if (w.array().size() != ops.size()) w.fail("one integer weight per operand (" + std::to_string(ops.size()) + ")");
+      for (std::size_t k = 0; k < ops.size(); ++k) weights.push_back(w[k].int32_value());
+      threshold = g.at("threshold").int32_value();
+    } else if (g.has("weights") || g.has("threshold")) {
+      g.error("only thr gates take \"weights\" and \"threshold\"");
+    }
+    try {
+      b.raw(*kind, ops, weights, threshold);
+    } catch (const std::invalid_argument& e) {
+      in.error(e.what());
+    }
+  }
+  JsonCursor outs = root.at("outputs");
+  std::vector<GateId> outputs;
+  std::vector<std::string> names;
+  bool named = true;
+  for (std::size_t i = 0; i < outs.array().size(); ++i) {
+    JsonCursor o = outs[i];
+    o.only({"gate", "name"});
+    const std::size_t gid = o.at("gate").size_value(0, b.size() == 0 ? 0 : b.size() - 1);
+    if (b.size() == 0) o.at("gate").error("the circuit has no gates");
+    outputs.push_back(static_cast<GateId>(gid));
+    if (o.has("name")) names.push_back(o.at("name").string());
+    else named = false;
+  }
+  if (!named) names.clear();
+  CompiledCircuit cc;
+  if (root.has("regions") != root.has("region_of"))
+    root.error("\"regions\" and \"region_of\" come together");
+  if (root.has("regions")) {
+    JsonCursor rs = root.at("regions");
+    for (std::size_t i = 0; i < rs.array().size(); ++i) {
+      JsonCursor r = rs[i];
+      r.only({"kind", "layer", "level", "target", "source"});
+      auto k = parse_region_kind(r.at("kind").string());
+      if (!k) r.at("kind").fail("a region kind (input, leaf, combine, readout, input_map, chunk, accept)");
+      auto u32 = [&](const char* key) {
+        return r.has(key) ? static_cast<std::uint32_t>(r.at(key).size_value(0, 0xFFFFFFFFu)) : 0u;
+      };
+      cc.regions.push_back({*k, u32("layer"), u32("level"), u32("target"), u32("source")});
+      if (*k == RegionKind::combine) cc.combine_levels = std::max<std::size_t>(cc.combine_levels, u32("level"));
+    }
+    JsonCursor ro = root.at("region_of");
+    if (ro.array().size() != b.size()) ro.fail("one region index per gate (" + std::to_string(b.size()) + ")");
+    for (std::size_t i = 0; i < b.size(); ++i)
+      cc.region_of.push_back(static_cast<std::uint32_t>(ro[i].size_value(0, cc.regions.size() - 1)));
+  }
+  cc.circuit = b.finish(std::move(outputs), std::move(names));
+  return cc;
+}
+
+CompiledCircuit load_circuit(const std::string& path) {
+  return circuit_from_json(read_text_file(path, "circuit file"), path);
+}
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp-rnncc";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path, "cannot write the output file");
+    out << contents;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw InputError(path, "writing the output file failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw InputError(path, "cannot write the output file: " + ec.message());
+  }
+}
+
+}  // namespace rnncc

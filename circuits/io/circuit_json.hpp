@@ -1,0 +1,28 @@
+// The circuit file format `rnncc-circuit/1` (docs/formats.md, "Circuit files"):
+//   {"format": "rnncc-circuit/1",
+//    "gates": [{"op": "input", "name": "x[1,a]"}, {"op": "const", "value": "3/4"},
+//              {"op": "mul", "in": [0, 1]}, {"op": "thr", "in": [..], "weights": [..], "threshold": 2}, …],
+//    "outputs": [{"gate": 2, "name": "y[1][0][0]"}, …],
+//    "regions": [{"kind": "combine", "layer": 0, "level": 1, "target": 3, "source": 2}, …],   (optional)
+//    "region_of": [0, 0, 1, …]}                                                                 (optional)
+// Gate i is the i-th entry; operands name earlier gates only. Inputs are numbered in order of
+// appearance. Reading checks everything and reports file: /json/pointer: what was expected.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/compile/lrnn.hpp"
+
+namespace rnncc {
+
+nlohmann::ordered_json circuit_to_json(const CompiledCircuit& c);
+CompiledCircuit circuit_from_json(std::string_view text, const std::string& source);
+CompiledCircuit load_circuit(const std::string& path);
+// Writes to `path` through a temporary file renamed into place, so a failure leaves no
+// half-written file.
+void write_file_atomically(const std::string& path, const std::string& contents);
+
+}  // namespace rnncc

@@ -1,0 +1,28 @@
+// Statistics of a circuit as a report: text for people, JSON for scripts (`rnncc stats`,
+// `rnncc compile --stats`). The JSON object has the keys size, operations, depth,
+// bounded_fanin_depth, max_fanin, inputs, outputs, by_kind, combine_levels, width and
+// depth_lower_bound.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/analysis.hpp"
+#include "circuits/compile/lrnn.hpp"
+
+namespace rnncc {
+
+struct CircuitReport {
+  CircuitStats stats;
+  std::size_t combine_levels = 0;
+  std::size_t constants = 0;
+  // ⌈log₂ (inputs some output depends on)⌉: no fan-in-2 circuit for these outputs is shallower.
+  std::uint32_t depth_lower_bound = 0;
+};
+
+CircuitReport report_circuit(const CompiledCircuit& c);
+nlohmann::ordered_json to_json(const CircuitReport& r);
+std::string format_text(const CircuitReport& r);
+
+}  // namespace rnncc

@@ -1,0 +1,85 @@
+// rnncc compile MODEL.json --length N [--scan S] [--outputs last|all] [-o CIRCUIT.json] [--stats] [--json]
+// rnncc stats CIRCUIT.json [--json]
+#include <iostream>
+#include <memory>
+
+#include "algebra/error.hpp"
+#include "circuits/io/circuit_json.hpp"
+#include "circuits/report.hpp"
+#include "cli/commands.hpp"
+#include "rnn/model_json.hpp"
+
+namespace rnncc::cli {
+
+void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
+  cmd->add_option("--length,-n", f.length, "input length n")->required();
+  cmd->add_option("--scan", f.scan,
+                  "sequential, sklansky, kogge-stone, brent-kung, ladner-fischer[:K] or chunked:C (DeltaNet)")
+      ->capture_default_str();
+  cmd->add_option("--outputs", f.outputs, "last (y_n) or all (every y_t)")->capture_default_str();
+  cmd->add_option("--structure", f.structure, "auto (diagonal/PD-aware combines) or dense")->capture_default_str();
+  cmd->add_option("--max-gates", f.max_gates, "refuse circuits estimated larger than this")->capture_default_str();
+}
+
+CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
+  CompileOptions o;
+  parse_scan(f.scan, o);
+  if (f.outputs != "last" && f.outputs != "all")
+    throw InputError("--outputs", "'" + f.outputs + "': expected last or all");
+  o.outputs = f.outputs == "all" ? OutputMode::all : OutputMode::last;
+  if (f.structure != "auto" && f.structure != "dense")
+    throw InputError("--structure", "'" + f.structure + "': expected auto or dense");
+  o.structure = f.structure == "dense" ? Structure::dense : Structure::automatic;
+  o.max_gates = f.max_gates;
+  Model model = load_model(model_path);
+  return compile_lrnn(model, f.length, o);
+}
+
+namespace {
+struct CompileCommand {
+  std::string model_path, output;
+  CompileFlags flags;
+  bool stats = false, json = false;
+};
+struct StatsCommand {
+  std::string circuit_path;
+  bool json = false;
+};
+
+void print_report(const CompiledCircuit& c, bool json) {
+  CircuitReport r = report_circuit(c);
+  if (json) std::cout << to_json(r).dump(2) << "\n";
+  else std::cout << format_text(r);
+}
+}  // namespace
+
+Action add_compile_command(CLI::App& app) {
+  auto f = std::make_shared<CompileCommand>();
+  CLI::App* cmd = app.add_subcommand("compile", "Compile an LRNN model for inputs of length n into an arithmetic circuit");
+  cmd->add_option("MODEL", f->model_path, "model file (JSON)")->required();
+  add_compile_flags(cmd, f->flags);
+  cmd->add_option("-o,--output", f->output, "write the circuit (JSON, docs/formats.md)");
+  cmd->add_flag("--stats", f->stats, "print size, depth and gate counts (the default without -o)");
+  cmd->add_flag("--json", f->json, "statistics as JSON");
+  return [cmd, f]() -> int {
+    if (!cmd->parsed()) return -1;
+    CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
+    if (!f->output.empty()) write_file_atomically(f->output, circuit_to_json(c).dump() + "\n");
+    if (f->stats || f->output.empty()) print_report(c, f->json);
+    return 0;
+  };
+}
+
+Action add_stats_command(CLI::App& app) {
+  auto f = std::make_shared<StatsCommand>();
+  CLI::App* cmd = app.add_subcommand("stats", "Print size, depth, fan-in and gate counts of a circuit file");
+  cmd->add_option("CIRCUIT", f->circuit_path, "circuit file (JSON)")->required();
+  cmd->add_flag("--json", f->json, "print JSON");
+  return [cmd, f]() -> int {
+    if (!cmd->parsed()) return -1;
+    print_report(load_circuit(f->circuit_path), f->json);
+    return 0;
+  };
+}
+
+}  // namespace rnncc::cli
