@@ -7,7 +7,9 @@ namespace rnncc {
 std::string to_string(Rounding r) {
   return r == Rounding::nearest_even ? "nearest-even" : "toward-zero";
 }
-std::string to_string(Overflow o) { return o == Overflow::saturate ? "saturate" : "error"; }
+std::string to_string(Overflow o) {
+  return o == Overflow::saturate ? "saturate" : "error";
+}
 
 unsigned ceil_log2_plus1(std::size_t n) {
   unsigned bits = 0;
@@ -28,8 +30,8 @@ FixedFormat log_precision(unsigned c, std::size_t n, std::optional<unsigned> int
 Integer round_shift(const Integer& r_exact, unsigned shift, Rounding mode) {
   if (shift == 0) return r_exact;
   Integer magnitude = boost::multiprecision::abs(r_exact);
-  Integer q = magnitude >> shift;                       // ⌊|x|⌋ at the target scale
-  Integer rem = magnitude - (q << shift);               // 0 ≤ rem < 2^shift
+  Integer q = magnitude >> shift;          // ⌊|x|⌋ at the target scale
+  Integer rem = magnitude - (q << shift);  // 0 ≤ rem < 2^shift
   if (mode == Rounding::nearest_even) {
     Integer half = Integer(1) << (shift - 1);
     if (rem > half || (rem == half && boost::multiprecision::bit_test(q, 0))) q += 1;

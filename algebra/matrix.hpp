@@ -111,7 +111,8 @@ Matrix<typename K::Element> affine(const K& k, const Matrix<typename K::Element>
   for (std::size_t i = 0; i < a.rows(); ++i)
     for (std::size_t j = 0; j < s.cols(); ++j) {
       typename K::Wide acc = b.empty() ? k.widen(k.zero()) : k.widen(b(i, j));
-      for (std::size_t l = 0; l < a.cols(); ++l) acc = k.wide_add(acc, k.wide_mul(a(i, l), s(l, j)));
+      for (std::size_t l = 0; l < a.cols(); ++l)
+        acc = k.wide_add(acc, k.wide_mul(a(i, l), s(l, j)));
       c(i, j) = k.narrow(acc);
     }
   return c;

@@ -21,7 +21,9 @@ RNNCC_HD std::uint64_t add(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
 RNNCC_HD std::uint64_t sub(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
   return a >= b ? a - b : a + p - b;
 }
-RNNCC_HD std::uint64_t neg(std::uint64_t a, std::uint64_t p) { return a == 0 ? 0 : p - a; }
+RNNCC_HD std::uint64_t neg(std::uint64_t a, std::uint64_t p) {
+  return a == 0 ? 0 : p - a;
+}
 RNNCC_HD std::uint64_t mul(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
   return static_cast<std::uint64_t>((static_cast<u128>(a) * b) % p);
 }
@@ -36,7 +38,9 @@ RNNCC_HD std::uint64_t pow(std::uint64_t a, std::uint64_t e, std::uint64_t p) {
   return r;
 }
 // Inverse of a ≠ 0 modulo the prime p (Fermat: a^(p−2)).
-RNNCC_HD std::uint64_t inv(std::uint64_t a, std::uint64_t p) { return pow(a, p - 2, p); }
+RNNCC_HD std::uint64_t inv(std::uint64_t a, std::uint64_t p) {
+  return pow(a, p - 2, p);
+}
 
 // Deterministic Miller–Rabin for 64-bit n: the first twelve primes as bases are a proof for
 // every n < 3.3·10^24 (Sorenson & Webster 2015), so in particular for all n < 2^64.

@@ -21,12 +21,12 @@ std::optional<std::uint64_t> parse_u64(std::string_view s) {
 
 PrecisionSpec parse_precision(std::string_view text, const std::string& flag) {
   PrecisionSpec spec;
-  const std::string expected = "expected exact, log:C (C an integer 1..64) or mod:P (P a prime < 2^62)";
+  const std::string expected =
+      "expected exact, log:C (C an integer 1..64) or mod:P (P a prime < 2^62)";
   if (text == "exact") return spec;
   if (text.starts_with("log:")) {
     auto c = parse_u64(text.substr(4));
-    if (!c || *c < 1 || *c > 64)
-      throw InputError(flag, "'" + std::string(text) + "': " + expected);
+    if (!c || *c < 1 || *c > 64) throw InputError(flag, "'" + std::string(text) + "': " + expected);
     spec.kind = PrecisionSpec::Kind::log;
     spec.log_c = static_cast<unsigned>(*c);
     return spec;
@@ -66,9 +66,12 @@ void check_int_bits(const PrecisionSpec& spec, const std::string& flag) {
 
 std::string to_string(const PrecisionSpec& spec) {
   switch (spec.kind) {
-    case PrecisionSpec::Kind::exact: return "exact";
-    case PrecisionSpec::Kind::log: return "log:" + std::to_string(spec.log_c);
-    case PrecisionSpec::Kind::mod: return "mod:" + std::to_string(spec.modulus);
+    case PrecisionSpec::Kind::exact:
+      return "exact";
+    case PrecisionSpec::Kind::log:
+      return "log:" + std::to_string(spec.log_c);
+    case PrecisionSpec::Kind::mod:
+      return "mod:" + std::to_string(spec.modulus);
   }
   return "?";
 }

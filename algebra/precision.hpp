@@ -14,11 +14,11 @@ namespace rnncc {
 struct PrecisionSpec {
   enum class Kind { exact, log, mod };
   Kind kind = Kind::exact;
-  unsigned log_c = 1;                   // log:C — fraction bits F = C·⌈log₂(n+1)⌉
-  std::optional<unsigned> int_bits;     // I; default F
+  unsigned log_c = 1;                // log:C — fraction bits F = C·⌈log₂(n+1)⌉
+  std::optional<unsigned> int_bits;  // I; default F
   Rounding rounding = Rounding::nearest_even;
   Overflow overflow = Overflow::saturate;
-  std::uint64_t modulus = 0;            // mod:P — P prime, < 2^62
+  std::uint64_t modulus = 0;  // mod:P — P prime, < 2^62
 };
 
 // "exact" | "log:C" (1 ≤ C ≤ 64) | "mod:P". Throws InputError (where = `flag`) otherwise,

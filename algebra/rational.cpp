@@ -54,7 +54,9 @@ std::string to_string(const Rational& q) {
   return numerator(q).str() + "/" + denominator(q).str();
 }
 
-std::string to_string(const Integer& z) { return z.str(); }
+std::string to_string(const Integer& z) {
+  return z.str();
+}
 
 std::size_t bit_length(const Integer& z) {
   if (z == 0) return 0;
@@ -68,6 +70,8 @@ Integer floor(const Rational& q) {
   return quotient;
 }
 
-Integer ceil(const Rational& q) { return -floor(Rational(-q)); }
+Integer ceil(const Rational& q) {
+  return -floor(Rational(-q));
+}
 
 }  // namespace rnncc

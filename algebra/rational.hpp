@@ -16,10 +16,10 @@
 namespace rnncc {
 
 // Expression templates off: values, not lazy expressions, so `auto` and lambdas are safe.
-using Integer = boost::multiprecision::number<boost::multiprecision::gmp_int,
-                                             boost::multiprecision::et_off>;
+using Integer =
+    boost::multiprecision::number<boost::multiprecision::gmp_int, boost::multiprecision::et_off>;
 using Rational = boost::multiprecision::number<boost::multiprecision::gmp_rational,
-                                              boost::multiprecision::et_off>;
+                                               boost::multiprecision::et_off>;
 
 // The integer a string of decimal digits (optionally signed) spells, always base 10 — leading
 // zeros are not an octal prefix. Precondition: `digits` matches [-+]?[0-9]+.

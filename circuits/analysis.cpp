@@ -47,7 +47,8 @@ std::vector<GateId> critical_path(const Circuit& c, FaninModel model) {
   std::vector<GateId> path{g};
   while (!c.operands(g).empty()) {
     auto ops = c.operands(g);
-    g = *std::max_element(ops.begin(), ops.end(), [&](GateId a, GateId b) { return depth[a] < depth[b]; });
+    g = *std::max_element(ops.begin(), ops.end(),
+                          [&](GateId a, GateId b) { return depth[a] < depth[b]; });
     path.push_back(g);
   }
   std::reverse(path.begin(), path.end());

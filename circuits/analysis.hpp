@@ -30,7 +30,7 @@ std::vector<bool> live_table(const Circuit& c);
 std::vector<GateId> critical_path(const Circuit& c, FaninModel model);
 
 struct CircuitStats {
-  std::size_t size = 0;      // gates, constants and inputs included
+  std::size_t size = 0;  // gates, constants and inputs included
   std::size_t inputs = 0, outputs = 0;
   std::array<std::size_t, kGateKindCount> by_kind{};
   std::uint32_t depth = 0, bounded_fanin_depth = 0;

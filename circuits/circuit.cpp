@@ -23,8 +23,11 @@ std::int32_t Circuit::threshold(GateId id) const {
 
 void Circuit::set_outputs(std::vector<GateId> outputs, std::vector<std::string> names) {
   for (GateId o : outputs)
-    if (o >= gates_.size()) throw std::invalid_argument("output names gate " + std::to_string(o) + ", which does not exist");
-  if (!names.empty() && names.size() != outputs.size()) throw std::invalid_argument("one name per output");
+    if (o >= gates_.size())
+      throw std::invalid_argument("output names gate " + std::to_string(o) +
+                                  ", which does not exist");
+  if (!names.empty() && names.size() != outputs.size())
+    throw std::invalid_argument("one name per output");
   outputs_ = std::move(outputs);
   output_names_ = std::move(names);
 }
@@ -39,123 +42,103 @@ std::size_t Circuit::memory_bytes() const {
 
 namespace {
 
-constexpr std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h * 0xBF58476D1CE4E5B9ull;
-}
-
 std::uint64_t hash_rational(const Rational& q) {
   std::uint64_t h = 0x51ED270B27A1F6A1ull;
   auto limbs = [&](const Integer& z) {
     const auto* p = z.backend().data();
-    h = mix(h, static_cast<std::uint64_t>(p->_mp_size));
-    for (int i = 0; i < std::abs(p->_mp_size); ++i) h = mix(h, p->_mp_d[i]);
+    h = (h ^ static_cast<std::uint64_t>(p->_mp_size)) * 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < std::abs(p->_mp_size); ++i) h = (h ^ p->_mp_d[i]) * 0x9E3779B97F4A7C15ull;
   };
   limbs(numerator(q));
   limbs(denominator(q));
-  return h;
+  return h ^ (h >> 29);
 }
 
-bool truthy(const Rational& q) { return q != 0; }
+bool truthy(const Rational& q) {
+  return q != 0;
+}
 
 }  // namespace
 
-CircuitBuilder::CircuitBuilder() : table_(1024, kNoGate) {}
+CircuitBuilder::CircuitBuilder() = default;
 
 void CircuitBuilder::reserve(std::size_t gates) {
   c_.gates_.reserve(gates);
-  c_.pool_.reserve(2 * gates);
-  std::size_t cap = table_.size();
-  while (cap * 3 < gates * 4) cap *= 2;  // load ≤ 3/4
-  if (cap > table_.size()) {
-    table_.assign(cap, kNoGate);
-    for (GateId id = 0; id < c_.gates_.size(); ++id) {  // rehash what exists
-      GateKind k = c_.kind(id);
-      if (k == GateKind::input) continue;
-      std::uint64_t h;
-      if (k == GateKind::constant) {
-        h = hash_rational(c_.constant(id));
-      } else {
-        const Gate& g = c_.gates_[id];
-        std::size_t words = g.arity() + (k == GateKind::thr ? g.arity() + 1 : 0);
-        h = hash_gate(k, {c_.pool_.data() + g.first, words}, 0);
-      }
-      std::size_t mask = table_.size() - 1, slot = h & mask;
-      while (table_[slot] != kNoGate) slot = (slot + 1) & mask;
-      table_[slot] = id;
-    }
-  }
+  c_.pool_.reserve(gates * 5 / 2);  // binary gates take 2 words, the sums of a scan 3–5
+  chain_head_.reserve(gates);
+  chain_next_.reserve(gates);
+  chain_len_.reserve(gates);
 }
 
-void CircuitBuilder::grow() { reserve(c_.gates_.size() * 2 + 16); }
-
-std::uint64_t CircuitBuilder::hash_gate(GateKind kind, std::span<const std::uint32_t> words, std::uint32_t) const {
-  std::uint64_t h = mix(0x2545F4914F6CDD1Dull, static_cast<std::uint64_t>(kind));
-  for (std::uint32_t w : words) h = mix(h, w);
-  return h;
+GateId CircuitBuilder::append(GateKind kind, std::uint32_t first, std::uint32_t arity) {
+  const GateId id = static_cast<GateId>(c_.gates_.size());
+  if (id == kNoGate) throw std::length_error("circuit exceeds 2^32 − 1 gates");
+  if (arity > kUnbounded) throw std::length_error("gate fan-in exceeds 2^24 − 1");
+  c_.gates_.push_back({first, static_cast<std::uint32_t>(kind) | arity << 8});
+  chain_head_.push_back(kNoGate);
+  chain_next_.push_back(kNoGate);
+  chain_len_.push_back(0);
+  return id;
 }
 
-bool CircuitBuilder::same(GateId id, GateKind kind, std::span<const std::uint32_t> words, std::uint32_t) const {
+bool CircuitBuilder::same(GateId id, GateKind kind, std::span<const std::uint32_t> words,
+                          std::size_t arity) const {
   const Gate& g = c_.gates_[id];
-  if (g.kind() != kind || kind == GateKind::constant || kind == GateKind::input) return false;
-  std::size_t n = g.arity() + (kind == GateKind::thr ? g.arity() + 1 : 0);
-  if (n != words.size()) return false;
-  if (kind == GateKind::thr && g.arity() * 2 + 1 != words.size()) return false;
+  if (g.kind() != kind || g.arity() != arity) return false;
   return std::equal(words.begin(), words.end(), c_.pool_.begin() + g.first);
 }
 
-GateId CircuitBuilder::intern(GateKind kind, std::span<const GateId> ops, std::span<const std::int32_t> weights,
-                              std::int32_t threshold) {
+GateId CircuitBuilder::intern(GateKind kind, std::span<const GateId> ops,
+                              std::span<const std::int32_t> weights, std::int32_t threshold) {
   ++requests_;
   scratch_.assign(ops.begin(), ops.end());
   if (kind == GateKind::thr) {
     for (std::int32_t w : weights) scratch_.push_back(static_cast<std::uint32_t>(w));
     scratch_.push_back(static_cast<std::uint32_t>(threshold));
   }
-  const std::uint64_t h = hash_gate(kind, scratch_, 0);
-  std::size_t mask = table_.size() - 1, slot = h & mask;
-  while (table_[slot] != kNoGate) {
-    if (same(table_[slot], kind, scratch_, 0)) return table_[slot];
-    slot = (slot + 1) & mask;
+  // Search every operand's chain (an existing copy is filed under one of them); file a new gate
+  // under the non-constant operand with the shortest chain. Constants are never keys: their
+  // fan-out is unbounded.
+  GateId key = kNoGate;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const GateId o = ops[i];
+    if (is_constant(o) || (i > 0 && o == ops[i - 1])) continue;
+    for (GateId g = chain_head_[o]; g != kNoGate; g = chain_next_[g])
+      if (same(g, kind, scratch_, ops.size())) return g;
+    if (key == kNoGate || chain_len_[o] < chain_len_[key]) key = o;
   }
-  const GateId id = static_cast<GateId>(c_.gates_.size());
-  if (id == kNoGate) throw std::length_error("circuit exceeds 2^32 − 1 gates");
-  if (ops.size() > kUnbounded) throw std::length_error("gate fan-in exceeds 2^24 − 1");
-  c_.gates_.push_back({static_cast<std::uint32_t>(c_.pool_.size()),
-                       static_cast<std::uint32_t>(kind) | static_cast<std::uint32_t>(ops.size()) << 8});
+  if (key == kNoGate) key = ops[0];  // all operands constant (maj of constants)
+  const GateId id = append(kind, static_cast<std::uint32_t>(c_.pool_.size()),
+                           static_cast<std::uint32_t>(ops.size()));
   c_.pool_.insert(c_.pool_.end(), scratch_.begin(), scratch_.end());
-  table_[slot] = id;
-  if ((c_.gates_.size() + 1) * 4 > table_.size() * 3) grow();
+  chain_next_[id] = chain_head_[key];
+  chain_head_[key] = id;
+  if (chain_len_[key] < 255) ++chain_len_[key];
   return id;
 }
 
 GateId CircuitBuilder::constant(const Rational& value) {
   ++requests_;
   const std::uint64_t h = hash_rational(value);
-  std::size_t mask = table_.size() - 1, slot = h & mask;
-  while (table_[slot] != kNoGate) {
-    GateId id = table_[slot];
-    if (c_.kind(id) == GateKind::constant && c_.constant(id) == value) return id;
-    slot = (slot + 1) & mask;
-  }
-  const GateId id = static_cast<GateId>(c_.gates_.size());
-  c_.gates_.push_back({static_cast<std::uint32_t>(c_.constants_.size()), static_cast<std::uint32_t>(GateKind::constant)});
+  auto [lo, hi] = constant_index_.equal_range(h);
+  for (auto it = lo; it != hi; ++it)
+    if (c_.constant(it->second) == value) return it->second;
+  const GateId id = append(GateKind::constant, static_cast<std::uint32_t>(c_.constants_.size()), 0);
   c_.constants_.push_back(value);
-  table_[slot] = id;
-  if ((c_.gates_.size() + 1) * 4 > table_.size() * 3) grow();
+  constant_index_.emplace(h, id);
   return id;
 }
 
 GateId CircuitBuilder::input(std::string name) {
-  const GateId id = static_cast<GateId>(c_.gates_.size());
-  c_.gates_.push_back({static_cast<std::uint32_t>(c_.inputs_.size()), static_cast<std::uint32_t>(GateKind::input)});
+  const GateId id = append(GateKind::input, static_cast<std::uint32_t>(c_.inputs_.size()), 0);
   c_.inputs_.push_back(id);
   c_.input_names_.push_back(std::move(name));
   return id;
 }
 
 GateId CircuitBuilder::add(GateId a, GateId b) {
-  const GateId ops[2] = {a, b};
+  const GateId ops[2] = {std::min(a, b), std::max(a, b)};
+  if (!is_constant(a) && !is_constant(b)) return intern(GateKind::add, ops);  // nothing to fold
   return fold_nary(GateKind::sum, ops);
 }
 
@@ -176,17 +159,31 @@ GateId CircuitBuilder::neg(GateId a) {
 }
 
 GateId CircuitBuilder::mul(GateId a, GateId b) {
-  const GateId ops[2] = {a, b};
+  const GateId ops[2] = {std::min(a, b), std::max(a, b)};
+  if (!is_constant(a) && !is_constant(b)) return intern(GateKind::mul, ops);  // nothing to fold
   return fold_nary(GateKind::product, ops);
 }
 
-GateId CircuitBuilder::sum(std::span<const GateId> operands) { return fold_nary(GateKind::sum, operands); }
-GateId CircuitBuilder::product(std::span<const GateId> operands) { return fold_nary(GateKind::product, operands); }
+GateId CircuitBuilder::sum(std::span<const GateId> operands) {
+  return fold_nary(GateKind::sum, operands);
+}
+GateId CircuitBuilder::product(std::span<const GateId> operands) {
+  return fold_nary(GateKind::product, operands);
+}
 
 // Sums and products: merge constant operands into one, drop the neutral element, absorb 0 in
 // products, then pick the kind by the number of operands left.
 GateId CircuitBuilder::fold_nary(GateKind kind, std::span<const GateId> operands) {
   const bool is_sum = kind == GateKind::sum;
+  if (!operands.empty() &&
+      std::none_of(operands.begin(), operands.end(), [&](GateId o) { return is_constant(o); })) {
+    if (operands.size() == 1) return operands[0];
+    scratch_ops_.assign(operands.begin(), operands.end());
+    std::sort(scratch_ops_.begin(), scratch_ops_.end());
+    if (scratch_ops_.size() == 2)
+      return intern(is_sum ? GateKind::add : GateKind::mul, scratch_ops_);
+    return intern(kind, scratch_ops_);
+  }
   Rational acc(is_sum ? 0 : 1);
   bool any_constant = false;
   std::vector<GateId> ops;
@@ -194,8 +191,10 @@ GateId CircuitBuilder::fold_nary(GateKind kind, std::span<const GateId> operands
   for (GateId o : operands) {
     if (is_constant(o)) {
       any_constant = true;
-      if (is_sum) acc += c_.constant(o);
-      else acc *= c_.constant(o);
+      if (is_sum)
+        acc += c_.constant(o);
+      else
+        acc *= c_.constant(o);
     } else {
       ops.push_back(o);
     }
@@ -224,15 +223,22 @@ GateId CircuitBuilder::fold_boolean(GateKind kind, std::span<const GateId> opera
   }
   std::sort(ops.begin(), ops.end());
   if (kind != GateKind::xor_) ops.erase(std::unique(ops.begin(), ops.end()), ops.end());  // x∧x = x
-  if (ops.empty()) return constant(Rational(kind == GateKind::and_ ? 1 : kind == GateKind::or_ ? 0 : parity));
+  if (ops.empty())
+    return constant(Rational(kind == GateKind::and_ ? 1 : kind == GateKind::or_ ? 0 : parity));
   GateId g = ops.size() == 1 ? ops[0] : intern(kind, ops);
   if (kind == GateKind::xor_ && parity) return not_(g);
   return g;
 }
 
-GateId CircuitBuilder::and_(std::span<const GateId> operands) { return fold_boolean(GateKind::and_, operands); }
-GateId CircuitBuilder::or_(std::span<const GateId> operands) { return fold_boolean(GateKind::or_, operands); }
-GateId CircuitBuilder::xor_(std::span<const GateId> operands) { return fold_boolean(GateKind::xor_, operands); }
+GateId CircuitBuilder::and_(std::span<const GateId> operands) {
+  return fold_boolean(GateKind::and_, operands);
+}
+GateId CircuitBuilder::or_(std::span<const GateId> operands) {
+  return fold_boolean(GateKind::or_, operands);
+}
+GateId CircuitBuilder::xor_(std::span<const GateId> operands) {
+  return fold_boolean(GateKind::xor_, operands);
+}
 
 GateId CircuitBuilder::not_(GateId a) {
   if (is_constant(a)) return constant(Rational(truthy(c_.constant(a)) ? 0 : 1));
@@ -256,8 +262,10 @@ GateId CircuitBuilder::thr(std::span<const GateId> operands, std::span<const std
   std::int64_t t = threshold;
   for (std::size_t i = 0; i < operands.size(); ++i) {
     if (weights[i] == 0) continue;
-    if (is_constant(operands[i])) t -= truthy(c_.constant(operands[i])) ? weights[i] : 0;
-    else terms.emplace_back(operands[i], weights[i]);
+    if (is_constant(operands[i]))
+      t -= truthy(c_.constant(operands[i])) ? weights[i] : 0;
+    else
+      terms.emplace_back(operands[i], weights[i]);
   }
   if (terms.empty()) return constant(Rational(0 >= t ? 1 : 0));
   if (t < INT32_MIN || t > INT32_MAX) throw std::overflow_error("thr: threshold exceeds 32 bits");
@@ -287,24 +295,25 @@ GateId CircuitBuilder::is_zero(GateId a) {
   return intern(GateKind::is_zero, ops);
 }
 
-GateId CircuitBuilder::raw(GateKind kind, std::span<const GateId> operands, std::span<const std::int32_t> weights,
-                           std::int32_t threshold) {
+GateId CircuitBuilder::raw(GateKind kind, std::span<const GateId> operands,
+                           std::span<const std::int32_t> weights, std::int32_t threshold) {
   const GateKindInfo& ki = info(kind);
   if (kind == GateKind::input || kind == GateKind::constant)
     throw std::invalid_argument("raw(): use input() or constant()");
   if (operands.size() < ki.min_arity || operands.size() > ki.max_arity)
     throw std::invalid_argument(std::string(ki.name) + " takes " + std::to_string(ki.min_arity) +
-                                (ki.max_arity == ki.min_arity ? "" : " or more") + " operands, got " +
-                                std::to_string(operands.size()));
-  const GateId id = static_cast<GateId>(c_.gates_.size());
+                                (ki.max_arity == ki.min_arity ? "" : " or more") +
+                                " operands, got " + std::to_string(operands.size()));
+  const GateId next = static_cast<GateId>(c_.gates_.size());
   for (GateId o : operands)
-    if (o >= id)
-      throw std::invalid_argument("operand " + std::to_string(o) + " of gate " + std::to_string(id) +
+    if (o >= next)
+      throw std::invalid_argument("operand " + std::to_string(o) + " of gate " +
+                                  std::to_string(next) +
                                   " is not an earlier gate (circuits are topological)");
   if (kind == GateKind::thr && weights.size() != operands.size())
     throw std::invalid_argument("thr needs one weight per operand");
-  c_.gates_.push_back({static_cast<std::uint32_t>(c_.pool_.size()),
-                       static_cast<std::uint32_t>(kind) | static_cast<std::uint32_t>(operands.size()) << 8});
+  const GateId id = append(kind, static_cast<std::uint32_t>(c_.pool_.size()),
+                           static_cast<std::uint32_t>(operands.size()));
   c_.pool_.insert(c_.pool_.end(), operands.begin(), operands.end());
   if (kind == GateKind::thr) {
     for (std::int32_t w : weights) c_.pool_.push_back(static_cast<std::uint32_t>(w));
@@ -315,8 +324,10 @@ GateId CircuitBuilder::raw(GateKind kind, std::span<const GateId> operands, std:
 
 Circuit CircuitBuilder::finish(std::vector<GateId> outputs, std::vector<std::string> names) {
   c_.set_outputs(std::move(outputs), std::move(names));
-  table_.clear();
-  table_.shrink_to_fit();
+  chain_head_ = {};
+  chain_next_ = {};
+  chain_len_ = {};
+  constant_index_ = {};
   return std::move(c_);
 }
 

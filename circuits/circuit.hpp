@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "algebra/rational.hpp"
@@ -91,35 +92,49 @@ class CircuitBuilder {
   GateId xor_(std::span<const GateId> operands);
   GateId not_(GateId a);
   GateId maj(std::span<const GateId> operands);
-  GateId thr(std::span<const GateId> operands, std::span<const std::int32_t> weights, std::int32_t threshold);
+  GateId thr(std::span<const GateId> operands, std::span<const std::int32_t> weights,
+             std::int32_t threshold);
   GateId positive(GateId a);
   GateId is_zero(GateId a);
 
   // Appends a gate exactly as given (no folding, no sharing), checking arity and that every
   // operand names an earlier gate. For readers of circuit files; throws std::invalid_argument.
-  GateId raw(GateKind kind, std::span<const GateId> operands, std::span<const std::int32_t> weights = {},
-             std::int32_t threshold = 0);
+  GateId raw(GateKind kind, std::span<const GateId> operands,
+             std::span<const std::int32_t> weights = {}, std::int32_t threshold = 0);
 
   std::size_t size() const { return c_.gates_.size(); }
   const Circuit& view() const { return c_; }
   bool is_constant(GateId id) const { return c_.kind(id) == GateKind::constant; }
   // Gates requested vs gates created: the sharing the hash table found.
   std::size_t requests() const { return requests_; }
-  std::size_t hash_table_bytes() const { return table_.capacity() * sizeof(GateId); }
+  std::size_t hash_table_bytes() const {
+    return (chain_head_.capacity() + chain_next_.capacity()) * sizeof(GateId) +
+           chain_len_.capacity() +
+           constant_index_.size() * (sizeof(std::uint64_t) + sizeof(GateId) + 2 * sizeof(void*));
+  }
 
   Circuit finish(std::vector<GateId> outputs, std::vector<std::string> names = {});
 
  private:
-  GateId intern(GateKind kind, std::span<const GateId> ops, std::span<const std::int32_t> weights = {},
-                std::int32_t threshold = 0);
+  GateId intern(GateKind kind, std::span<const GateId> ops,
+                std::span<const std::int32_t> weights = {}, std::int32_t threshold = 0);
   GateId fold_nary(GateKind kind, std::span<const GateId> operands);
   GateId fold_boolean(GateKind kind, std::span<const GateId> operands);
-  std::uint64_t hash_gate(GateKind kind, std::span<const std::uint32_t> words, std::uint32_t first) const;
-  bool same(GateId id, GateKind kind, std::span<const std::uint32_t> words, std::uint32_t first) const;
-  void grow();
+  bool same(GateId id, GateKind kind, std::span<const std::uint32_t> words,
+            std::size_t arity) const;
+  GateId append(GateKind kind, std::uint32_t first,
+                std::uint32_t arity);  // a new gate id, chains updated
 
   Circuit c_;
-  std::vector<GateId> table_;  // open addressing, kNoGate = empty
+  // Hash-consing indexed by operand: every gate is filed in the chain of one of its non-constant
+  // operands — the one whose chain is shortest when it is created; chain_head_[g] is the newest
+  // gate filed under g, chain_next_[h] the next older one, chain_len_[g] the length (saturating).
+  // A lookup walks the chains of the request's operands: short (a gate of high fan-out files
+  // its users under their other operands) and recent, so they stay in cache, unlike a global
+  // hash table whose every probe is a cache miss.
+  std::vector<GateId> chain_head_, chain_next_;
+  std::vector<std::uint8_t> chain_len_;
+  std::unordered_multimap<std::uint64_t, GateId> constant_index_;  // hash of the value → gate
   std::size_t requests_ = 0;
   std::vector<std::uint32_t> scratch_;
   std::vector<GateId> scratch_ops_;

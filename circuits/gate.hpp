@@ -15,22 +15,22 @@
 namespace rnncc {
 
 //      name        text        family      min  max arity       commutative
-#define RNNCC_GATE_KINDS(X)                                                   \
-  X(constant, "const", arithmetic, 0, 0, false)                               \
-  X(input, "input", arithmetic, 0, 0, false)                                  \
-  X(add, "add", arithmetic, 2, 2, true)                                       \
-  X(sub, "sub", arithmetic, 2, 2, false)                                      \
-  X(neg, "neg", arithmetic, 1, 1, false)                                      \
-  X(mul, "mul", arithmetic, 2, 2, true)                                       \
-  X(sum, "sum", arithmetic, 3, kUnbounded, true)                              \
-  X(product, "product", arithmetic, 3, kUnbounded, true)                      \
-  X(and_, "and", boolean, 2, kUnbounded, true)                                \
-  X(or_, "or", boolean, 2, kUnbounded, true)                                  \
-  X(xor_, "xor", boolean, 2, kUnbounded, true)                                \
-  X(not_, "not", boolean, 1, 1, false)                                        \
-  X(maj, "maj", threshold, 1, kUnbounded, true)                               \
-  X(thr, "thr", threshold, 1, kUnbounded, false)                              \
-  X(positive, "positive", test, 1, 1, false)                                  \
+#define RNNCC_GATE_KINDS(X)                              \
+  X(constant, "const", arithmetic, 0, 0, false)          \
+  X(input, "input", arithmetic, 0, 0, false)             \
+  X(add, "add", arithmetic, 2, 2, true)                  \
+  X(sub, "sub", arithmetic, 2, 2, false)                 \
+  X(neg, "neg", arithmetic, 1, 1, false)                 \
+  X(mul, "mul", arithmetic, 2, 2, true)                  \
+  X(sum, "sum", arithmetic, 3, kUnbounded, true)         \
+  X(product, "product", arithmetic, 3, kUnbounded, true) \
+  X(and_, "and", boolean, 2, kUnbounded, true)           \
+  X(or_, "or", boolean, 2, kUnbounded, true)             \
+  X(xor_, "xor", boolean, 2, kUnbounded, true)           \
+  X(not_, "not", boolean, 1, 1, false)                   \
+  X(maj, "maj", threshold, 1, kUnbounded, true)          \
+  X(thr, "thr", threshold, 1, kUnbounded, false)         \
+  X(positive, "positive", test, 1, 1, false)             \
   X(is_zero, "is_zero", test, 1, 1, false)
 
 inline constexpr std::uint32_t kUnbounded = (1u << 24) - 1;  // arity is stored in 24 bits
@@ -57,8 +57,12 @@ inline constexpr GateKindInfo kGateKinds[] = {
 };
 inline constexpr std::size_t kGateKindCount = sizeof(kGateKinds) / sizeof(kGateKinds[0]);
 
-constexpr const GateKindInfo& info(GateKind k) { return kGateKinds[static_cast<std::size_t>(k)]; }
-constexpr std::string_view name(GateKind k) { return info(k).name; }
+constexpr const GateKindInfo& info(GateKind k) {
+  return kGateKinds[static_cast<std::size_t>(k)];
+}
+constexpr std::string_view name(GateKind k) {
+  return info(k).name;
+}
 std::optional<GateKind> parse_gate_kind(std::string_view text);
 
 }  // namespace rnncc

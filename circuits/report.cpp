@@ -42,7 +42,8 @@ std::string format_text(const CircuitReport& r) {
   const CircuitStats& s = r.stats;
   std::string kinds;
   for (std::size_t k = 0; k < kGateKindCount; ++k)
-    if (s.by_kind[k]) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", kGateKinds[k].name, s.by_kind[k]);
+    if (s.by_kind[k])
+      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", kGateKinds[k].name, s.by_kind[k]);
   std::size_t widest = 0;
   for (std::size_t w : s.width) widest = std::max(widest, w);
   return fmt::format(
@@ -52,8 +53,8 @@ std::string format_text(const CircuitReport& r) {
       "combine levels {}\n"
       "widest level  {} gates\n"
       "by kind       {}\n",
-      s.size, s.operations(), s.inputs, r.constants, s.outputs, s.depth, s.bounded_fanin_depth, r.depth_lower_bound,
-      s.max_fanin, r.combine_levels, widest, kinds);
+      s.size, s.operations(), s.inputs, r.constants, s.outputs, s.depth, s.bounded_fanin_depth,
+      r.depth_lower_bound, s.max_fanin, r.combine_levels, widest, kinds);
 }
 
 }  // namespace rnncc

@@ -1,5 +1,5 @@
-// rnncc compile MODEL.json --length N [--scan S] [--outputs last|all] [-o CIRCUIT.json] [--stats] [--json]
-// rnncc stats CIRCUIT.json [--json]
+// rnncc compile MODEL.json --length N [--scan S] [--outputs last|all] [-o CIRCUIT.json] [--stats]
+// [--json] rnncc stats CIRCUIT.json [--json]
 #include <iostream>
 #include <memory>
 
@@ -14,11 +14,14 @@ namespace rnncc::cli {
 void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
   cmd->add_option("--length,-n", f.length, "input length n")->required();
   cmd->add_option("--scan", f.scan,
-                  "sequential, sklansky, kogge-stone, brent-kung, ladner-fischer[:K] or chunked:C (DeltaNet)")
+                  "sequential, sklansky, kogge-stone, brent-kung, ladner-fischer[:K] or chunked:C "
+                  "(DeltaNet)")
       ->capture_default_str();
   cmd->add_option("--outputs", f.outputs, "last (y_n) or all (every y_t)")->capture_default_str();
-  cmd->add_option("--structure", f.structure, "auto (diagonal/PD-aware combines) or dense")->capture_default_str();
-  cmd->add_option("--max-gates", f.max_gates, "refuse circuits estimated larger than this")->capture_default_str();
+  cmd->add_option("--structure", f.structure, "auto (diagonal/PD-aware combines) or dense")
+      ->capture_default_str();
+  cmd->add_option("--max-gates", f.max_gates, "refuse circuits estimated larger than this")
+      ->capture_default_str();
 }
 
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
@@ -48,14 +51,17 @@ struct StatsCommand {
 
 void print_report(const CompiledCircuit& c, bool json) {
   CircuitReport r = report_circuit(c);
-  if (json) std::cout << to_json(r).dump(2) << "\n";
-  else std::cout << format_text(r);
+  if (json)
+    std::cout << to_json(r).dump(2) << "\n";
+  else
+    std::cout << format_text(r);
 }
 }  // namespace
 
 Action add_compile_command(CLI::App& app) {
   auto f = std::make_shared<CompileCommand>();
-  CLI::App* cmd = app.add_subcommand("compile", "Compile an LRNN model for inputs of length n into an arithmetic circuit");
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "Compile an LRNN model for inputs of length n into an arithmetic circuit");
   cmd->add_option("MODEL", f->model_path, "model file (JSON)")->required();
   add_compile_flags(cmd, f->flags);
   cmd->add_option("-o,--output", f->output, "write the circuit (JSON, docs/formats.md)");
@@ -72,7 +78,8 @@ Action add_compile_command(CLI::App& app) {
 
 Action add_stats_command(CLI::App& app) {
   auto f = std::make_shared<StatsCommand>();
-  CLI::App* cmd = app.add_subcommand("stats", "Print size, depth, fan-in and gate counts of a circuit file");
+  CLI::App* cmd =
+      app.add_subcommand("stats", "Print size, depth, fan-in and gate counts of a circuit file");
   cmd->add_option("CIRCUIT", f->circuit_path, "circuit file (JSON)")->required();
   cmd->add_flag("--json", f->json, "print JSON");
   return [cmd, f]() -> int {

@@ -9,13 +9,18 @@
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"rnncc: compile linear-RNN recurrences into circuits, measure them, and machine-check "
-               "constructions from the circuit-complexity literature",
-                 "rnncc"};
+  CLI::App app{
+      "rnncc: compile linear-RNN recurrences into circuits, measure them, and machine-check "
+      "constructions from the circuit-complexity literature",
+      "rnncc"};
   app.set_version_flag("--version", std::string("rnncc ") + RNNCC_VERSION);
   app.require_subcommand(1);
-  std::vector<rnncc::cli::Action> actions{rnncc::cli::add_run_command(app), rnncc::cli::add_compile_command(app),
+  std::vector<rnncc::cli::Action> actions{rnncc::cli::add_run_command(app),
+                                          rnncc::cli::add_compile_command(app),
                                           rnncc::cli::add_stats_command(app)};
+#ifdef RNNCC_HAVE_GRAPHVIZ
+  actions.push_back(rnncc::cli::add_draw_command(app));
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

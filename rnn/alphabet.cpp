@@ -7,7 +7,9 @@
 namespace rnncc {
 
 namespace {
-bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
+bool is_separator(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',';
+}
 
 std::string listing(const std::vector<std::string>& symbols) {
   std::string out = "{";
@@ -42,9 +44,9 @@ std::vector<std::size_t> Alphabet::tokenize(std::string_view input, const std::s
                                             bool allow_empty) const {
   std::vector<std::size_t> ids;
   auto unknown = [&](std::string_view token, std::size_t column) {
-    return InputError(where + ":" + std::to_string(column),
-                      "'" + std::string(token) + "' is not a symbol of the alphabet " +
-                          listing(symbols_));
+    return InputError(
+        where + ":" + std::to_string(column),
+        "'" + std::string(token) + "' is not a symbol of the alphabet " + listing(symbols_));
   };
   if (single_characters_) {
     for (std::size_t i = 0; i < input.size(); ++i) {
@@ -68,8 +70,8 @@ std::vector<std::size_t> Alphabet::tokenize(std::string_view input, const std::s
     }
   }
   if (ids.empty() && !allow_empty)
-    throw InputError(where, "expected a non-empty string over " + listing(symbols_) +
-                                ", got an empty one");
+    throw InputError(
+        where, "expected a non-empty string over " + listing(symbols_) + ", got an empty one");
   return ids;
 }
 

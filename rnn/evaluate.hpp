@@ -51,7 +51,8 @@ Mat<K> convert(const K& k, const Matrix<Rational>& m, const std::string& what) {
       try {
         out(i, j) = k.from_rational(m(i, j));
       } catch (const DomainError& e) {
-        throw DomainError(what + ", entry [" + std::to_string(i) + "][" + std::to_string(j) + "]: " + e.what());
+        throw DomainError(what + ", entry [" + std::to_string(i) + "][" + std::to_string(j) +
+                          "]: " + e.what());
       }
     }
   return out;
@@ -59,7 +60,8 @@ Mat<K> convert(const K& k, const Matrix<Rational>& m, const std::string& what) {
 
 // Σ_k z_k M_k + base (base may be empty), one rounding per entry.
 template <Domain K>
-Mat<K> combine(const K& k, const std::vector<Mat<K>>& per_feature, const Mat<K>& z, const Mat<K>* base) {
+Mat<K> combine(const K& k, const std::vector<Mat<K>>& per_feature, const Mat<K>& z,
+               const Mat<K>* base) {
   const Mat<K>& shape = per_feature.front();
   Mat<K> out(shape.rows(), shape.cols());
   for (std::size_t i = 0; i < shape.rows(); ++i)
@@ -100,13 +102,14 @@ LayerTrace<K> run(const LrnnLayer& l, const K& k, const std::vector<Mat<K>>& z,
   const Mat<K> bias = convert(k, l.readout_bias, "readout_bias");
   Mat<K> state = convert(k, l.initial_state, "initial_state");
   LayerTrace<K> trace;
-  for (std::size_t t = 0; t < z.size(); ++t) at_position(t, [&] {
-    const Mat<K>& zt = z[t];
-    state = affine(k, combine(k, A, zt, nullptr), state, combine(k, B, zt, nullptr));
-    const Mat<K> c = C.empty() ? readout : combine(k, C, zt, &readout);
-    trace.outputs.push_back(affine(k, c, state, bias));
-    trace.states.push_back(state);
-  });
+  for (std::size_t t = 0; t < z.size(); ++t)
+    at_position(t, [&] {
+      const Mat<K>& zt = z[t];
+      state = affine(k, combine(k, A, zt, nullptr), state, combine(k, B, zt, nullptr));
+      const Mat<K> c = C.empty() ? readout : combine(k, C, zt, &readout);
+      trace.outputs.push_back(affine(k, c, state, bias));
+      trace.states.push_back(state);
+    });
   return trace;
 }
 
@@ -130,7 +133,8 @@ Mat<K> round_map(const K& k, const Matrix<Rational>& x, F&& act) {
 }
 
 template <OrderedDomain K>
-Mat<K> readout(const K& k, const Matrix<Rational>& c, const Matrix<Rational>& bias, const Mat<K>& h) {
+Mat<K> readout(const K& k, const Matrix<Rational>& c, const Matrix<Rational>& bias,
+               const Mat<K>& h) {
   Matrix<Rational> y(c.rows(), 1);
   for (std::size_t i = 0; i < c.rows(); ++i) {
     Rational acc = bias.empty() ? Rational(0) : bias(i, 0);
@@ -147,7 +151,8 @@ Matrix<Rational> rounded(const K& k, const Matrix<Rational>& m, const std::strin
 }
 template <OrderedDomain K>
 AffineMap rounded(const K& k, const AffineMap& f, const std::string& prefix) {
-  return {rounded(k, f.W, prefix + "W"), rounded(k, f.U, prefix + "U"), rounded(k, f.bias, prefix + "bias")};
+  return {rounded(k, f.W, prefix + "W"), rounded(k, f.U, prefix + "U"),
+          rounded(k, f.bias, prefix + "bias")};
 }
 
 template <Domain K>
@@ -158,15 +163,18 @@ LayerTrace<K> run(const ElmanLayer& l, const K& k, const std::vector<Mat<K>>& z,
                       " needs an ordered domain; " + k.name() + " is not ordered");
   } else {
     const AffineMap pre = rounded(k, l.pre, "");
-    const Matrix<Rational> c = rounded(k, l.readout, "readout"), c0 = rounded(k, l.readout_bias, "readout_bias");
+    const Matrix<Rational> c = rounded(k, l.readout, "readout"),
+                           c0 = rounded(k, l.readout_bias, "readout_bias");
     Mat<K> h = convert(k, l.initial_state, "initial_state");
     LayerTrace<K> trace;
-    for (std::size_t t = 0; t < z.size(); ++t) at_position(t, [&] {
-      Matrix<Rational> x = pre_activation(k, pre, h, z[t]);
-      h = l.activation == Activation::relu ? round_map(k, x, relu) : round_map(k, x, sign_activation);
-      trace.outputs.push_back(readout(k, c, c0, h));
-      trace.states.push_back(h);
-    });
+    for (std::size_t t = 0; t < z.size(); ++t)
+      at_position(t, [&] {
+        Matrix<Rational> x = pre_activation(k, pre, h, z[t]);
+        h = l.activation == Activation::relu ? round_map(k, x, relu)
+                                             : round_map(k, x, sign_activation);
+        trace.outputs.push_back(readout(k, c, c0, h));
+        trace.states.push_back(h);
+      });
     return trace;
   }
 }
@@ -185,28 +193,29 @@ LayerTrace<K> run(const LstmLayer& l, const K& k, const std::vector<Mat<K>>& z,
     Mat<K> h = convert(k, l.initial_hidden, "initial_state/h");
     Mat<K> c = convert(k, l.initial_cell, "initial_state/c");
     LayerTrace<K> trace;
-    for (std::size_t t = 0; t < z.size(); ++t) at_position(t, [&] {
-      const Mat<K>& zt = z[t];
-      Mat<K> f = round_map(k, pre_activation(k, fg, h, zt), hard_sigmoid);
-      Mat<K> i = round_map(k, pre_activation(k, ig, h, zt), hard_sigmoid);
-      Mat<K> o = round_map(k, pre_activation(k, og, h, zt), hard_sigmoid);
-      Mat<K> g = round_map(k, pre_activation(k, gg, h, zt), hard_tanh);
-      Matrix<Rational> c_new(l.d, 1), h_new(l.d, 1);
-      for (std::size_t r = 0; r < l.d; ++r)  // c_t = f ⊙ c + i ⊙ g, one rounding
-        c_new(r, 0) = k.to_rational(f(r, 0)) * k.to_rational(c(r, 0)) +
-                      k.to_rational(i(r, 0)) * k.to_rational(g(r, 0));
-      c = round_map(k, c_new, [](const Rational& v) { return v; });
-      for (std::size_t r = 0; r < l.d; ++r)  // h_t = o ⊙ tanĥ(c_t), one rounding
-        h_new(r, 0) = k.to_rational(o(r, 0)) * hard_tanh(k.to_rational(c(r, 0)));
-      h = round_map(k, h_new, [](const Rational& v) { return v; });
-      trace.outputs.push_back(readout(k, c_out, c0, h));
-      Mat<K> hc(2 * l.d, 1);
-      for (std::size_t r = 0; r < l.d; ++r) {
-        hc(r, 0) = h(r, 0);
-        hc(l.d + r, 0) = c(r, 0);
-      }
-      trace.states.push_back(std::move(hc));
-    });
+    for (std::size_t t = 0; t < z.size(); ++t)
+      at_position(t, [&] {
+        const Mat<K>& zt = z[t];
+        Mat<K> f = round_map(k, pre_activation(k, fg, h, zt), hard_sigmoid);
+        Mat<K> i = round_map(k, pre_activation(k, ig, h, zt), hard_sigmoid);
+        Mat<K> o = round_map(k, pre_activation(k, og, h, zt), hard_sigmoid);
+        Mat<K> g = round_map(k, pre_activation(k, gg, h, zt), hard_tanh);
+        Matrix<Rational> c_new(l.d, 1), h_new(l.d, 1);
+        for (std::size_t r = 0; r < l.d; ++r)  // c_t = f ⊙ c + i ⊙ g, one rounding
+          c_new(r, 0) = k.to_rational(f(r, 0)) * k.to_rational(c(r, 0)) +
+                        k.to_rational(i(r, 0)) * k.to_rational(g(r, 0));
+        c = round_map(k, c_new, [](const Rational& v) { return v; });
+        for (std::size_t r = 0; r < l.d; ++r)  // h_t = o ⊙ tanĥ(c_t), one rounding
+          h_new(r, 0) = k.to_rational(o(r, 0)) * hard_tanh(k.to_rational(c(r, 0)));
+        h = round_map(k, h_new, [](const Rational& v) { return v; });
+        trace.outputs.push_back(readout(k, c_out, c0, h));
+        Mat<K> hc(2 * l.d, 1);
+        for (std::size_t r = 0; r < l.d; ++r) {
+          hc(r, 0) = h(r, 0);
+          hc(l.d + r, 0) = c(r, 0);
+        }
+        trace.states.push_back(std::move(hc));
+      });
     return trace;
   }
 }
@@ -232,15 +241,16 @@ Trace<K> evaluate(const Model& model, const K& k, const std::vector<std::size_t>
       if (sl.input) {  // z_t = W·vec(y_t) + b, one rounding
         const M w = detail::convert(k, sl.input->weights, "input_map/weights");
         const M b = detail::convert(k, sl.input->bias, "input_map/bias");
-        for (std::size_t t = 0; t < z.size(); ++t) detail::at_position(t, [&] {
-          const M& y = trace.layers.back().outputs[t];
-          M v(y.rows() * y.cols(), 1);
-          for (std::size_t i = 0; i < y.data().size(); ++i) v(i, 0) = y.data()[i];
-          z[t] = affine(k, w, v, b);
-        });
+        for (std::size_t t = 0; t < z.size(); ++t)
+          detail::at_position(t, [&] {
+            const M& y = trace.layers.back().outputs[t];
+            M v(y.rows() * y.cols(), 1);
+            for (std::size_t i = 0; i < y.data().size(); ++i) v(i, 0) = y.data()[i];
+            z[t] = affine(k, w, v, b);
+          });
       }
-      const std::vector<std::string> names = sl.input ? std::vector<std::string>{}
-                                                      : model.alphabet.symbols();
+      const std::vector<std::string> names =
+          sl.input ? std::vector<std::string>{} : model.alphabet.symbols();
       trace.layers.push_back(
           std::visit([&](const auto& l) { return detail::run(l, k, z, names); }, sl.layer));
     } catch (const DomainError& e) {

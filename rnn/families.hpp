@@ -36,12 +36,31 @@ struct LayerFrame {
   Matrix<Rational> readout_bias;                  // empty or r×m
 };
 
-struct AffineStep { Matrix<Rational> A, B; };
-struct DecayStep { Vector decay; Matrix<Rational> B; };  // decay: d entries (1 for mamba2)
-struct PdStep { std::vector<std::size_t> image; Vector diag; Matrix<Rational> B; };
-struct DplrStep { Vector D, a, b; Matrix<Rational> B; };
-struct DeltaStep { Vector alpha; Rational beta; Vector k, v; };
-struct Rwkv7Step { Vector w, a, b; Matrix<Rational> B; };
+struct AffineStep {
+  Matrix<Rational> A, B;
+};
+struct DecayStep {
+  Vector decay;
+  Matrix<Rational> B;
+};  // decay: d entries (1 for mamba2)
+struct PdStep {
+  std::vector<std::size_t> image;
+  Vector diag;
+  Matrix<Rational> B;
+};
+struct DplrStep {
+  Vector D, a, b;
+  Matrix<Rational> B;
+};
+struct DeltaStep {
+  Vector alpha;
+  Rational beta;
+  Vector k, v;
+};
+struct Rwkv7Step {
+  Vector w, a, b;
+  Matrix<Rational> B;
+};
 
 LrnnLayer make_general(LayerFrame frame, std::vector<AffineStep> steps);
 // family ∈ {diagonal, gla, s4, mamba2}: s4 additionally requires the same decay for every
@@ -51,7 +70,8 @@ LrnnLayer make_diagonal(Family family, LayerFrame frame, std::vector<DecayStep> 
 LrnnLayer make_pd(LayerFrame frame, std::vector<PdStep> steps, bool require_permutation);
 LrnnLayer make_dplr(LayerFrame frame, std::vector<DplrStep> steps);
 // family ∈ {deltanet, gated_deltanet, kda}. Gates α lie in (0, 1].
-LrnnLayer make_delta(Family family, LayerFrame frame, std::vector<DeltaStep> steps, BetaRange range);
+LrnnLayer make_delta(Family family, LayerFrame frame, std::vector<DeltaStep> steps,
+                     BetaRange range);
 LrnnLayer make_rwkv7(LayerFrame frame, std::vector<Rwkv7Step> steps);
 
 // Checks the frame's shapes; used by every builder (and by the loader for stacked layers).

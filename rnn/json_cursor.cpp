@@ -14,16 +14,23 @@ using nlohmann::json;
 
 std::string describe(const json& v) {
   switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
-    case json::value_t::string: return "the string " + v.dump();
-    case json::value_t::number_float: return "the floating-point number " + v.dump();
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return v.get<bool>() ? "true" : "false";
+    case json::value_t::string:
+      return "the string " + v.dump();
+    case json::value_t::number_float:
+      return "the floating-point number " + v.dump();
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "the number " + v.dump();
+    case json::value_t::number_unsigned:
+      return "the number " + v.dump();
     case json::value_t::array:
       return v.empty() ? "an empty array" : "an array of " + std::to_string(v.size());
-    case json::value_t::object: return "an object";
-    default: return "a value of another type";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "a value of another type";
   }
 }
 
@@ -52,13 +59,17 @@ Rational rational_from_json(const json& v, const std::string& where) {
   if (v.is_number_integer()) return Rational(decimal_integer(v.dump()));
   if (v.is_string()) {
     if (auto q = try_parse_rational(v.get<std::string>())) return *q;
-    throw InputError(where, "expected a rational such as \"3/4\", \"-2\" or \"0.125\", got " + describe(v));
+    throw InputError(
+        where, "expected a rational such as \"3/4\", \"-2\" or \"0.125\", got " + describe(v));
   }
   if (v.is_number_float()) {
-    std::string hint = try_parse_rational(v.dump()) ? ", e.g. \"" + v.dump() + "\"" : " such as \"3/4\" or \"0.125\"";
-    throw InputError(where, "expected an exact rational as a string, got " + describe(v) +
-                                " (JSON numbers with a fraction or exponent, or beyond 64 bits, are read as "
-                                "inexact floats: write the value as a string" + hint + ")");
+    std::string hint = try_parse_rational(v.dump()) ? ", e.g. \"" + v.dump() + "\""
+                                                    : " such as \"3/4\" or \"0.125\"";
+    throw InputError(
+        where, "expected an exact rational as a string, got " + describe(v) +
+                   " (JSON numbers with a fraction or exponent, or beyond 64 bits, are read as "
+                   "inexact floats: write the value as a string" +
+                   hint + ")");
   }
   throw InputError(where, "expected a rational such as \"3/4\", got " + describe(v));
 }
@@ -73,8 +84,12 @@ class DuplicateKeyCheck {
   explicit DuplicateKeyCheck(std::string source) : source_(std::move(source)) {}
   bool operator()(int, json::parse_event_t event, json& parsed) {
     switch (event) {
-      case json::parse_event_t::object_start: frames_.push_back({true, {}, 0, {}}); break;
-      case json::parse_event_t::array_start: frames_.push_back({false, {}, 0, {}}); break;
+      case json::parse_event_t::object_start:
+        frames_.push_back({true, {}, 0, {}});
+        break;
+      case json::parse_event_t::array_start:
+        frames_.push_back({false, {}, 0, {}});
+        break;
       case json::parse_event_t::key: {
         Frame& f = frames_.back();
         f.key = parsed.get<std::string>();
@@ -87,7 +102,9 @@ class DuplicateKeyCheck {
         frames_.pop_back();
         element_done();
         break;
-      case json::parse_event_t::value: element_done(); break;
+      case json::parse_event_t::value:
+        element_done();
+        break;
     }
     return true;
   }
@@ -104,7 +121,8 @@ class DuplicateKeyCheck {
   }
   std::string pointer() const {
     std::string p;
-    for (const Frame& f : frames_) p += "/" + (f.object ? escape_pointer(f.key) : std::to_string(f.index));
+    for (const Frame& f : frames_)
+      p += "/" + (f.object ? escape_pointer(f.key) : std::to_string(f.index));
     return p;
   }
   std::string source_;
@@ -113,7 +131,6 @@ class DuplicateKeyCheck {
 
 }  // namespace
 
-
 json parse_json(std::string_view text, const std::string& source) {
   try {
     return json::parse(text.begin(), text.end(), DuplicateKeyCheck(source));
@@ -121,15 +138,19 @@ json parse_json(std::string_view text, const std::string& source) {
     auto [line, col] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
     // nlohmann's own text counts bytes ("at line 1, column 28"); keep only its reason.
     std::string msg = e.what();
-    if (auto p = msg.find(": syntax error"); p != std::string::npos) msg = msg.substr(p + 2);
-    else if (auto q = msg.find("parse error"); q != std::string::npos) msg = msg.substr(q);
-    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col), "malformed JSON: " + msg);
+    if (auto p = msg.find(": syntax error"); p != std::string::npos)
+      msg = msg.substr(p + 2);
+    else if (auto q = msg.find("parse error"); q != std::string::npos)
+      msg = msg.substr(q);
+    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col),
+                     "malformed JSON: " + msg);
   }
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory, not a " + what);
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, "is a directory, not a " + what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open the " + what);
   std::ostringstream buffer;

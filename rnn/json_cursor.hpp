@@ -51,7 +51,9 @@ class JsonCursor {
   JsonCursor child(const std::string& key, const json& v) const {
     return JsonCursor(v, source_, path_ + "/" + escape_pointer(key));
   }
-  JsonCursor operator[](std::size_t i) const { return JsonCursor((*v_)[i], source_, path_ + "/" + std::to_string(i)); }
+  JsonCursor operator[](std::size_t i) const {
+    return JsonCursor((*v_)[i], source_, path_ + "/" + std::to_string(i));
+  }
 
   const json& object() const {
     if (!v_->is_object()) fail("an object");
@@ -76,7 +78,8 @@ class JsonCursor {
       if (!ok) {
         std::string list;
         for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        child(it.key(), it.value()).error("unknown member \"" + it.key() + "\" (expected one of: " + list + ")");
+        child(it.key(), it.value())
+            .error("unknown member \"" + it.key() + "\" (expected one of: " + list + ")");
       }
     }
   }
@@ -95,7 +98,8 @@ class JsonCursor {
     return v_->get<std::size_t>();
   }
   std::int32_t int32_value() const {
-    if (!v_->is_number_integer() || v_->get<long long>() < INT32_MIN || v_->get<long long>() > INT32_MAX)
+    if (!v_->is_number_integer() || v_->get<long long>() < INT32_MIN ||
+        v_->get<long long>() > INT32_MAX)
       fail("a 32-bit integer");
     return v_->get<std::int32_t>();
   }
@@ -126,7 +130,8 @@ class JsonCursor {
     Matrix<Rational> m(rows, cols);
     for (std::size_t i = 0; i < rows; ++i) {
       JsonCursor row = (*this)[i];
-      if (!row.value().is_array()) row.fail("a row (an array of " + std::to_string(cols) + " rationals)");
+      if (!row.value().is_array())
+        row.fail("a row (an array of " + std::to_string(cols) + " rationals)");
       if (row.value().size() != cols) wrong(row.value().size());
       for (std::size_t j = 0; j < cols; ++j) m(i, j) = row[j].rational();
     }

@@ -36,8 +36,8 @@ enum class Family {
   dplr,            // A_k = diag(D_k) − a_k b_kᵀ
   deltanet,        // A_k = I − β_k k_k k_kᵀ, B_k = β_k k_k v_kᵀ
   gated_deltanet,  // A_k = α_k (I − β_k k_k k_kᵀ), B_k = β_k k_k v_kᵀ
-  kda,             // Kimi Delta Attention: A_k = (I − β_k k_k k_kᵀ)·diag(α_k), B_k = β_k k_k v_kᵀ
-  rwkv7,           // A_k = diag(w_k) + a_k b_kᵀ (RWKV-7 "generalized delta rule")
+  kda,    // Kimi Delta Attention: A_k = (I − β_k k_k k_kᵀ)·diag(α_k), B_k = β_k k_k v_kᵀ
+  rwkv7,  // A_k = diag(w_k) + a_k b_kᵀ (RWKV-7 "generalized delta rule")
 };
 
 // Names as written in model files: "general", "diagonal", "s4", "mamba2", "gla", "pd", "dplr",
@@ -57,32 +57,39 @@ using Vector = std::vector<Rational>;
 
 // The family's own per-feature parameters, as given.
 struct NoParams {};
-struct DiagonalParams { Vector decay; };
+struct DiagonalParams {
+  Vector decay;
+};
 struct PdParams {
   std::vector<std::size_t> image;  // P e_j = e_{image[j]}
   bool permutation = false;        // image is a bijection
   Vector diag;                     // D
 };
-struct DplrParams { Vector D, a, b; };
+struct DplrParams {
+  Vector D, a, b;
+};
 struct DeltaParams {
   Vector alpha;  // gate: empty (DeltaNet), one entry (Gated DeltaNet), d entries (KDA)
   Rational beta;
   Vector k, v;
 };
-struct Rwkv7Params { Vector w, a, b; };
-using FeatureParams = std::variant<NoParams, DiagonalParams, PdParams, DplrParams, DeltaParams, Rwkv7Params>;
+struct Rwkv7Params {
+  Vector w, a, b;
+};
+using FeatureParams =
+    std::variant<NoParams, DiagonalParams, PdParams, DplrParams, DeltaParams, Rwkv7Params>;
 
 struct LrnnLayer {
   Family family = Family::general;
   std::size_t d = 0, m = 1, features = 0;
-  std::vector<Matrix<Rational>> A;          // per feature, d×d
-  std::vector<Matrix<Rational>> B;          // per feature, d×m
-  Matrix<Rational> initial_state;           // S_0, d×m
-  Matrix<Rational> readout;                 // C, r×d
+  std::vector<Matrix<Rational>> A;                // per feature, d×d
+  std::vector<Matrix<Rational>> B;                // per feature, d×m
+  Matrix<Rational> initial_state;                 // S_0, d×m
+  Matrix<Rational> readout;                       // C, r×d
   std::vector<Matrix<Rational>> readout_feature;  // C_k, r×d each; empty if token-independent
-  Matrix<Rational> readout_bias;            // c₀, r×m; empty for none
-  std::vector<FeatureParams> record;        // per feature; NoParams for `general`
-  BetaRange beta_range = BetaRange::any;    // delta-rule families only
+  Matrix<Rational> readout_bias;                  // c₀, r×m; empty for none
+  std::vector<FeatureParams> record;              // per feature; NoParams for `general`
+  BetaRange beta_range = BetaRange::any;          // delta-rule families only
   std::size_t output_rows() const { return readout.rows(); }
   std::size_t output_cols() const { return m; }
 };

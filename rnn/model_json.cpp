@@ -9,12 +9,14 @@ using nlohmann::json;
 
 namespace {
 
-Matrix<Rational> zero_matrix(std::size_t r, std::size_t c) { return Matrix<Rational>(r, c, Rational(0)); }
+Matrix<Rational> zero_matrix(std::size_t r, std::size_t c) {
+  return Matrix<Rational>(r, c, Rational(0));
+}
 
 // What a layer needs to know about its position in the stack.
 struct LayerContext {
   std::size_t index;
-  std::size_t features;                 // k
+  std::size_t features;                          // k
   const std::vector<std::string>* symbol_names;  // layer 0 only
 };
 
@@ -22,20 +24,26 @@ struct LayerContext {
 std::vector<JsonCursor> feature_nodes(const JsonCursor& layer, const LayerContext& ctx) {
   std::vector<JsonCursor> out;
   if (ctx.symbol_names) {
-    if (layer.has("features")) layer.at("features").error("layer 0 reads symbols: use \"symbols\", not \"features\"");
+    if (layer.has("features"))
+      layer.at("features").error("layer 0 reads symbols: use \"symbols\", not \"features\"");
     JsonCursor symbols = layer.at("symbols");
     for (auto it = symbols.object().begin(); it != symbols.object().end(); ++it)
-      if (std::find(ctx.symbol_names->begin(), ctx.symbol_names->end(), it.key()) == ctx.symbol_names->end())
-        symbols.child(it.key(), it.value()).error("'" + it.key() + "' is not a symbol of the alphabet");
+      if (std::find(ctx.symbol_names->begin(), ctx.symbol_names->end(), it.key()) ==
+          ctx.symbol_names->end())
+        symbols.child(it.key(), it.value())
+            .error("'" + it.key() + "' is not a symbol of the alphabet");
     for (const std::string& s : *ctx.symbol_names) {
       if (!symbols.has(s)) symbols.error("expected parameters for symbol '" + s + "'");
       out.push_back(symbols.at(s));
     }
   } else {
-    if (layer.has("symbols")) layer.at("symbols").error("layers above the first read features: use \"features\" (an array), not \"symbols\"");
+    if (layer.has("symbols"))
+      layer.at("symbols").error(
+          "layers above the first read features: use \"features\" (an array), not \"symbols\"");
     JsonCursor features = layer.at("features");
     if (features.array().size() != ctx.features)
-      features.fail("an array of " + std::to_string(ctx.features) + " parameter objects (one per row of input_map/weights)");
+      features.fail("an array of " + std::to_string(ctx.features) +
+                    " parameter objects (one per row of input_map/weights)");
     for (std::size_t i = 0; i < ctx.features; ++i) out.push_back(features[i]);
   }
   return out;
@@ -50,13 +58,21 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
   JsonCursor family_node = n.at("family");
   auto family = parse_family(family_node.string());
   if (!family)
-    family_node.fail("a family: general, diagonal, s4, mamba2, gla, pd, dplr, deltanet, gated_deltanet, kda or rwkv7");
-  const bool delta = *family == Family::deltanet || *family == Family::gated_deltanet || *family == Family::kda;
-  n.only({"kind", "family", "d", "m", "input_map", "initial_state", "readout", "readout_bias", "symbols",
-          "features", "beta_range", "P_kind", "decay", "comment"});
-  if (n.has("beta_range") && !delta) n.at("beta_range").error("\"beta_range\" applies to deltanet, gated_deltanet and kda layers only");
-  if (n.has("P_kind") && *family != Family::pd) n.at("P_kind").error("\"P_kind\" applies to pd layers only");
-  if (n.has("decay") && *family != Family::s4) n.at("decay").error("a layer-level \"decay\" applies to s4 layers only (others give it per symbol)");
+    family_node.fail(
+        "a family: general, diagonal, s4, mamba2, gla, pd, dplr, deltanet, gated_deltanet, kda or "
+        "rwkv7");
+  const bool delta =
+      *family == Family::deltanet || *family == Family::gated_deltanet || *family == Family::kda;
+  n.only({"kind", "family", "d", "m", "input_map", "initial_state", "readout", "readout_bias",
+          "symbols", "features", "beta_range", "P_kind", "decay", "comment"});
+  if (n.has("beta_range") && !delta)
+    n.at("beta_range")
+        .error("\"beta_range\" applies to deltanet, gated_deltanet and kda layers only");
+  if (n.has("P_kind") && *family != Family::pd)
+    n.at("P_kind").error("\"P_kind\" applies to pd layers only");
+  if (n.has("decay") && *family != Family::s4)
+    n.at("decay").error(
+        "a layer-level \"decay\" applies to s4 layers only (others give it per symbol)");
 
   LayerFrame frame;
   frame.d = n.at("d").size_value(1, 4096);
@@ -75,8 +91,11 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
   for (const JsonCursor& f : fs) with_c += f.has("C");
   if (with_c != 0 && with_c != fs.size())
     for (const JsonCursor& f : fs)
-      if (!f.has("C")) f.error("expected a member \"C\": per-symbol readouts are given for all symbols or for none");
-  if (with_c) for (const JsonCursor& f : fs) frame.readout_feature.push_back(f.at("C").matrix(r, d));
+      if (!f.has("C"))
+        f.error(
+            "expected a member \"C\": per-symbol readouts are given for all symbols or for none");
+  if (with_c)
+    for (const JsonCursor& f : fs) frame.readout_feature.push_back(f.at("C").matrix(r, d));
 
   auto wrap = [&](auto&& build) -> LrnnLayer {
     try {
@@ -113,7 +132,8 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
           steps.push_back({shared, optional_b(f, d, m)});
         } else {
           f.only({"decay", "B", "C", "comment"});
-          Vector decay = *family == Family::mamba2 ? Vector{f.at("decay").rational()} : f.at("decay").vector(d);
+          Vector decay = *family == Family::mamba2 ? Vector{f.at("decay").rational()}
+                                                   : f.at("decay").vector(d);
           steps.push_back({decay, optional_b(f, d, m)});
         }
       }
@@ -123,7 +143,8 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
       bool require_perm = false;
       if (auto k = n.find("P_kind")) {
         std::string kind = k->string();
-        if (kind != "permutation" && kind != "column_one_hot") k->fail("\"permutation\" or \"column_one_hot\"");
+        if (kind != "permutation" && kind != "column_one_hot")
+          k->fail("\"permutation\" or \"column_one_hot\"");
         require_perm = kind == "permutation";
       }
       std::vector<PdStep> steps;
@@ -146,12 +167,13 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
               }
             }
             if (ones != 1)
-              p.error("expected a column-one-hot 0/1 matrix: column " + std::to_string(j) + " has " +
-                      std::to_string(ones) + " nonzero entries");
+              p.error("expected a column-one-hot 0/1 matrix: column " + std::to_string(j) +
+                      " has " + std::to_string(ones) + " nonzero entries");
           }
         } else {  // the image list: P e_j = e_{P[j]}
-          if (a.size() != d) p.fail("a " + std::to_string(d) + "×" + std::to_string(d) + " column-one-hot matrix or a list of " +
-                 std::to_string(d) + " row indices");
+          if (a.size() != d)
+            p.fail("a " + std::to_string(d) + "×" + std::to_string(d) +
+                   " column-one-hot matrix or a list of " + std::to_string(d) + " row indices");
           for (std::size_t j = 0; j < d; ++j) image[j] = p[j].size_value(0, d - 1);
         }
         Vector diag = f.has("D") ? f.at("D").vector(d) : Vector(d, Rational(1));
@@ -163,7 +185,8 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
       std::vector<DplrStep> steps;
       for (const JsonCursor& f : fs) {
         f.only({"D", "a", "b", "B", "C", "comment"});
-        steps.push_back({f.at("D").vector(d), f.at("a").vector(d), f.at("b").vector(d), optional_b(f, d, m)});
+        steps.push_back(
+            {f.at("D").vector(d), f.at("a").vector(d), f.at("b").vector(d), optional_b(f, d, m)});
       }
       return wrap([&] { return make_dplr(frame, steps); });
     }
@@ -183,7 +206,8 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
           f.only({"beta", "k", "v", "C", "comment"});
         } else {
           f.only({"alpha", "beta", "k", "v", "C", "comment"});
-          s.alpha = *family == Family::gated_deltanet ? Vector{f.at("alpha").rational()} : f.at("alpha").vector(d);
+          s.alpha = *family == Family::gated_deltanet ? Vector{f.at("alpha").rational()}
+                                                      : f.at("alpha").vector(d);
         }
         s.beta = f.at("beta").rational();
         s.k = f.at("k").vector(d);
@@ -196,7 +220,8 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
       std::vector<Rwkv7Step> steps;
       for (const JsonCursor& f : fs) {
         f.only({"w", "a", "b", "B", "C", "comment"});
-        steps.push_back({f.at("w").vector(d), f.at("a").vector(d), f.at("b").vector(d), optional_b(f, d, m)});
+        steps.push_back(
+            {f.at("w").vector(d), f.at("a").vector(d), f.at("b").vector(d), optional_b(f, d, m)});
       }
       return wrap([&] { return make_rwkv7(frame, steps); });
     }
@@ -223,7 +248,8 @@ ElmanLayer parse_elman(const JsonCursor& n, const LayerContext& ctx) {
   l.d = n.at("d").size_value(1, 4096);
   l.features = ctx.features;
   l.pre = parse_affine(n, l.d, l.features);
-  l.initial_state = n.has("initial_state") ? n.at("initial_state").state(l.d, 1) : zero_matrix(l.d, 1);
+  l.initial_state =
+      n.has("initial_state") ? n.at("initial_state").state(l.d, 1) : zero_matrix(l.d, 1);
   l.readout = n.at("readout").matrix_any_rows(l.d);
   if (auto rb = n.find("readout_bias")) l.readout_bias = rb->state(l.readout.rows(), 1);
   check_layer(l);
@@ -231,7 +257,8 @@ ElmanLayer parse_elman(const JsonCursor& n, const LayerContext& ctx) {
 }
 
 LstmLayer parse_lstm(const JsonCursor& n, const LayerContext& ctx) {
-  n.only({"kind", "d", "input_map", "gates", "initial_state", "readout", "readout_bias", "comment"});
+  n.only(
+      {"kind", "d", "input_map", "gates", "initial_state", "readout", "readout_bias", "comment"});
   LstmLayer l;
   l.d = n.at("d").size_value(1, 4096);
   l.features = ctx.features;
@@ -265,7 +292,8 @@ Model parse_model(std::string_view text, const std::string& source) {
   json doc = parse_json(text, source);
   JsonCursor root(doc, source, "");
   root.only({"format", "name", "description", "alphabet", "layers", "accept", "comment"});
-  if (auto f = root.find("format"); f && f->string() != "rnncc-model/1") f->fail("\"rnncc-model/1\"");
+  if (auto f = root.find("format"); f && f->string() != "rnncc-model/1")
+    f->fail("\"rnncc-model/1\"");
 
   Model model;
   if (auto n = root.find("name")) model.name = n->string();
@@ -283,7 +311,9 @@ Model parse_model(std::string_view text, const std::string& source) {
     JsonCursor ln = layers[i];
     StackLayer sl;
     if (i == 0) {
-      if (ln.has("input_map")) ln.at("input_map").error("layer 0 reads the one-hot symbols directly and takes no \"input_map\"");
+      if (ln.has("input_map"))
+        ln.at("input_map")
+            .error("layer 0 reads the one-hot symbols directly and takes no \"input_map\"");
     } else {
       JsonCursor im = ln.at("input_map");
       im.only({"weights", "bias"});
@@ -297,10 +327,14 @@ Model parse_model(std::string_view text, const std::string& source) {
     JsonCursor kind = ln.at("kind");
     const std::string k = kind.string();
     try {
-      if (k == "lrnn") sl.layer = parse_lrnn(ln, ctx);
-      else if (k == "elman") sl.layer = parse_elman(ln, ctx);
-      else if (k == "lstm") sl.layer = parse_lstm(ln, ctx);
-      else kind.fail("a layer kind: \"lrnn\", \"elman\" or \"lstm\"");
+      if (k == "lrnn")
+        sl.layer = parse_lrnn(ln, ctx);
+      else if (k == "elman")
+        sl.layer = parse_elman(ln, ctx);
+      else if (k == "lstm")
+        sl.layer = parse_lstm(ln, ctx);
+      else
+        kind.fail("a layer kind: \"lrnn\", \"elman\" or \"lstm\"");
     } catch (const ParamError& e) {  // nonlinear layers' shape checks
       throw InputError(ln.where() + "/" + e.field(), e.what());
     }
@@ -313,9 +347,12 @@ Model parse_model(std::string_view text, const std::string& source) {
     acc->only({"mode", "output"});
     if (auto mode = acc->find("mode")) {
       std::string m = mode->string();
-      if (m == "positive") model.accept.mode = Acceptance::Mode::positive;
-      else if (m == "zero") model.accept.mode = Acceptance::Mode::zero;
-      else mode->fail("\"positive\" or \"zero\"");
+      if (m == "positive")
+        model.accept.mode = Acceptance::Mode::positive;
+      else if (m == "zero")
+        model.accept.mode = Acceptance::Mode::zero;
+      else
+        mode->fail("\"positive\" or \"zero\"");
     }
     if (auto out = acc->find("output")) {
       if (out->array().size() != 2) out->fail("[row, column] of the last layer's output");
@@ -326,6 +363,8 @@ Model parse_model(std::string_view text, const std::string& source) {
   return model;
 }
 
-Model load_model(const std::string& path) { return parse_model(read_text_file(path, "model file"), path); }
+Model load_model(const std::string& path) {
+  return parse_model(read_text_file(path, "model file"), path);
+}
 
 }  // namespace rnncc

@@ -19,5 +19,4 @@ Model parse_model(std::string_view text, const std::string& source);
 // Reads and parses a model file. Throws InputError (also when the file cannot be read).
 Model load_model(const std::string& path);
 
-
 }  // namespace rnncc

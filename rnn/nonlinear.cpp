@@ -4,7 +4,9 @@
 
 namespace rnncc {
 
-std::string to_string(Activation a) { return a == Activation::relu ? "relu" : "sign"; }
+std::string to_string(Activation a) {
+  return a == Activation::relu ? "relu" : "sign";
+}
 
 std::optional<Activation> parse_activation(std::string_view name) {
   if (name == "relu") return Activation::relu;
@@ -12,22 +14,30 @@ std::optional<Activation> parse_activation(std::string_view name) {
   return std::nullopt;
 }
 
-Rational relu(const Rational& x) { return x > 0 ? x : Rational(0); }
-Rational sign_activation(const Rational& x) { return Rational(x.sign()); }
+Rational relu(const Rational& x) {
+  return x > 0 ? x : Rational(0);
+}
+Rational sign_activation(const Rational& x) {
+  return Rational(x.sign());
+}
 Rational hard_sigmoid(const Rational& x) {
   Rational y = x / 4 + Rational(1, 2);
   return y < 0 ? Rational(0) : y > 1 ? Rational(1) : y;
 }
-Rational hard_tanh(const Rational& x) { return x < -1 ? Rational(-1) : x > 1 ? Rational(1) : x; }
+Rational hard_tanh(const Rational& x) {
+  return x < -1 ? Rational(-1) : x > 1 ? Rational(1) : x;
+}
 
 namespace {
 
 const std::size_t L = ParamError::layer_level;
 
-void expect(const Matrix<Rational>& m, std::size_t rows, std::size_t cols, const std::string& field) {
+void expect(const Matrix<Rational>& m, std::size_t rows, std::size_t cols,
+            const std::string& field) {
   if (m.rows() != rows || m.cols() != cols)
-    throw ParamError(L, field, "expected " + std::to_string(rows) + "×" + std::to_string(cols) +
-                                   " matrix, got " + shape_string(m));
+    throw ParamError(L, field,
+                     "expected " + std::to_string(rows) + "×" + std::to_string(cols) +
+                         " matrix, got " + shape_string(m));
 }
 
 void check_map(const AffineMap& f, std::size_t d, std::size_t k, const std::string& prefix) {
@@ -38,8 +48,8 @@ void check_map(const AffineMap& f, std::size_t d, std::size_t k, const std::stri
 
 void check_readout(const Matrix<Rational>& c, const Matrix<Rational>& bias, std::size_t d) {
   if (c.rows() == 0 || c.cols() != d)
-    throw ParamError(L, "readout", "expected r×" + std::to_string(d) + " matrix (r ≥ 1), got " +
-                                       shape_string(c));
+    throw ParamError(L, "readout",
+                     "expected r×" + std::to_string(d) + " matrix (r ≥ 1), got " + shape_string(c));
   if (!bias.empty()) expect(bias, c.rows(), 1, "readout_bias");
 }
 

@@ -30,7 +30,7 @@ Rational sign_activation(const Rational& x);
 Rational hard_sigmoid(const Rational& x);
 Rational hard_tanh(const Rational& x);
 
-struct AffineMap {  // x ↦ W h + U z + b
+struct AffineMap {        // x ↦ W h + U z + b
   Matrix<Rational> W;     // d×d
   Matrix<Rational> U;     // d×k
   Matrix<Rational> bias;  // d×1
@@ -39,10 +39,10 @@ struct AffineMap {  // x ↦ W h + U z + b
 struct ElmanLayer {
   Activation activation = Activation::relu;
   std::size_t d = 0, features = 0;
-  AffineMap pre;                  // W h + U z + b
-  Matrix<Rational> initial_state; // h_0, d×1
-  Matrix<Rational> readout;       // C, r×d
-  Matrix<Rational> readout_bias;  // c₀, r×1 or empty
+  AffineMap pre;                   // W h + U z + b
+  Matrix<Rational> initial_state;  // h_0, d×1
+  Matrix<Rational> readout;        // C, r×d
+  Matrix<Rational> readout_bias;   // c₀, r×1 or empty
   std::size_t output_rows() const { return readout.rows(); }
   std::size_t output_cols() const { return 1; }
 };

@@ -30,7 +30,8 @@ BitGrowth bits_of(const Trace<RationalField>& trace, std::size_t t) {
 }
 
 template <Domain K>
-RunReport report(const Model& model, const K& k, const std::vector<std::size_t>& ids, std::string input) {
+RunReport report(const Model& model, const K& k, const std::vector<std::size_t>& ids,
+                 std::string input) {
   Trace<K> trace = evaluate(model, k, ids);
   RunReport r;
   r.input = std::move(input);
@@ -99,13 +100,15 @@ RunReport run_model(const Model& model, std::string_view input, const std::strin
   std::string shown = model.alphabet.join(ids);
   try {
     switch (precision.kind) {
-      case PrecisionSpec::Kind::exact: return report(model, RationalField{}, ids, shown);
+      case PrecisionSpec::Kind::exact:
+        return report(model, RationalField{}, ids, shown);
       case PrecisionSpec::Kind::log:
         return report(model,
                       FixedPoint(log_precision(precision.log_c, ids.size(), precision.int_bits,
                                                precision.rounding, precision.overflow)),
                       ids, shown);
-      case PrecisionSpec::Kind::mod: return report(model, ModP(precision.modulus), ids, shown);
+      case PrecisionSpec::Kind::mod:
+        return report(model, ModP(precision.modulus), ids, shown);
     }
   } catch (const DomainError& e) {
     throw DomainError(where + " (" + shown + "): " + e.what());
@@ -118,14 +121,17 @@ std::string format_text(const Model& model, const std::vector<RunReport>& runs, 
                                 describe_layers(model));
   const char* mode = model.accept.mode == Acceptance::Mode::positive ? "> 0" : "= 0";
   for (const RunReport& r : runs) {
-    out += fmt::format("\ninput {}  [{}]  {} (y[{}][{}] {})\n", r.input, r.semantics, verdict(r.accepted),
-                       model.accept.row, model.accept.col, mode);
+    out += fmt::format("\ninput {}  [{}]  {} (y[{}][{}] {})\n", r.input, r.semantics,
+                       verdict(r.accepted), model.accept.row, model.accept.col, mode);
     std::size_t width = 1;
     for (const auto& p : r.positions) width = std::max(width, show(p.output).size());
     out += fmt::format("  {:>4}  {:<6}  {:<{}}  {}\n", "t", "symbol", "y", width, "accept");
     for (const auto& p : r.positions) {
-      out += fmt::format("  {:>4}  {:<6}  {:<{}}  {}\n", p.position, p.symbol, show(p.output), width,
-                         !p.accept ? "-" : *p.accept ? "yes" : "no");
+      out +=
+          fmt::format("  {:>4}  {:<6}  {:<{}}  {}\n", p.position, p.symbol, show(p.output), width,
+                      !p.accept   ? "-"
+                      : *p.accept ? "yes"
+                                  : "no");
       if (trace) {
         for (std::size_t l = 0; l < p.states.size(); ++l)
           out += fmt::format("        S{}_{} = {}\n", l, p.position, show(p.states[l]));
@@ -157,7 +163,8 @@ nlohmann::ordered_json to_json(const Model& model, const std::vector<RunReport>&
     json run{{"input", r.input}, {"semantics", r.semantics}, {"accepted", opt(r.accepted)}};
     run["positions"] = json::array();
     for (const auto& p : r.positions) {
-      json pj{{"t", p.position}, {"symbol", p.symbol}, {"output", p.output}, {"accept", opt(p.accept)}};
+      json pj{
+          {"t", p.position}, {"symbol", p.symbol}, {"output", p.output}, {"accept", opt(p.accept)}};
       if (trace) pj["states"] = p.states;
       if (p.bits) pj["bits"] = bits(*p.bits);
       run["positions"].push_back(std::move(pj));

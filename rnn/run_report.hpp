@@ -25,18 +25,18 @@ using TextMatrix = std::vector<std::vector<std::string>>;  // rows of entries in
 struct PositionReport {
   std::size_t position = 0;  // 1-based
   std::string symbol;
-  TextMatrix output;                 // y_t of the last layer
-  std::optional<bool> accept;        // of the prefix ending here; nullopt: undefined (mod p, > 0)
-  std::vector<TextMatrix> states;    // per layer, S_t
-  std::optional<BitGrowth> bits;     // exact runs only
+  TextMatrix output;               // y_t of the last layer
+  std::optional<bool> accept;      // of the prefix ending here; nullopt: undefined (mod p, > 0)
+  std::vector<TextMatrix> states;  // per layer, S_t
+  std::optional<BitGrowth> bits;   // exact runs only
 };
 
 struct RunReport {
   std::string input;
   std::string semantics;  // "exact", "fixed(I=..,F=..,..)", "mod p"
   std::vector<PositionReport> positions;
-  std::optional<bool> accepted;        // of the whole input
-  std::optional<BitGrowth> max_bits;   // exact runs only
+  std::optional<bool> accepted;       // of the whole input
+  std::optional<BitGrowth> max_bits;  // exact runs only
 };
 
 // Tokenizes `input` (InputError naming `where` on a bad or empty string), then evaluates.

@@ -22,12 +22,14 @@ inline Matrix<Rational> random_matrix(std::mt19937_64& rng, std::size_t r, std::
   return m;
 }
 
-inline const Family all_families[] = {Family::general, Family::diagonal, Family::s4, Family::mamba2, Family::gla,
-                               Family::pd, Family::dplr, Family::deltanet, Family::gated_deltanet,
-                               Family::kda, Family::rwkv7};
+inline const Family all_families[] = {Family::general, Family::diagonal, Family::s4,
+                                      Family::mamba2,  Family::gla,      Family::pd,
+                                      Family::dplr,    Family::deltanet, Family::gated_deltanet,
+                                      Family::kda,     Family::rwkv7};
 
 // A random layer of `family` over `k` features.
-inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d, std::size_t m, std::size_t k) {
+inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d, std::size_t m,
+                              std::size_t k) {
   LayerFrame f;
   f.d = d;
   f.m = m;
@@ -41,7 +43,8 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
   switch (family) {
     case Family::general: {
       std::vector<AffineStep> s;
-      for (std::size_t i = 0; i < k; ++i) s.push_back({random_matrix(rng, d, d), random_matrix(rng, d, m)});
+      for (std::size_t i = 0; i < k; ++i)
+        s.push_back({random_matrix(rng, d, d), random_matrix(rng, d, m)});
       return make_general(f, s);
     }
     case Family::diagonal:
@@ -51,8 +54,9 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
       std::vector<DecayStep> s;
       Vector shared = random_vector(rng, d);
       for (std::size_t i = 0; i < k; ++i)
-        s.push_back({family == Family::s4 ? shared : random_vector(rng, family == Family::mamba2 ? 1 : d),
-                     random_matrix(rng, d, m)});
+        s.push_back(
+            {family == Family::s4 ? shared : random_vector(rng, family == Family::mamba2 ? 1 : d),
+             random_matrix(rng, d, m)});
       return make_diagonal(family, f, s);
     }
     case Family::pd: {
@@ -67,7 +71,8 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
     case Family::dplr: {
       std::vector<DplrStep> s;
       for (std::size_t i = 0; i < k; ++i)
-        s.push_back({random_vector(rng, d), random_vector(rng, d), random_vector(rng, d), random_matrix(rng, d, m)});
+        s.push_back({random_vector(rng, d), random_vector(rng, d), random_vector(rng, d),
+                     random_matrix(rng, d, m)});
       return make_dplr(f, s);
     }
     case Family::deltanet:
@@ -75,7 +80,10 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
     case Family::kda: {
       std::vector<DeltaStep> s;
       for (std::size_t i = 0; i < k; ++i) {
-        DeltaStep st{{}, Rational(static_cast<long>(rng() % 8) + 1, 4), random_vector(rng, d), random_vector(rng, m)};
+        DeltaStep st{{},
+                     Rational(static_cast<long>(rng() % 8) + 1, 4),
+                     random_vector(rng, d),
+                     random_vector(rng, m)};
         if (family == Family::gated_deltanet) st.alpha = {gate()};
         if (family == Family::kda)
           for (std::size_t j = 0; j < d; ++j) st.alpha.push_back(gate());
@@ -86,7 +94,8 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
     case Family::rwkv7: {
       std::vector<Rwkv7Step> s;
       for (std::size_t i = 0; i < k; ++i)
-        s.push_back({random_vector(rng, d), random_vector(rng, d), random_vector(rng, d), random_matrix(rng, d, m)});
+        s.push_back({random_vector(rng, d), random_vector(rng, d), random_vector(rng, d),
+                     random_matrix(rng, d, m)});
       return make_rwkv7(f, s);
     }
   }
@@ -96,17 +105,18 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
 inline Model single_layer_model(LrnnLayer layer, std::size_t sigma) {
   Model model;
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < sigma; ++i) names.push_back(std::string(1, static_cast<char>('a' + i)));
+  for (std::size_t i = 0; i < sigma; ++i)
+    names.push_back(std::string(1, static_cast<char>('a' + i)));
   model.alphabet = Alphabet(names, "test");
   model.layers.push_back({std::nullopt, std::move(layer)});
   return model;
 }
 
-inline std::vector<std::size_t> random_input(std::mt19937_64& rng, std::size_t n, std::size_t sigma) {
+inline std::vector<std::size_t> random_input(std::mt19937_64& rng, std::size_t n,
+                                             std::size_t sigma) {
   std::vector<std::size_t> w(n);
   for (auto& x : w) x = rng() % sigma;
   return w;
 }
-
 
 }  // namespace rnncc::test

@@ -15,7 +15,8 @@
 
 namespace rnncc::detail {
 
-std::vector<GMat> chunked_deltanet(LayerCompiler& lc, RegionRecorder& rec, std::uint32_t layer_index,
+std::vector<GMat> chunked_deltanet(LayerCompiler& lc, RegionRecorder& rec,
+                                   std::uint32_t layer_index,
                                    const std::vector<std::vector<GateId>>& z, std::size_t chunk) {
   CircuitBuilder& b = lc.b;
   const LrnnLayer& layer = lc.layer;
@@ -34,14 +35,20 @@ std::vector<GMat> chunked_deltanet(LayerCompiler& lc, RegionRecorder& rec, std::
 
   for (std::size_t start = 0, c = 0; start < n; start += chunk, ++c) {
     const std::size_t C = std::min(chunk, n - start);
-    rec.enter({RegionKind::chunk, layer_index, static_cast<std::uint32_t>(start + 1), static_cast<std::uint32_t>(c), 0});
+    rec.enter({.kind = RegionKind::chunk,
+               .layer = layer_index,
+               .level = static_cast<std::uint32_t>(start + 1),
+               .target = static_cast<std::uint32_t>(c),
+               .source = 0});
     std::vector<GateId> beta(C);
     GMat Kc(C, d), Vc(C, m);
     for (std::size_t i = 0; i < C; ++i) {
       const std::size_t t = start + i;
       beta[i] = param([](const DeltaParams& p) { return p.beta; })(t);
-      for (std::size_t l = 0; l < d; ++l) Kc(i, l) = param([l](const DeltaParams& p) { return p.k[l]; })(t);
-      for (std::size_t j = 0; j < m; ++j) Vc(i, j) = param([j](const DeltaParams& p) { return p.v[j]; })(t);
+      for (std::size_t l = 0; l < d; ++l)
+        Kc(i, l) = param([l](const DeltaParams& p) { return p.k[l]; })(t);
+      for (std::size_t j = 0; j < m; ++j)
+        Vc(i, j) = param([j](const DeltaParams& p) { return p.v[j]; })(t);
     }
     // L_ij = β_i k_iᵀ k_j (j < i); T by forward substitution.
     GMat T(C, C, b.constant(Rational(0)));
@@ -66,12 +73,14 @@ std::vector<GMat> chunked_deltanet(LayerCompiler& lc, RegionRecorder& rec, std::
     for (std::size_t i = 0; i < C; ++i) {
       for (std::size_t l = 0; l < d; ++l) {
         terms.clear();
-        for (std::size_t p = 0; p <= i; ++p) terms.push_back(b.mul(T(i, p), b.mul(beta[p], Kc(p, l))));
+        for (std::size_t p = 0; p <= i; ++p)
+          terms.push_back(b.mul(T(i, p), b.mul(beta[p], Kc(p, l))));
         W(i, l) = b.sum(terms);
       }
       for (std::size_t j = 0; j < m; ++j) {
         terms.clear();
-        for (std::size_t p = 0; p <= i; ++p) terms.push_back(b.mul(T(i, p), b.mul(beta[p], Vc(p, j))));
+        for (std::size_t p = 0; p <= i; ++p)
+          terms.push_back(b.mul(T(i, p), b.mul(beta[p], Vc(p, j))));
         U(i, j) = b.sum(terms);
       }
     }
@@ -87,7 +96,8 @@ std::vector<GMat> chunked_deltanet(LayerCompiler& lc, RegionRecorder& rec, std::
     for (std::size_t i = 0; i < C; ++i) {
       GMat next(d, m);
       for (std::size_t l = 0; l < d; ++l)
-        for (std::size_t j = 0; j < m; ++j) next(l, j) = b.add(state(l, j), b.mul(Kc(i, l), U(i, j)));
+        for (std::size_t j = 0; j < m; ++j)
+          next(l, j) = b.add(state(l, j), b.mul(Kc(i, l), U(i, j)));
       state = std::move(next);
       states[start + i] = state;
     }

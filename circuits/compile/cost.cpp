@@ -17,7 +17,8 @@ std::size_t lin_ops(const std::vector<Rational>& c, bool base) {
   return muls + (terms >= 2);
 }
 
-std::vector<Rational> coeffs(const std::vector<Matrix<Rational>>& per, std::size_t i, std::size_t j) {
+std::vector<Rational> coeffs(const std::vector<Matrix<Rational>>& per, std::size_t i,
+                             std::size_t j) {
   std::vector<Rational> c;
   for (const auto& M : per) c.push_back(M(i, j));
   return c;
@@ -54,7 +55,8 @@ std::size_t readout_ops(const LrnnLayer& l) {
   const std::size_t r = l.readout.rows();
   for (std::size_t i = 0; i < r; ++i) {
     for (std::size_t k = 0; k < l.d; ++k) {
-      if (!l.readout_feature.empty()) ops += lin_ops(coeffs(l.readout_feature, i, k), l.readout(i, k) != 0);
+      if (!l.readout_feature.empty())
+        ops += lin_ops(coeffs(l.readout_feature, i, k), l.readout(i, k) != 0);
     }
     for (std::size_t j = 0; j < l.m; ++j) {
       std::size_t terms = 0;
@@ -72,7 +74,8 @@ std::size_t readout_ops(const LrnnLayer& l) {
 
 std::size_t chunk_ops_bound(const LrnnLayer& l, std::size_t n, std::size_t C) {
   const std::size_t d = l.d, m = l.m, K = l.features;
-  const std::size_t per_position = (1 + d + m) * (K + 1) + C * (d + 2) + C * (d + m) * 3 + d * m * 3 + 2 * m;
+  const std::size_t per_position =
+      (1 + d + m) * (K + 1) + C * (d + 2) + C * (d + m) * 3 + d * m * 3 + 2 * m;
   return n * per_position;
 }
 
@@ -87,10 +90,13 @@ std::uint32_t sum_cost(std::size_t operands, FaninModel f) {
 CombineCost combine_cost(CombineStructure s, std::size_t d, std::size_t m) {
   const std::size_t big = d >= 2;
   switch (s) {
-    case CombineStructure::dense: return {d * d * (d + big) + d * m * (d + 1), d * m * (d + 1)};
-    case CombineStructure::diagonal: return {d + 2 * d * m, 2 * d * m};
+    case CombineStructure::dense:
+      return {d * d * (d + big) + d * m * (d + 1), d * m * (d + 1)};
+    case CombineStructure::diagonal:
+      return {d + 2 * d * m, 2 * d * m};
     case CombineStructure::pd:
-      return {d * d * (d + big) + d * (d + big + 1) + d * m + d * m * (d + 1), d * m + d * m * (d + 1)};
+      return {d * d * (d + big) + d * (d + big + 1) + d * m + d * m * (d + 1),
+              d * m + d * m * (d + 1)};
   }
   return {};
 }
@@ -122,8 +128,8 @@ SizeBreakdown predict_size(const Model& model, std::size_t n, const CompileOptio
       // anchor: A_1 S_0 + B_1 with generic S_0
       const std::size_t d = l->d, m = l->m;
       s.anchor += st == CombineStructure::diagonal ? 2 * d * m
-                  : st == CombineStructure::pd    ? d * m + d * m * (d + 1)
-                                                  : d * m * (d + 1);
+                  : st == CombineStructure::pd     ? d * m + d * m * (d + 1)
+                                                   : d * m * (d + 1);
       const CombineCost c = combine_cost(st, d, m);
       const std::size_t nodes = prefix_node_count(o.scan, n, o.ladner_fischer_k);
       const std::size_t anchored = n - 1;
@@ -142,7 +148,8 @@ std::size_t estimate_operations(const Model& model, std::size_t n, const Compile
   return predict_size(model, n, options).total();
 }
 
-std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOptions& o, FaninModel f) {
+std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOptions& o,
+                            FaninModel f) {
   const LrnnLayer& l = std::get<LrnnLayer>(model.layers.at(0).layer);
   const CombineStructure st = combine_structure(l, o.structure);
   const std::size_t d = l.d;
@@ -162,7 +169,8 @@ std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOpti
   for (std::size_t i = 0; i < d; ++i)
     for (std::size_t j = 0; j < d; ++j) {
       if (st == CombineStructure::dense) leaf.a = std::max(leaf.a, lin_depth(coeffs(l.A, i, j)));
-      if (st == CombineStructure::diagonal && i == j) leaf.a = std::max(leaf.a, lin_depth(coeffs(l.A, i, j)));
+      if (st == CombineStructure::diagonal && i == j)
+        leaf.a = std::max(leaf.a, lin_depth(coeffs(l.A, i, j)));
       if (st == CombineStructure::pd) {
         std::vector<Rational> c;
         for (const auto& r : l.record) c.push_back(std::get<PdParams>(r).image[j] == i ? 1 : 0);
@@ -182,9 +190,12 @@ std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOpti
   // B part of (u applied to s) + offset.
   auto apply = [&](const Track& u, std::uint32_t s, std::uint32_t offset) -> std::uint32_t {
     switch (st) {
-      case CombineStructure::dense: return std::max(std::max(u.a, s) + one, offset) + sd1;
-      case CombineStructure::diagonal: return std::max(std::max(u.a, s) + one, offset) + one;
-      case CombineStructure::pd: return std::max(std::max(u.a, std::max(u.a2, s) + one) + one, offset) + sd1;
+      case CombineStructure::dense:
+        return std::max(std::max(u.a, s) + one, offset) + sd1;
+      case CombineStructure::diagonal:
+        return std::max(std::max(u.a, s) + one, offset) + one;
+      case CombineStructure::pd:
+        return std::max(std::max(u.a, std::max(u.a2, s) + one) + one, offset) + sd1;
     }
     return 0;
   };
@@ -195,8 +206,12 @@ std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOpti
       const Track u = v[node.target], w = v[node.source];
       Track r;
       switch (st) {
-        case CombineStructure::dense: r.a = std::max(u.a, w.a) + one + sd; break;
-        case CombineStructure::diagonal: r.a = std::max(u.a, w.a) + one; break;
+        case CombineStructure::dense:
+          r.a = std::max(u.a, w.a) + one + sd;
+          break;
+        case CombineStructure::diagonal:
+          r.a = std::max(u.a, w.a) + one;
+          break;
         case CombineStructure::pd:
           r.a = std::max(u.a, w.a) + one + sd;
           r.a2 = std::max(w.a2, std::max(w.a, u.a2) + one + sd) + one;

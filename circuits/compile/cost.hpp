@@ -19,13 +19,17 @@ struct CombineCost {
 CombineCost combine_cost(CombineStructure s, std::size_t d, std::size_t m);
 
 struct SizeBreakdown {
-  std::size_t leaves = 0, anchor = 0, combines = 0, readout = 0, input_maps = 0, chunks = 0, accept = 0;
-  std::size_t total() const { return leaves + anchor + combines + readout + input_maps + chunks + accept; }
+  std::size_t leaves = 0, anchor = 0, combines = 0, readout = 0, input_maps = 0, chunks = 0,
+              accept = 0;
+  std::size_t total() const {
+    return leaves + anchor + combines + readout + input_maps + chunks + accept;
+  }
 };
 SizeBreakdown predict_size(const Model& model, std::size_t n, const CompileOptions& options);
 
 // Depth of the compiled circuit by the two-track recurrence over the prefix schedule
 // (A-part and B-part depths per segment). Single-layer models, scans only.
-std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOptions& options, FaninModel fanin);
+std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOptions& options,
+                            FaninModel fanin);
 
 }  // namespace rnncc

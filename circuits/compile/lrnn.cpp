@@ -1,5 +1,6 @@
 #include "circuits/compile/lrnn.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "algebra/error.hpp"
@@ -10,22 +11,32 @@ namespace rnncc {
 
 std::string to_string(RegionKind k) {
   switch (k) {
-    case RegionKind::input: return "input";
-    case RegionKind::leaf: return "leaf";
-    case RegionKind::combine: return "combine";
-    case RegionKind::readout: return "readout";
-    case RegionKind::input_map: return "input_map";
-    case RegionKind::chunk: return "chunk";
-    case RegionKind::accept: return "accept";
+    case RegionKind::input:
+      return "input";
+    case RegionKind::leaf:
+      return "leaf";
+    case RegionKind::combine:
+      return "combine";
+    case RegionKind::readout:
+      return "readout";
+    case RegionKind::input_map:
+      return "input_map";
+    case RegionKind::chunk:
+      return "chunk";
+    case RegionKind::accept:
+      return "accept";
   }
   return "?";
 }
 
 std::string to_string(CombineStructure s) {
   switch (s) {
-    case CombineStructure::dense: return "dense";
-    case CombineStructure::diagonal: return "diagonal";
-    case CombineStructure::pd: return "pd";
+    case CombineStructure::dense:
+      return "dense";
+    case CombineStructure::diagonal:
+      return "diagonal";
+    case CombineStructure::pd:
+      return "pd";
   }
   return "?";
 }
@@ -35,17 +46,20 @@ void parse_scan(std::string_view text, CompileOptions& o, const std::string& fla
       "expected sequential, sklansky, kogge-stone, brent-kung, ladner-fischer[:K] or chunked:C";
   auto number = [&](std::string_view digits, std::size_t max) -> std::size_t {
     std::size_t v = 0;
-    if (digits.empty() || digits.size() > 9) throw InputError(flag, "'" + std::string(text) + "': " + expected);
+    if (digits.empty() || digits.size() > 9)
+      throw InputError(flag, "'" + std::string(text) + "': " + expected);
     for (char ch : digits) {
       if (ch < '0' || ch > '9') throw InputError(flag, "'" + std::string(text) + "': " + expected);
       v = v * 10 + static_cast<std::size_t>(ch - '0');
     }
     if (v == 0 || v > max)
-      throw InputError(flag, "'" + std::string(text) + "': the number must be in 1.." + std::to_string(max));
+      throw InputError(
+          flag, "'" + std::string(text) + "': the number must be in 1.." + std::to_string(max));
     return v;
   };
   o.chunk = 0;
-  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung}) {
+  for (ScanKind k :
+       {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung}) {
     if (text == to_string(k)) {
       o.scan = k;
       return;
@@ -69,33 +83,52 @@ CombineStructure combine_structure(const LrnnLayer& layer, Structure requested) 
     case Family::diagonal:
     case Family::s4:
     case Family::mamba2:
-    case Family::gla: return CombineStructure::diagonal;
-    case Family::pd: return CombineStructure::pd;
-    default: return CombineStructure::dense;
+    case Family::gla:
+      return CombineStructure::diagonal;
+    case Family::pd:
+      return CombineStructure::pd;
+    default:
+      return CombineStructure::dense;
   }
+}
+
+std::uint32_t CompiledCircuit::region_of(GateId g) const {
+  auto it = std::upper_bound(regions.begin(), regions.end(), g,
+                             [](GateId id, const Region& r) { return id < r.first_gate; });
+  return static_cast<std::uint32_t>(it - regions.begin()) - 1;
+}
+
+std::vector<std::uint32_t> CompiledCircuit::region_table() const {
+  std::vector<std::uint32_t> table(circuit.size(), 0);
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    const std::size_t end = r + 1 < regions.size() ? regions[r + 1].first_gate : circuit.size();
+    for (std::size_t g = regions[r].first_gate; g < end; ++g)
+      table[g] = static_cast<std::uint32_t>(r);
+  }
+  return table;
 }
 
 namespace detail {
 
-void RegionRecorder::enter(const Region& r) {
-  flush();
+void RegionRecorder::enter(Region r) {
+  r.first_gate = static_cast<std::uint32_t>(b.size());
+  if (!regions.empty() && regions.back().first_gate == r.first_gate && regions.size() > 1)
+    regions.pop_back();  // the previous region created no gate: drop it
   regions.push_back(r);
 }
 
-void RegionRecorder::flush() {
-  while (region_of.size() < b.size()) region_of.push_back(static_cast<std::uint32_t>(regions.size() - 1));
-}
-
-GateId LayerCompiler::lin(const std::vector<Rational>& coeffs, const std::vector<GateId>& z, const Rational* base) {
+GateId LayerCompiler::lin(const std::vector<Rational>& coeffs, const std::vector<GateId>& z,
+                          const Rational* base) {
   terms_.clear();
   if (base && *base != 0) terms_.push_back(b.constant(*base));
   for (std::size_t k = 0; k < coeffs.size(); ++k)
-    if (coeffs[k] != 0) terms_.push_back(coeffs[k] == 1 ? z[k] : b.mul(b.constant(coeffs[k]), z[k]));
+    if (coeffs[k] != 0)
+      terms_.push_back(coeffs[k] == 1 ? z[k] : b.mul(b.constant(coeffs[k]), z[k]));
   return b.sum(terms_);
 }
 
-std::vector<Rational>& LayerCompiler::coeffs_of(const std::vector<Matrix<Rational>>& per_feature, std::size_t i,
-                                                  std::size_t j) {
+std::vector<Rational>& LayerCompiler::coeffs_of(const std::vector<Matrix<Rational>>& per_feature,
+                                                std::size_t i, std::size_t j) {
   coeffs_.resize(per_feature.size());
   for (std::size_t k = 0; k < per_feature.size(); ++k) coeffs_[k] = per_feature[k](i, j);
   return coeffs_;
@@ -120,7 +153,8 @@ Element LayerCompiler::leaf(const std::vector<GateId>& z) {
       std::vector<Rational> c(K);
       for (std::size_t i = 0; i < d; ++i)
         for (std::size_t j = 0; j < d; ++j) {
-          for (std::size_t k = 0; k < K; ++k) c[k] = std::get<PdParams>(layer.record[k]).image[j] == i ? 1 : 0;
+          for (std::size_t k = 0; k < K; ++k)
+            c[k] = std::get<PdParams>(layer.record[k]).image[j] == i ? 1 : 0;
           e.A(i, j) = lin(c, z);
         }
       for (std::size_t j = 0; j < d; ++j) {
@@ -232,8 +266,9 @@ GMat LayerCompiler::readout(const GMat& state, const std::vector<GateId>& z) {
   GMat c(r, d);
   for (std::size_t i = 0; i < r; ++i)
     for (std::size_t l = 0; l < d; ++l)
-      c(i, l) = layer.readout_feature.empty() ? b.constant(layer.readout(i, l))
-                                              : lin(coeffs_of(layer.readout_feature, i, l), z, &layer.readout(i, l));
+      c(i, l) = layer.readout_feature.empty()
+                    ? b.constant(layer.readout(i, l))
+                    : lin(coeffs_of(layer.readout_feature, i, l), z, &layer.readout(i, l));
   GMat y(r, m);
   for (std::size_t i = 0; i < r; ++i)
     for (std::size_t j = 0; j < m; ++j) {
@@ -258,16 +293,18 @@ void check_model(const Model& model, std::size_t n, const CompileOptions& option
     const auto* l = std::get_if<LrnnLayer>(&model.layers[i].layer);
     if (!l)
       throw InputError("layer " + std::to_string(i),
-                       "compile_lrnn compiles LRNN layers; this is a " + layer_kind(model.layers[i].layer) +
-                           " layer (nonlinear RNNs compile through the boolean route)");
+                       "is " + layer_kind(model.layers[i].layer) +
+                           "; compile_lrnn compiles LRNN layers only (nonlinear RNNs compile "
+                           "through the boolean route)");
     if (options.chunk > 0 && l->family != Family::deltanet)
-      throw InputError("--scan", "chunked:C is the UT transform of DeltaNet's I − βkkᵀ; layer " + std::to_string(i) +
-                                     " is " + to_string(l->family));
+      throw InputError("--scan", "chunked:C is the UT transform of DeltaNet's I − βkkᵀ; layer " +
+                                     std::to_string(i) + " is " + to_string(l->family));
   }
   const std::size_t estimate = estimate_operations(model, n, options);
   if (estimate > options.max_gates)
     throw InputError("--max-gates", "the circuit would have about " + std::to_string(estimate) +
-                                        " gates, more than the limit of " + std::to_string(options.max_gates) +
+                                        " gates, more than the limit of " +
+                                        std::to_string(options.max_gates) +
                                         " (raise --max-gates to build it anyway)");
 }
 
@@ -278,8 +315,8 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
   CompiledCircuit out;
   CircuitBuilder b;
   b.reserve(estimate_operations(model, n, options) + n * model.alphabet.size() + 64);
-  detail::RegionRecorder rec{b, out.region_of, out.regions};
-  rec.enter({RegionKind::input, 0, 0, 0, 0});
+  detail::RegionRecorder rec{b, out.regions};
+  rec.enter({.kind = RegionKind::input, .layer = 0, .level = 0, .target = 0, .source = 0});
 
   // Layer 1 features: the one-hot indicators.
   std::vector<std::vector<GateId>> z(n);
@@ -295,11 +332,16 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     if (li > 0) {  // z_t = W·vec(y_t) + b
       const InputMap& map = *model.layers[li].input;
       for (std::size_t t = 0; t < n; ++t) {
-        rec.enter({RegionKind::input_map, L, static_cast<std::uint32_t>(t + 1), 0, 0});
+        rec.enter({.kind = RegionKind::input_map,
+                   .layer = L,
+                   .level = static_cast<std::uint32_t>(t + 1),
+                   .target = 0,
+                   .source = 0});
         std::vector<GateId> v(y[t].data().begin(), y[t].data().end()), zt;
         for (std::size_t q = 0; q < map.weights.rows(); ++q) {
           std::vector<GateId> terms;
-          for (std::size_t p = 0; p < v.size(); ++p) terms.push_back(b.mul(b.constant(map.weights(q, p)), v[p]));
+          for (std::size_t p = 0; p < v.size(); ++p)
+            terms.push_back(b.mul(b.constant(map.weights(q, p)), v[p]));
           if (!map.bias.empty()) terms.push_back(b.constant(map.bias(q, 0)));
           zt.push_back(b.sum(terms));
         }
@@ -315,15 +357,22 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     } else {
       std::vector<Element> v(n);
       for (std::size_t t = 0; t < n; ++t) {
-        rec.enter({RegionKind::leaf, L, static_cast<std::uint32_t>(t + 1), 0, 0});
+        rec.enter({.kind = RegionKind::leaf,
+                   .layer = L,
+                   .level = static_cast<std::uint32_t>(t + 1),
+                   .target = 0,
+                   .source = 0});
         v[t] = lc.leaf(z[t]);
         if (t == 0) v[0] = lc.anchor(v[0]);
       }
       for (const auto& level : prefix_network(options.scan, n, options.ladner_fischer_k))
         for (const PrefixNode& node : level) {
           const std::uint32_t depth = std::max(v[node.target].chain, v[node.source].chain) + 1;
-          rec.enter({RegionKind::combine, L, depth, static_cast<std::uint32_t>(node.target),
-                     static_cast<std::uint32_t>(node.source)});
+          rec.enter({.kind = RegionKind::combine,
+                     .layer = L,
+                     .level = depth,
+                     .target = static_cast<std::uint32_t>(node.target),
+                     .source = static_cast<std::uint32_t>(node.source)});
           v[node.target] = lc.combine(v[node.target], v[node.source]);
         }
       for (std::size_t t = 0; t < n; ++t) {
@@ -335,7 +384,11 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     y.assign(n, GMat());
     for (std::size_t t = 0; t < n; ++t) {
       if (last_layer && options.outputs == OutputMode::last && t + 1 != n) continue;
-      rec.enter({RegionKind::readout, L, static_cast<std::uint32_t>(t + 1), 0, 0});
+      rec.enter({.kind = RegionKind::readout,
+                 .layer = L,
+                 .level = static_cast<std::uint32_t>(t + 1),
+                 .target = 0,
+                 .source = 0});
       y[t] = lc.readout(states[t], z[t]);
     }
   }
@@ -347,17 +400,23 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     for (std::size_t i = 0; i < y[t].rows(); ++i)
       for (std::size_t j = 0; j < y[t].cols(); ++j) {
         outputs.push_back(y[t](i, j));
-        names.push_back("y[" + std::to_string(t + 1) + "][" + std::to_string(i) + "][" + std::to_string(j) + "]");
+        names.push_back("y[" + std::to_string(t + 1) + "][" + std::to_string(i) + "][" +
+                        std::to_string(j) + "]");
       }
   }
   if (options.acceptance) {
-    rec.enter({RegionKind::accept, static_cast<std::uint32_t>(model.layers.size() - 1), static_cast<std::uint32_t>(n), 0, 0});
+    rec.enter({.kind = RegionKind::accept,
+               .layer = static_cast<std::uint32_t>(model.layers.size() - 1),
+               .level = static_cast<std::uint32_t>(n),
+               .target = 0,
+               .source = 0});
     GateId v = y[n - 1](model.accept.row, model.accept.col);
-    outputs.push_back(model.accept.mode == Acceptance::Mode::positive ? b.positive(v) : b.is_zero(v));
+    outputs.push_back(model.accept.mode == Acceptance::Mode::positive ? b.positive(v)
+                                                                      : b.is_zero(v));
     names.push_back("accept");
   }
-  rec.flush();
   out.requested_gates = b.requests();
+  out.hash_table_bytes = b.hash_table_bytes();
   out.circuit = b.finish(std::move(outputs), std::move(names));
   return out;
 }

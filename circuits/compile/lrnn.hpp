@@ -41,6 +41,7 @@ enum class RegionKind : std::uint8_t { input, leaf, combine, readout, input_map,
 std::string to_string(RegionKind k);
 struct Region {
   RegionKind kind = RegionKind::input;
+  std::uint32_t first_gate = 0;  // the region holds gates [first_gate, next region's first_gate)
   std::uint32_t layer = 0;
   std::uint32_t level = 0;   // combine: chain depth of the result; leaf/readout: position
   std::uint32_t target = 0;  // combine: v[target] = v[target] ∘ v[source]; chunk: chunk index
@@ -49,10 +50,15 @@ struct Region {
 
 struct CompiledCircuit {
   Circuit circuit;
-  std::vector<std::uint32_t> region_of;  // per gate, index into regions
+  // Regions in creation order; gates are created region by region, so a region is an id range
+  // (run-length side table: 4 bytes a region instead of 4 bytes a gate).
   std::vector<Region> regions;
-  std::size_t combine_levels = 0;  // longest chain of combines (over layers, summed)
-  std::size_t requested_gates = 0;  // builder requests, before sharing
+  // The region of gate g (binary search), and the expanded per-gate table.
+  std::uint32_t region_of(GateId g) const;
+  std::vector<std::uint32_t> region_table() const;
+  std::size_t combine_levels = 0;    // longest chain of combines (over layers, summed)
+  std::size_t requested_gates = 0;   // builder requests, before sharing
+  std::size_t hash_table_bytes = 0;  // the builder's hash table at its largest (freed after)
 };
 
 // Throws InputError for n = 0, a model with non-LRNN layers, chunked form on a non-deltanet

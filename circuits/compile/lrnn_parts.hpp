@@ -25,17 +25,17 @@ struct Element {
 
 struct RegionRecorder {
   CircuitBuilder& b;
-  std::vector<std::uint32_t>& region_of;
   std::vector<Region>& regions;
-  void enter(const Region& r);  // gates created from now on belong to r
-  void flush();
+  void enter(Region r);  // gates created from now on belong to r
 };
 
 class LayerCompiler {
  public:
-  LayerCompiler(CircuitBuilder& builder, const LrnnLayer& l, CombineStructure s) : b(builder), layer(l), structure(s) {}
+  LayerCompiler(CircuitBuilder& builder, const LrnnLayer& l, CombineStructure s)
+      : b(builder), layer(l), structure(s) {}
   // Σ_k c_k·z_k (+ base), folded.
-  GateId lin(const std::vector<Rational>& coeffs, const std::vector<GateId>& z, const Rational* base = nullptr);
+  GateId lin(const std::vector<Rational>& coeffs, const std::vector<GateId>& z,
+             const Rational* base = nullptr);
   Element leaf(const std::vector<GateId>& z);
   Element anchor(const Element& first);
   Element combine(const Element& later, const Element& earlier);
@@ -47,7 +47,8 @@ class LayerCompiler {
   const CombineStructure structure;
 
  private:
-  std::vector<Rational>& coeffs_of(const std::vector<Matrix<Rational>>& per_feature, std::size_t i, std::size_t j);
+  std::vector<Rational>& coeffs_of(const std::vector<Matrix<Rational>>& per_feature, std::size_t i,
+                                   std::size_t j);
   std::vector<GateId> terms_;
   std::vector<Rational> coeffs_;
 };

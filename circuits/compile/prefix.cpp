@@ -8,7 +8,9 @@ namespace rnncc {
 
 namespace {
 
-unsigned ceil_log2(std::size_t n) { return n <= 1 ? 0 : static_cast<unsigned>(std::bit_width(n - 1)); }
+unsigned ceil_log2(std::size_t n) {
+  return n <= 1 ? 0 : static_cast<unsigned>(std::bit_width(n - 1));
+}
 
 // Brent–Kung up-sweep level l: i = 2^(l+1)·t + 2^(l+1) − 1 < n, from i − 2^l.
 void up_level(PrefixNetwork& net, std::size_t n, unsigned l) {
@@ -44,11 +46,16 @@ void sklansky_core(PrefixNetwork& net, std::size_t n, std::size_t stride) {
 
 std::string to_string(ScanKind k) {
   switch (k) {
-    case ScanKind::sequential: return "sequential";
-    case ScanKind::sklansky: return "sklansky";
-    case ScanKind::kogge_stone: return "kogge-stone";
-    case ScanKind::brent_kung: return "brent-kung";
-    case ScanKind::ladner_fischer: return "ladner-fischer";
+    case ScanKind::sequential:
+      return "sequential";
+    case ScanKind::sklansky:
+      return "sklansky";
+    case ScanKind::kogge_stone:
+      return "kogge-stone";
+    case ScanKind::brent_kung:
+      return "brent-kung";
+    case ScanKind::ladner_fischer:
+      return "ladner-fischer";
   }
   return "?";
 }
@@ -60,7 +67,9 @@ PrefixNetwork prefix_network(ScanKind kind, std::size_t n, unsigned k) {
     case ScanKind::sequential:
       for (std::size_t i = 1; i < n; ++i) net.push_back({{i, i - 1}});
       break;
-    case ScanKind::sklansky: sklansky_core(net, n, 1); break;
+    case ScanKind::sklansky:
+      sklansky_core(net, n, 1);
+      break;
     case ScanKind::kogge_stone:
       for (unsigned l = 0; l < L; ++l) {
         std::vector<PrefixNode> level;
@@ -113,10 +122,14 @@ std::size_t prefix_node_count(ScanKind kind, std::size_t n, unsigned k) {
   if (n <= 1) return 0;
   const unsigned L = ceil_log2(n);
   switch (kind) {
-    case ScanKind::sequential: return n - 1;
-    case ScanKind::sklansky: return sklansky_nodes(n);
-    case ScanKind::kogge_stone: return static_cast<std::size_t>(L) * n - ((std::size_t{1} << L) - 1);
-    case ScanKind::brent_kung: return up_nodes(n, L) + down_nodes(n, L);
+    case ScanKind::sequential:
+      return n - 1;
+    case ScanKind::sklansky:
+      return sklansky_nodes(n);
+    case ScanKind::kogge_stone:
+      return static_cast<std::size_t>(L) * n - ((std::size_t{1} << L) - 1);
+    case ScanKind::brent_kung:
+      return up_nodes(n, L) + down_nodes(n, L);
     case ScanKind::ladner_fischer: {
       const unsigned kk = std::min(k, L);
       return up_nodes(n, kk) + sklansky_nodes(n >> kk) + down_nodes(n, kk);
@@ -129,9 +142,11 @@ std::size_t prefix_chain_depth(ScanKind kind, std::size_t n, unsigned k) {
   if (n <= 1) return 0;
   const unsigned L = ceil_log2(n);
   switch (kind) {
-    case ScanKind::sequential: return n - 1;
+    case ScanKind::sequential:
+      return n - 1;
     case ScanKind::sklansky:
-    case ScanKind::kogge_stone: return L;
+    case ScanKind::kogge_stone:
+      return L;
     case ScanKind::brent_kung:
     case ScanKind::ladner_fischer: {
       // Up-sweep levels 0..u−1 then the core then down-sweep: a chain climbs the up-sweep,

@@ -14,7 +14,8 @@
 namespace rnncc {
 
 enum class ScanKind { sequential, sklansky, kogge_stone, brent_kung, ladner_fischer };
-std::string to_string(ScanKind k);  // "sequential" "sklansky" "kogge-stone" "brent-kung" "ladner-fischer"
+std::string to_string(
+    ScanKind k);  // "sequential" "sklansky" "kogge-stone" "brent-kung" "ladner-fischer"
 
 struct PrefixNode {
   std::size_t target, source;  // v[target] = v[target] ∘ v[source]

@@ -7,8 +7,8 @@
 // domain (mod p it throws DomainError).
 #pragma once
 
-#include <span>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -24,20 +24,32 @@ std::vector<typename K::Element> evaluate_gates(const Circuit& c, const K& k,
                                                 std::span<const typename K::Element> inputs) {
   using E = typename K::Element;
   if (inputs.size() != c.inputs().size())
-    throw std::invalid_argument("circuit has " + std::to_string(c.inputs().size()) + " inputs, got " +
-                                std::to_string(inputs.size()) + " values");
+    throw std::invalid_argument("circuit has " + std::to_string(c.inputs().size()) +
+                                " inputs, got " + std::to_string(inputs.size()) + " values");
   std::vector<E> v(c.size());
   auto truth = [&](GateId g) { return !k.is_zero(v[g]); };
   auto boolean = [&](bool b) { return b ? k.one() : k.zero(); };
   for (GateId id = 0; id < c.size(); ++id) {
     const auto ops = c.operands(id);
     switch (c.kind(id)) {
-      case GateKind::constant: v[id] = k.from_rational(c.constant(id)); break;
-      case GateKind::input: v[id] = inputs[c.input_index(id)]; break;
-      case GateKind::add: v[id] = k.add(v[ops[0]], v[ops[1]]); break;
-      case GateKind::sub: v[id] = k.sub(v[ops[0]], v[ops[1]]); break;
-      case GateKind::neg: v[id] = k.neg(v[ops[0]]); break;
-      case GateKind::mul: v[id] = k.mul(v[ops[0]], v[ops[1]]); break;
+      case GateKind::constant:
+        v[id] = k.from_rational(c.constant(id));
+        break;
+      case GateKind::input:
+        v[id] = inputs[c.input_index(id)];
+        break;
+      case GateKind::add:
+        v[id] = k.add(v[ops[0]], v[ops[1]]);
+        break;
+      case GateKind::sub:
+        v[id] = k.sub(v[ops[0]], v[ops[1]]);
+        break;
+      case GateKind::neg:
+        v[id] = k.neg(v[ops[0]]);
+        break;
+      case GateKind::mul:
+        v[id] = k.mul(v[ops[0]], v[ops[1]]);
+        break;
       case GateKind::sum: {
         E acc = v[ops[0]];
         for (std::size_t i = 1; i < ops.size(); ++i) acc = k.add(acc, v[ops[i]]);
@@ -68,7 +80,9 @@ std::vector<typename K::Element> evaluate_gates(const Circuit& c, const K& k,
         v[id] = boolean(r);
         break;
       }
-      case GateKind::not_: v[id] = boolean(!truth(ops[0])); break;
+      case GateKind::not_:
+        v[id] = boolean(!truth(ops[0]));
+        break;
       case GateKind::maj: {
         std::size_t count = 0;
         for (GateId o : ops) count += truth(o);
@@ -86,18 +100,21 @@ std::vector<typename K::Element> evaluate_gates(const Circuit& c, const K& k,
         if constexpr (OrderedDomain<K>) {
           v[id] = boolean(k.sign(v[ops[0]]) > 0);
         } else {
-          throw DomainError("gate " + std::to_string(id) + " (positive) is undefined in " + k.name() +
-                            ", which has no order");
+          throw DomainError("gate " + std::to_string(id) + " (positive) is undefined in " +
+                            k.name() + ", which has no order");
         }
         break;
-      case GateKind::is_zero: v[id] = boolean(k.is_zero(v[ops[0]])); break;
+      case GateKind::is_zero:
+        v[id] = boolean(k.is_zero(v[ops[0]]));
+        break;
     }
   }
   return v;
 }
 
 template <Domain K>
-std::vector<typename K::Element> evaluate(const Circuit& c, const K& k, std::span<const typename K::Element> inputs) {
+std::vector<typename K::Element> evaluate(const Circuit& c, const K& k,
+                                          std::span<const typename K::Element> inputs) {
   const auto v = evaluate_gates(c, k, inputs);
   std::vector<typename K::Element> out;
   for (GateId o : c.outputs()) out.push_back(v[o]);
@@ -106,9 +123,9 @@ std::vector<typename K::Element> evaluate(const Circuit& c, const K& k, std::spa
 
 // Evaluates a batch (one input vector per row) on `threads` threads (0 = all cores).
 template <Domain K>
-std::vector<std::vector<typename K::Element>> evaluate_batch(const Circuit& c, const K& k,
-                                                             const std::vector<std::vector<typename K::Element>>& rows,
-                                                             unsigned threads = 0) {
+std::vector<std::vector<typename K::Element>> evaluate_batch(
+    const Circuit& c, const K& k, const std::vector<std::vector<typename K::Element>>& rows,
+    unsigned threads = 0) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::vector<typename K::Element>> out(rows.size());
   std::vector<std::thread> pool;
@@ -117,7 +134,8 @@ std::vector<std::vector<typename K::Element>> evaluate_batch(const Circuit& c, c
   for (unsigned w = 0; w < threads; ++w)
     pool.emplace_back([&, w] {
       try {
-        for (std::size_t r = w; r < rows.size(); r += threads) out[r] = evaluate(c, k, std::span(rows[r]));
+        for (std::size_t r = w; r < rows.size(); r += threads)
+          out[r] = evaluate(c, k, std::span(rows[r]));
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();

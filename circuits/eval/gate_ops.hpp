@@ -23,6 +23,8 @@ RNNCC_HD void add_masked(Word* plane, unsigned planes, std::int64_t w, Word mask
 }
 
 // Lanes whose accumulated value is ≥ 0: the complement of the sign plane.
-RNNCC_HD Word nonnegative(const Word* plane, unsigned planes) { return ~plane[planes - 1]; }
+RNNCC_HD Word nonnegative(const Word* plane, unsigned planes) {
+  return ~plane[planes - 1];
+}
 
 }  // namespace rnncc::bits

@@ -11,8 +11,9 @@ namespace rnncc {
 
 namespace {
 std::optional<RegionKind> parse_region_kind(std::string_view s) {
-  for (RegionKind k : {RegionKind::input, RegionKind::leaf, RegionKind::combine, RegionKind::readout,
-                       RegionKind::input_map, RegionKind::chunk, RegionKind::accept})
+  for (RegionKind k :
+       {RegionKind::input, RegionKind::leaf, RegionKind::combine, RegionKind::readout,
+        RegionKind::input_map, RegionKind::chunk, RegionKind::accept})
     if (to_string(k) == s) return k;
   return std::nullopt;
 }
@@ -28,8 +29,12 @@ nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
     json g;
     g["op"] = std::string(name(c.kind(id)));
     switch (c.kind(id)) {
-      case GateKind::input: g["name"] = c.input_names()[c.input_index(id)]; break;
-      case GateKind::constant: g["value"] = to_string(c.constant(id)); break;
+      case GateKind::input:
+        g["name"] = c.input_names()[c.input_index(id)];
+        break;
+      case GateKind::constant:
+        g["value"] = to_string(c.constant(id));
+        break;
       default: {
         auto ops = c.operands(id);
         g["in"] = std::vector<GateId>(ops.begin(), ops.end());
@@ -53,10 +58,13 @@ nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
   if (!cc.regions.empty()) {
     json regions = json::array();
     for (const Region& r : cc.regions)
-      regions.push_back({{"kind", to_string(r.kind)}, {"layer", r.layer}, {"level", r.level},
-                         {"target", r.target}, {"source", r.source}});
+      regions.push_back({{"kind", to_string(r.kind)},
+                         {"first_gate", r.first_gate},
+                         {"layer", r.layer},
+                         {"level", r.level},
+                         {"target", r.target},
+                         {"source", r.source}});
     j["regions"] = std::move(regions);
-    j["region_of"] = cc.region_of;
   }
   return j;
 }
@@ -64,7 +72,7 @@ nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
 CompiledCircuit circuit_from_json(std::string_view text, const std::string& source) {
   const nlohmann::json doc = parse_json(text, source);
   JsonCursor root(doc, source, "");
-  root.only({"format", "gates", "outputs", "regions", "region_of", "comment"});
+  root.only({"format", "gates", "outputs", "regions", "comment"});
   if (root.string_member_or("format", "rnncc-circuit/1") != "rnncc-circuit/1")
     root.at("format").fail("\"rnncc-circuit/1\"");
   CircuitBuilder b;
@@ -91,8 +99,9 @@ CompiledCircuit circuit_from_json(std::string_view text, const std::string& sour
       // keep the file's gate numbering: a repeated constant is still its own gate
       if (b.size() != i) throw std::logic_error("gate numbering");
       GateId id = b.constant(q);
-      if (id != i) g.error("constant " + to_string(q) + " repeats gate " + std::to_string(id) +
-                           "; each constant value appears once in a circuit file");
+      if (id != i)
+        g.error("constant " + to_string(q) + " repeats gate " + std::to_string(id) +
+                "; each constant value appears once in a circuit file");
       continue;
     }
     g.only({"op", "in", "weights", "threshold"});
@@ -100,15 +109,19 @@ CompiledCircuit circuit_from_json(std::string_view text, const std::string& sour
     ops.clear();
     for (std::size_t k = 0; k < in.array().size(); ++k) {
       const std::size_t o = in[k].size_value(0, std::numeric_limits<GateId>::max() - 1);
-      if (o >= i) in[k].error("gate " + std::to_string(o) + " is not an earlier gate (gate " + std::to_string(i) +
-                              " may only read gates 0.." + std::to_string(i) + "−1: circuits are topological)");
+      if (o >= i)
+        in[k].error("gate " + std::to_string(o) + " is not an earlier gate (gate " +
+                    std::to_string(i) +
+                    (i == 0 ? " may read no gate" : " may read gates 0.." + std::to_string(i - 1)) +
+                    ": circuits are topological)");
       ops.push_back(static_cast<GateId>(o));
     }
     weights.clear();
     std::int32_t threshold = 0;
     if (*kind == GateKind::thr) {
       JsonCursor w = g.at("weights");
-      if (w.array().size() != ops.size()) w.fail("one integer weight per operand (" + std::to_string(ops.size()) + ")");
+      if (w.array().size() != ops.size())
+        w.fail("one integer weight per operand (" + std::to_string(ops.size()) + ")");
       for (std::size_t k = 0; k < ops.size(); ++k) weights.push_back(w[k].int32_value());
       threshold = g.at("threshold").int32_value();
     } else if (g.has("weights") || g.has("threshold")) {
@@ -130,30 +143,42 @@ CompiledCircuit circuit_from_json(std::string_view text, const std::string& sour
     const std::size_t gid = o.at("gate").size_value(0, b.size() == 0 ? 0 : b.size() - 1);
     if (b.size() == 0) o.at("gate").error("the circuit has no gates");
     outputs.push_back(static_cast<GateId>(gid));
-    if (o.has("name")) names.push_back(o.at("name").string());
-    else named = false;
+    if (o.has("name"))
+      names.push_back(o.at("name").string());
+    else
+      named = false;
   }
   if (!named) names.clear();
   CompiledCircuit cc;
-  if (root.has("regions") != root.has("region_of"))
-    root.error("\"regions\" and \"region_of\" come together");
   if (root.has("regions")) {
     JsonCursor rs = root.at("regions");
+    std::uint32_t previous = 0;
     for (std::size_t i = 0; i < rs.array().size(); ++i) {
       JsonCursor r = rs[i];
-      r.only({"kind", "layer", "level", "target", "source"});
+      r.only({"kind", "first_gate", "layer", "level", "target", "source"});
       auto k = parse_region_kind(r.at("kind").string());
-      if (!k) r.at("kind").fail("a region kind (input, leaf, combine, readout, input_map, chunk, accept)");
+      if (!k)
+        r.at("kind").fail(
+            "a region kind (input, leaf, combine, readout, input_map, chunk, accept)");
       auto u32 = [&](const char* key) {
         return r.has(key) ? static_cast<std::uint32_t>(r.at(key).size_value(0, 0xFFFFFFFFu)) : 0u;
       };
-      cc.regions.push_back({*k, u32("layer"), u32("level"), u32("target"), u32("source")});
-      if (*k == RegionKind::combine) cc.combine_levels = std::max<std::size_t>(cc.combine_levels, u32("level"));
+      const std::uint32_t first =
+          static_cast<std::uint32_t>(r.at("first_gate").size_value(0, b.size()));
+      if (i == 0 && first != 0) r.at("first_gate").error("the first region starts at gate 0");
+      if (first < previous)
+        r.at("first_gate")
+            .error("regions are listed in gate order: expected ≥ " + std::to_string(previous));
+      previous = first;
+      cc.regions.push_back({.kind = *k,
+                            .first_gate = first,
+                            .layer = u32("layer"),
+                            .level = u32("level"),
+                            .target = u32("target"),
+                            .source = u32("source")});
+      if (*k == RegionKind::combine)
+        cc.combine_levels = std::max<std::size_t>(cc.combine_levels, u32("level"));
     }
-    JsonCursor ro = root.at("region_of");
-    if (ro.array().size() != b.size()) ro.fail("one region index per gate (" + std::to_string(b.size()) + ")");
-    for (std::size_t i = 0; i < b.size(); ++i)
-      cc.region_of.push_back(static_cast<std::uint32_t>(ro[i].size_value(0, cc.regions.size() - 1)));
   }
   cc.circuit = b.finish(std::move(outputs), std::move(names));
   return cc;

@@ -1,10 +1,11 @@
 // The circuit file format `rnncc-circuit/1` (docs/formats.md, "Circuit files"):
 //   {"format": "rnncc-circuit/1",
 //    "gates": [{"op": "input", "name": "x[1,a]"}, {"op": "const", "value": "3/4"},
-//              {"op": "mul", "in": [0, 1]}, {"op": "thr", "in": [..], "weights": [..], "threshold": 2}, …],
+//              {"op": "mul", "in": [0, 1]}, {"op": "thr", "in": [..], "weights": [..], "threshold":
+//              2}, …],
 //    "outputs": [{"gate": 2, "name": "y[1][0][0]"}, …],
-//    "regions": [{"kind": "combine", "layer": 0, "level": 1, "target": 3, "source": 2}, …],   (optional)
-//    "region_of": [0, 0, 1, …]}                                                                 (optional)
+//    "regions": [{"kind": "combine", "first_gate": 40, "layer": 0, "level": 1, "target": 3,
+//    "source": 2}, …]} (optional: region i holds gates [first_gate_i, first_gate_{i+1}))
 // Gate i is the i-th entry; operands name earlier gates only. Inputs are numbered in order of
 // appearance. Reading checks everything and reports file: /json/pointer: what was expected.
 #pragma once

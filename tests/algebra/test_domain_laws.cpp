@@ -3,11 +3,11 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "../support.hpp"
 #include "algebra/domain.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 
@@ -60,11 +60,14 @@ TEST_CASE("ring laws: integers", "[algebra][laws]") {
 
 TEST_CASE("ring laws: F_p for small and word-size primes", "[algebra][laws]") {
   std::mt19937_64 rng(3);
-  for (std::uint64_t p : {2ull, 5ull, 29ull, 2147483647ull, 2305843009213693951ull, 4611686018427387847ull}) {
+  for (std::uint64_t p :
+       {2ull, 5ull, 29ull, 2147483647ull, 2305843009213693951ull, 4611686018427387847ull}) {
     INFO("p = " << p);
     struct Safe : ModP {  // random rationals may have denominators divisible by small p
       using ModP::ModP;
-      Element from_rational(const Rational& q) const { return from_integer(numerator(q) * denominator(q)); }
+      Element from_rational(const Rational& q) const {
+        return from_integer(numerator(q) * denominator(q));
+      }
     };
     check_ring_laws(Safe(p), rng, 2000);
   }
@@ -79,18 +82,21 @@ TEST_CASE("fixed point keeps the laws that do not involve rounding", "[algebra][
     REQUIRE(k.equal(k.add(a, k.add(b, c)), k.add(k.add(a, b), c)));  // exact below overflow
     REQUIRE(k.equal(k.add(a, b), k.add(b, a)));
     REQUIRE(k.equal(k.add(a, k.neg(a)), k.zero()));
-    REQUIRE(k.equal(k.mul(a, b), k.mul(b, a)));                       // rounding is symmetric
-    REQUIRE(k.equal(k.mul(a, k.one()), a));                           // 1 is exact
-    REQUIRE(k.equal(k.mul(a, k.neg(b)), k.neg(k.mul(a, b))));         // both modes are odd
+    REQUIRE(k.equal(k.mul(a, b), k.mul(b, a)));                // rounding is symmetric
+    REQUIRE(k.equal(k.mul(a, k.one()), a));                    // 1 is exact
+    REQUIRE(k.equal(k.mul(a, k.neg(b)), k.neg(k.mul(a, b))));  // both modes are odd
   }
 }
 
-TEST_CASE("fixed point breaks associativity and distributivity, as documented", "[algebra][laws][fixed]") {
+TEST_CASE("fixed point breaks associativity and distributivity, as documented",
+          "[algebra][laws][fixed]") {
   FixedPoint k(FixedFormat{2, 8, Rounding::nearest_even, Overflow::saturate});
   auto q = [&](long n, long d) { return k.from_rational(Rational(n, d)); };
   // (1/4 · 1/4) · 4 = 0 · 4 = 0, but 1/4 · (1/4 · 4) = 1/4
-  CHECK_FALSE(k.equal(k.mul(k.mul(q(1, 4), q(1, 4)), q(4, 1)), k.mul(q(1, 4), k.mul(q(1, 4), q(4, 1)))));
-  // 3/4 · (1/2 + 1/4) = round(9/16) = 1/2, but 3/4·1/2 + 3/4·1/4 = round(3/8) + round(3/16) = 1/2 + 1/4
+  CHECK_FALSE(
+      k.equal(k.mul(k.mul(q(1, 4), q(1, 4)), q(4, 1)), k.mul(q(1, 4), k.mul(q(1, 4), q(4, 1)))));
+  // 3/4 · (1/2 + 1/4) = round(9/16) = 1/2, but 3/4·1/2 + 3/4·1/4 = round(3/8) + round(3/16) = 1/2 +
+  // 1/4
   CHECK_FALSE(k.equal(k.mul(q(3, 4), k.add(q(1, 2), q(1, 4))),
                       k.add(k.mul(q(3, 4), q(1, 2)), k.mul(q(3, 4), q(1, 4)))));
   // saturation breaks additive associativity: (max + 1) − 1 ≠ max + (1 − 1) once clamped

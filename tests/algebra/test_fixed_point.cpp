@@ -1,17 +1,20 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 
 namespace {
-FixedPoint fmt(unsigned F, unsigned I, Rounding r = Rounding::nearest_even, Overflow o = Overflow::saturate) {
+FixedPoint fmt(unsigned F, unsigned I, Rounding r = Rounding::nearest_even,
+               Overflow o = Overflow::saturate) {
   return FixedPoint(FixedFormat{F, I, r, o});
 }
-Rational val(const FixedPoint& k, const FixedPoint::Element& e) { return k.to_rational(e); }
+Rational val(const FixedPoint& k, const FixedPoint::Element& e) {
+  return k.to_rational(e);
+}
 }  // namespace
 
 TEST_CASE("log-precision format: F = c·⌈log2(n+1)⌉, I defaults to F", "[algebra][fixed]") {
@@ -32,7 +35,7 @@ TEST_CASE("log-precision format: F = c·⌈log2(n+1)⌉, I defaults to F", "[alg
 TEST_CASE("rounding modes on hand-picked values", "[algebra][fixed]") {
   FixedPoint ne = fmt(2, 4), tz = fmt(2, 4, Rounding::toward_zero);
   // quarter steps: ties go to the even multiple of 1/4 under nearest-even
-  CHECK(val(ne, ne.from_rational(Rational(1, 8))) == 0);         // 0.5 ulp → 0 (even)
+  CHECK(val(ne, ne.from_rational(Rational(1, 8))) == 0);               // 0.5 ulp → 0 (even)
   CHECK(val(ne, ne.from_rational(Rational(3, 8))) == Rational(1, 2));  // 1.5 ulp → 2
   CHECK(val(ne, ne.from_rational(Rational(5, 8))) == Rational(1, 2));  // 2.5 ulp → 2
   CHECK(val(ne, ne.from_rational(Rational(-3, 8))) == Rational(-1, 2));
@@ -41,8 +44,8 @@ TEST_CASE("rounding modes on hand-picked values", "[algebra][fixed]") {
   CHECK(val(tz, tz.from_rational(Rational(3, 8))) == Rational(1, 4));
   CHECK(val(tz, tz.from_rational(Rational(-3, 8))) == Rational(-1, 4));
   CHECK(val(tz, tz.from_rational(Rational(-2, 3))) == Rational(-1, 2));
-  CHECK(round_shift(Integer(-6), 2, Rounding::nearest_even) == -2);  // −1.5 → −2
-  CHECK(round_shift(Integer(-10), 2, Rounding::nearest_even) == -2); // −2.5 → −2
+  CHECK(round_shift(Integer(-6), 2, Rounding::nearest_even) == -2);   // −1.5 → −2
+  CHECK(round_shift(Integer(-10), 2, Rounding::nearest_even) == -2);  // −2.5 → −2
   CHECK(round_shift(Integer(-7), 2, Rounding::toward_zero) == -1);
 }
 
@@ -51,7 +54,8 @@ TEST_CASE("overflow saturates or errors by policy", "[algebra][fixed]") {
   CHECK(sat.max_raw() == 63);
   CHECK(val(sat, sat.from_rational(Rational(11))) == Rational(63, 8));
   CHECK(val(sat, sat.from_rational(Rational(-11))) == Rational(-63, 8));
-  CHECK(val(sat, sat.add(sat.from_rational(Rational(7)), sat.from_rational(Rational(7)))) == Rational(63, 8));
+  CHECK(val(sat, sat.add(sat.from_rational(Rational(7)), sat.from_rational(Rational(7)))) ==
+        Rational(63, 8));
   CHECK_NOTHROW(err.from_rational(Rational(63, 8)));
   CHECK_THROWS_AS(err.from_rational(Rational(8)), DomainError);
   CHECK_THROWS_WITH(err.mul(err.from_rational(Rational(3)), err.from_rational(Rational(3))),
@@ -85,8 +89,10 @@ TEST_CASE("fused wide path equals rounding the exact rational (plain twin)", "[a
       Rational exact = val(k, a) * val(k, b), ulp(1, 1 << 12);
       Rational e = val(k, k.mul(a, b)) - exact;
       if (boost::multiprecision::abs(exact) < 4000) {
-        if (mode == Rounding::nearest_even) REQUIRE(boost::multiprecision::abs(e) <= ulp / 2);
-        else REQUIRE((boost::multiprecision::abs(e) < ulp && e * exact <= 0));
+        if (mode == Rounding::nearest_even)
+          REQUIRE(boost::multiprecision::abs(e) <= ulp / 2);
+        else
+          REQUIRE((boost::multiprecision::abs(e) < ulp && e * exact <= 0));
       }
     }
   }

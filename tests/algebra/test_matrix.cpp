@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/matrix.hpp"
 #include "algebra/modp.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 
@@ -41,7 +41,8 @@ TEST_CASE("matrix monoid: associativity and identity over Q and F_p", "[algebra]
     REQUIRE(mul(Q, mul(Q, a, b), c) == mul(Q, a, mul(Q, b, c)));
     REQUIRE(mul(Q, identity(Q, 3), a) == a);
     // reduction mod p commutes with the product (homomorphism)
-    REQUIRE(equal(F, from_rational(F, mul(Q, a, b)), mul(F, from_rational(F, a), from_rational(F, b))));
+    REQUIRE(
+        equal(F, from_rational(F, mul(Q, a, b)), mul(F, from_rational(F, a), from_rational(F, b))));
   }
 }
 

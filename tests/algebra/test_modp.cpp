@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/modp.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 
@@ -21,20 +21,21 @@ TEST_CASE("Miller-Rabin agrees with trial division below 200000", "[algebra][mod
 }
 
 TEST_CASE("Miller-Rabin on large primes and strong pseudoprimes", "[algebra][modp]") {
-  CHECK(modp::is_prime(2305843009213693951ull));   // 2^61 − 1, Mersenne prime
-  CHECK(modp::is_prime(4611686018427387847ull));   // largest prime below 2^62
+  CHECK(modp::is_prime(2305843009213693951ull));  // 2^61 − 1, Mersenne prime
+  CHECK(modp::is_prime(4611686018427387847ull));  // largest prime below 2^62
   CHECK(modp::is_prime(1000000007ull));
-  CHECK(modp::is_prime(18446744073709551557ull));  // largest prime below 2^64
-  CHECK_FALSE(modp::is_prime(3215031751ull));      // strong pseudoprime to bases 2, 3, 5, 7
+  CHECK(modp::is_prime(18446744073709551557ull));       // largest prime below 2^64
+  CHECK_FALSE(modp::is_prime(3215031751ull));           // strong pseudoprime to bases 2, 3, 5, 7
   CHECK_FALSE(modp::is_prime(3825123056546413051ull));  // strong pseudoprime to bases 2..23
-  CHECK_FALSE(modp::is_prime(561));                // Carmichael number
+  CHECK_FALSE(modp::is_prime(561));                     // Carmichael number
   CHECK_FALSE(modp::is_prime(2305843009213693951ull * 3));
   CHECK_FALSE(modp::is_prime(4611686018427387847ull - 2));  // = 5 · 922337203685477569
 }
 
 TEST_CASE("mod-p operations equal GMP arithmetic reduced mod p", "[algebra][modp]") {
   std::mt19937_64 rng(2026);
-  for (std::uint64_t p : {3ull, 29ull, 1000000007ull, 2305843009213693951ull, 4611686018427387847ull}) {
+  for (std::uint64_t p :
+       {3ull, 29ull, 1000000007ull, 2305843009213693951ull, 4611686018427387847ull}) {
     ModP k(p);
     for (int i = 0; i < 2000; ++i) {
       std::uint64_t a = rng() % p, b = rng() % p;

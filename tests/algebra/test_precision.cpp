@@ -19,7 +19,8 @@ TEST_CASE("precision specs parse", "[algebra][precision]") {
 }
 
 TEST_CASE("bad precision specs are InputErrors naming the flag", "[algebra][precision]") {
-  CHECK_THROWS_WITH(parse_precision("mod:15"), Catch::Contains("--precision") && Catch::Contains("not prime"));
+  CHECK_THROWS_WITH(parse_precision("mod:15"),
+                    Catch::Contains("--precision") && Catch::Contains("not prime"));
   CHECK_THROWS_WITH(parse_precision("mod:9223372036854775783"), Catch::Contains("2^62"));
   CHECK_THROWS_AS(parse_precision("mod:"), InputError);
   CHECK_THROWS_AS(parse_precision("mod:-7"), InputError);

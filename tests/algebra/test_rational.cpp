@@ -34,7 +34,8 @@ TEST_CASE("rational canonical output round-trips", "[algebra][rational]") {
   CHECK(to_string(Rational(5)) == "5");
   CHECK(to_string(Rational(0)) == "0");
   for (long n = -20; n <= 20; ++n)
-    for (long d = 1; d <= 7; ++d) CHECK(*try_parse_rational(to_string(Rational(n, d))) == Rational(n, d));
+    for (long d = 1; d <= 7; ++d)
+      CHECK(*try_parse_rational(to_string(Rational(n, d))) == Rational(n, d));
 }
 
 TEST_CASE("floor, ceil and bit length", "[algebra][rational]") {

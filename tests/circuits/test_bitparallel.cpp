@@ -22,14 +22,25 @@ Circuit random_boolean_circuit(std::mt19937_64& rng, std::size_t inputs, std::si
     for (std::size_t i = 0; i < k; ++i) ops.push_back(pool[rng() % pool.size()]);
     GateId id;
     switch (rng() % 6) {
-      case 0: id = b.raw(GateKind::not_, std::span(ops).first(1)); break;
-      case 1: id = ops.size() >= 2 ? b.raw(GateKind::and_, ops) : b.not_(ops[0]); break;
-      case 2: id = ops.size() >= 2 ? b.raw(GateKind::or_, ops) : b.not_(ops[0]); break;
-      case 3: id = ops.size() >= 2 ? b.raw(GateKind::xor_, ops) : b.not_(ops[0]); break;
-      case 4: id = b.raw(GateKind::maj, ops); break;
+      case 0:
+        id = b.raw(GateKind::not_, std::span(ops).first(1));
+        break;
+      case 1:
+        id = ops.size() >= 2 ? b.raw(GateKind::and_, ops) : b.not_(ops[0]);
+        break;
+      case 2:
+        id = ops.size() >= 2 ? b.raw(GateKind::or_, ops) : b.not_(ops[0]);
+        break;
+      case 3:
+        id = ops.size() >= 2 ? b.raw(GateKind::xor_, ops) : b.not_(ops[0]);
+        break;
+      case 4:
+        id = b.raw(GateKind::maj, ops);
+        break;
       default: {
         std::vector<std::int32_t> w;
-        for (std::size_t i = 0; i < ops.size(); ++i) w.push_back(static_cast<std::int32_t>(rng() % 41) - 20);
+        for (std::size_t i = 0; i < ops.size(); ++i)
+          w.push_back(static_cast<std::int32_t>(rng() % 41) - 20);
         id = b.raw(GateKind::thr, ops, w, static_cast<std::int32_t>(rng() % 31) - 15);
       }
     }
@@ -41,7 +52,8 @@ Circuit random_boolean_circuit(std::mt19937_64& rng, std::size_t inputs, std::si
 
 }  // namespace
 
-TEST_CASE("bit-parallel evaluation equals the plain evaluator lane by lane", "[circuits][eval][bitparallel]") {
+TEST_CASE("bit-parallel evaluation equals the plain evaluator lane by lane",
+          "[circuits][eval][bitparallel]") {
   std::mt19937_64 rng(31);
   RationalField Q;
   for (int trial = 0; trial < 30; ++trial) {
@@ -54,12 +66,14 @@ TEST_CASE("bit-parallel evaluation equals the plain evaluator lane by lane", "[c
       std::vector<Rational> in;
       for (auto w : words) in.push_back(Rational(static_cast<int>(w >> lane & 1)));
       auto expect = evaluate(c, Q, std::span<const Rational>(in));
-      for (std::size_t o = 0; o < expect.size(); ++o) REQUIRE((got[o] >> lane & 1) == (expect[o] == 1 ? 1u : 0u));
+      for (std::size_t o = 0; o < expect.size(); ++o)
+        REQUIRE((got[o] >> lane & 1) == (expect[o] == 1 ? 1u : 0u));
     }
   }
 }
 
-TEST_CASE("batch evaluation on all cores equals word-by-word evaluation", "[circuits][eval][bitparallel]") {
+TEST_CASE("batch evaluation on all cores equals word-by-word evaluation",
+          "[circuits][eval][bitparallel]") {
   std::mt19937_64 rng(32);
   Circuit c = random_boolean_circuit(rng, 9, 500);
   const std::size_t words = 37;
@@ -68,7 +82,8 @@ TEST_CASE("batch evaluation on all cores equals word-by-word evaluation", "[circ
   auto batch = evaluate_bits_batch(c, patterns, 3);
   for (std::size_t w = 0; w < words; ++w) {
     auto one = evaluate_bits(c, std::span(patterns).subspan(w * 9, 9));
-    for (std::size_t o = 0; o < one.size(); ++o) REQUIRE(batch[w * c.outputs().size() + o] == one[o]);
+    for (std::size_t o = 0; o < one.size(); ++o)
+      REQUIRE(batch[w * c.outputs().size() + o] == one[o]);
   }
   RationalField Q;
   std::vector<std::vector<Rational>> rows;
@@ -78,7 +93,8 @@ TEST_CASE("batch evaluation on all cores equals word-by-word evaluation", "[circ
     rows.push_back(row);
   }
   auto many = evaluate_batch(c, Q, rows, 4);
-  for (std::size_t r = 0; r < rows.size(); ++r) REQUIRE(many[r] == evaluate(c, Q, std::span<const Rational>(rows[r])));
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    REQUIRE(many[r] == evaluate(c, Q, std::span<const Rational>(rows[r])));
 }
 
 TEST_CASE("threshold gates at the edges of their range", "[circuits][eval][bitparallel]") {

@@ -3,13 +3,13 @@
 // length 6 exactly over Q, random strings up to n = 256 modulo a 61-bit prime.
 #include <catch2/catch.hpp>
 
+#include "../random_models.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
-#include "../random_models.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;
@@ -18,8 +18,8 @@ namespace {
 
 std::vector<CompileOptions> all_strategies(bool chunked) {
   std::vector<CompileOptions> out;
-  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung,
-                     ScanKind::ladner_fischer}) {
+  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone,
+                     ScanKind::brent_kung, ScanKind::ladner_fischer}) {
     CompileOptions o;
     o.scan = k;
     out.push_back(o);
@@ -48,7 +48,8 @@ std::string describe(const CompileOptions& o) {
 }
 
 template <Domain K>
-std::vector<typename K::Element> one_hot(const K& k, const std::vector<std::size_t>& w, std::size_t sigma) {
+std::vector<typename K::Element> one_hot(const K& k, const std::vector<std::size_t>& w,
+                                         std::size_t sigma) {
   std::vector<typename K::Element> x(w.size() * sigma, k.zero());
   for (std::size_t t = 0; t < w.size(); ++t) x[t * sigma + w[t]] = k.one();
   return x;
@@ -56,10 +57,11 @@ std::vector<typename K::Element> one_hot(const K& k, const std::vector<std::size
 
 // Checks every output of `c` (all positions, then accept) against the model on `w`.
 template <Domain K>
-void check_against_model(const Model& model, const Circuit& c, const K& k, const std::vector<std::size_t>& w,
-                         bool all_outputs, bool acceptance) {
+void check_against_model(const Model& model, const Circuit& c, const K& k,
+                         const std::vector<std::size_t>& w, bool all_outputs, bool acceptance) {
   const auto trace = evaluate(model, k, w);
-  const auto got = evaluate(c, k, std::span<const typename K::Element>(one_hot(k, w, model.alphabet.size())));
+  const auto got =
+      evaluate(c, k, std::span<const typename K::Element>(one_hot(k, w, model.alphabet.size())));
   std::size_t o = 0;
   for (std::size_t t = 0; t < w.size(); ++t) {
     if (!all_outputs && t + 1 != w.size()) continue;
@@ -73,7 +75,8 @@ void check_against_model(const Model& model, const Circuit& c, const K& k, const
   REQUIRE(o == got.size());
 }
 
-void all_strings(std::size_t sigma, std::size_t n, const std::function<void(const std::vector<std::size_t>&)>& f) {
+void all_strings(std::size_t sigma, std::size_t n,
+                 const std::function<void(const std::vector<std::size_t>&)>& f) {
   std::vector<std::size_t> w(n, 0);
   while (true) {
     f(w);
@@ -85,7 +88,8 @@ void all_strings(std::size_t sigma, std::size_t n, const std::function<void(cons
 
 }  // namespace
 
-TEST_CASE("every LRNN example: circuit = model on all strings up to length 6", "[circuits][compile][differential]") {
+TEST_CASE("every LRNN example: circuit = model on all strings up to length 6",
+          "[circuits][compile][differential]") {
   RationalField Q;
   for (const char* name : {"parity_deltanet.json", "binary_value_wfa.json", "mamba_diagonal.json",
                            "s5_word_problem.json", "gated_deltanet.json", "rwkv7_overwrite.json"}) {
@@ -106,7 +110,8 @@ TEST_CASE("every LRNN example: circuit = model on all strings up to length 6", "
   }
 }
 
-TEST_CASE("random models of every family: circuit = model, exact and mod p", "[circuits][compile][differential]") {
+TEST_CASE("random models of every family: circuit = model, exact and mod p",
+          "[circuits][compile][differential]") {
   std::mt19937_64 rng(2026);
   RationalField Q;
   ModP F(2305843009213693951ull);
@@ -115,24 +120,29 @@ TEST_CASE("random models of every family: circuit = model, exact and mod p", "[c
       const std::size_t d = 1 + trial, m = 1 + rng() % 2, sigma = 2 + rng() % 2;
       Model model = single_layer_model(random_layer(rng, family, d, m, sigma), sigma);
       for (CompileOptions o : all_strategies(family == Family::deltanet)) {
-        INFO(to_string(family) << " d=" << d << " m=" << m << " |Σ|=" << sigma << " " << describe(o));
+        INFO(to_string(family) << " d=" << d << " m=" << m << " |Σ|=" << sigma << " "
+                               << describe(o));
         o.outputs = OutputMode::all;
         for (std::size_t n = 1; n <= 4; ++n) {  // every string, exactly
           Circuit c = compile_lrnn(model, n, o).circuit;
-          all_strings(sigma, n, [&](const std::vector<std::size_t>& w) { check_against_model(model, c, Q, w, true, true); });
+          all_strings(sigma, n, [&](const std::vector<std::size_t>& w) {
+            check_against_model(model, c, Q, w, true, true);
+          });
         }
         o.acceptance = false;  // positivity has no meaning mod p
         for (std::size_t n : {7u, 33u, 100u, 256u}) {
           o.outputs = n == 33 ? OutputMode::all : OutputMode::last;
           Circuit c = compile_lrnn(model, n, o).circuit;
-          for (int r = 0; r < 3; ++r) check_against_model(model, c, F, random_input(rng, n, sigma), n == 33, false);
+          for (int r = 0; r < 3; ++r)
+            check_against_model(model, c, F, random_input(rng, n, sigma), n == 33, false);
         }
       }
     }
   }
 }
 
-TEST_CASE("stacked LRNN layers compile through the input map", "[circuits][compile][differential]") {
+TEST_CASE("stacked LRNN layers compile through the input map",
+          "[circuits][compile][differential]") {
   std::mt19937_64 rng(77);
   RationalField Q;
   for (int trial = 0; trial < 5; ++trial) {
@@ -143,7 +153,9 @@ TEST_CASE("stacked LRNN layers compile through the input map", "[circuits][compi
     for (CompileOptions o : all_strategies(false))
       for (std::size_t n = 1; n <= 5; ++n) {
         Circuit c = compile_lrnn(model, n, o).circuit;
-        all_strings(2, n, [&](const std::vector<std::size_t>& w) { check_against_model(model, c, Q, w, false, true); });
+        all_strings(2, n, [&](const std::vector<std::size_t>& w) {
+          check_against_model(model, c, Q, w, false, true);
+        });
       }
   }
 }
@@ -153,12 +165,14 @@ TEST_CASE("compile_lrnn diagnostics", "[circuits][compile][diagnostics]") {
   CompileOptions o;
   CHECK_THROWS_WITH(compile_lrnn(parity, 0, o), Catch::Contains("n ≥ 1"));
   o.max_gates = 10;
-  CHECK_THROWS_WITH(compile_lrnn(parity, 100, o), Catch::Contains("would have about") && Catch::Contains("--max-gates"));
+  CHECK_THROWS_WITH(compile_lrnn(parity, 100, o),
+                    Catch::Contains("would have about") && Catch::Contains("--max-gates"));
   Model relu = load_model(example("relu_counter.json"));
   CHECK_THROWS_WITH(compile_lrnn(relu, 4, CompileOptions{}), Catch::Contains("elman/relu"));
   CompileOptions chunked;
   chunked.chunk = 4;
-  CHECK_THROWS_WITH(compile_lrnn(load_model(example("mamba_diagonal.json")), 4, chunked), Catch::Contains("chunked"));
+  CHECK_THROWS_WITH(compile_lrnn(load_model(example("mamba_diagonal.json")), 4, chunked),
+                    Catch::Contains("chunked"));
   CompileOptions p;
   CHECK_THROWS_WITH(parse_scan("brent-kunk", p), Catch::Contains("expected sequential"));
   CHECK_THROWS_WITH(parse_scan("chunked:0", p), Catch::Contains("1..4096"));
@@ -173,11 +187,14 @@ TEST_CASE("regions tag every gate; combine levels follow the network", "[circuit
   CompileOptions o;
   o.scan = ScanKind::kogge_stone;
   CompiledCircuit cc = compile_lrnn(model, 16, o);
-  REQUIRE(cc.region_of.size() == cc.circuit.size());
+  const auto table = cc.region_table();
+  REQUIRE(table.size() == cc.circuit.size());
+  for (GateId g = 0; g < cc.circuit.size(); ++g) REQUIRE(cc.region_of(g) == table[g]);
   CHECK(cc.combine_levels == 4);
   std::size_t combines = 0;
   for (const Region& r : cc.regions) combines += r.kind == RegionKind::combine;
   CHECK(combines == prefix_node_count(ScanKind::kogge_stone, 16));
-  for (GateId in : cc.circuit.inputs()) CHECK(cc.regions[cc.region_of[in]].kind == RegionKind::input);
-  CHECK(cc.regions[cc.region_of[cc.circuit.outputs().back()]].kind == RegionKind::accept);
+  for (GateId in : cc.circuit.inputs())
+    CHECK(cc.regions[cc.region_of(in)].kind == RegionKind::input);
+  CHECK(cc.regions[cc.region_of(cc.circuit.outputs().back())].kind == RegionKind::accept);
 }

@@ -4,10 +4,10 @@
 // it has at most that many.
 #include <catch2/catch.hpp>
 
+#include "../random_models.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/cost.hpp"
 #include "rnn/families.hpp"
-#include "../random_models.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;
@@ -17,7 +17,10 @@ namespace {
 // Distinct rationals with large numerators: never 0 or 1, no two equal (no folding or sharing).
 struct Generic {
   std::mt19937_64 rng{99};
-  Rational next() { return Rational(static_cast<long>(rng() % 1000000007) + 2, static_cast<long>(rng() % 1000) + 1001); }
+  Rational next() {
+    return Rational(static_cast<long>(rng() % 1000000007) + 2,
+                    static_cast<long>(rng() % 1000) + 1001);
+  }
   Matrix<Rational> matrix(std::size_t r, std::size_t c) {
     Matrix<Rational> m(r, c);
     for (std::size_t i = 0; i < r; ++i)
@@ -43,8 +46,8 @@ struct Generic {
 
 std::vector<CompileOptions> scans() {
   std::vector<CompileOptions> out;
-  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung,
-                     ScanKind::ladner_fischer}) {
+  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone,
+                     ScanKind::brent_kung, ScanKind::ladner_fischer}) {
     CompileOptions o;
     o.scan = k;
     out.push_back(o);
@@ -58,7 +61,8 @@ void check_exact(const Model& model, std::size_t n, CompileOptions o) {
     o.acceptance = mode == OutputMode::last;
     CompiledCircuit cc = compile_lrnn(model, n, o);
     CircuitStats s = compute_stats(cc.circuit);
-    INFO("scan " << to_string(o.scan) << ", n = " << n << ", outputs " << (mode == OutputMode::all ? "all" : "last"));
+    INFO("scan " << to_string(o.scan) << ", n = " << n << ", outputs "
+                 << (mode == OutputMode::all ? "all" : "last"));
     REQUIRE(s.operations() == predict_size(model, n, o).total());
     REQUIRE(s.depth == predict_depth(model, n, o, FaninModel::unbounded));
     REQUIRE(s.bounded_fanin_depth == predict_depth(model, n, o, FaninModel::bounded));
@@ -77,7 +81,8 @@ TEST_CASE("formulas: dense combines (general family), generic parameters", "[cir
       const std::size_t sigma = 2 + d % 2;
       std::vector<AffineStep> steps;
       for (std::size_t k = 0; k < sigma; ++k) steps.push_back({g.matrix(d, d), g.matrix(d, m)});
-      Model model = single_layer_model(make_general(g.frame(d, m, sigma, d % 2 == 0), steps), sigma);
+      Model model =
+          single_layer_model(make_general(g.frame(d, m, sigma, d % 2 == 0), steps), sigma);
       INFO("d = " << d << ", m = " << m);
       for (const CompileOptions& o : scans())
         for (std::size_t n : lengths) check_exact(model, n, o);
@@ -88,20 +93,23 @@ TEST_CASE("formulas: DPLR compiles as dense, generic parameters", "[circuits][fo
   Generic g;
   for (std::size_t d : {2u, 3u}) {
     std::vector<DplrStep> steps;
-    for (std::size_t k = 0; k < 2; ++k) steps.push_back({g.vec(d), g.vec(d), g.vec(d), g.matrix(d, 1)});
+    for (std::size_t k = 0; k < 2; ++k)
+      steps.push_back({g.vec(d), g.vec(d), g.vec(d), g.matrix(d, 1)});
     Model model = single_layer_model(make_dplr(g.frame(d, 1, 2, false), steps), 2);
     for (const CompileOptions& o : scans())
       for (std::size_t n : lengths) check_exact(model, n, o);
   }
 }
 
-TEST_CASE("formulas: diagonal combines (GLA, Mamba-2), generic parameters", "[circuits][formulas]") {
+TEST_CASE("formulas: diagonal combines (GLA, Mamba-2), generic parameters",
+          "[circuits][formulas]") {
   Generic g;
   for (std::size_t d : {1u, 2u, 4u})
     for (std::size_t m : {1u, 3u}) {
       std::vector<DecayStep> steps;
       for (std::size_t k = 0; k < 3; ++k) steps.push_back({g.vec(d), g.matrix(d, m)});
-      Model model = single_layer_model(make_diagonal(Family::gla, g.frame(d, m, 3, true), steps), 3);
+      Model model =
+          single_layer_model(make_diagonal(Family::gla, g.frame(d, m, 3, true), steps), 3);
       for (const CompileOptions& o : scans())
         for (std::size_t n : lengths) check_exact(model, n, o);
     }
@@ -109,8 +117,8 @@ TEST_CASE("formulas: diagonal combines (GLA, Mamba-2), generic parameters", "[ci
 
 TEST_CASE("formulas are upper bounds with structure or symmetry", "[circuits][formulas]") {
   std::mt19937_64 rng(5);
-  for (Family family : {Family::pd, Family::deltanet, Family::gated_deltanet, Family::kda, Family::rwkv7,
-                        Family::mamba2, Family::s4})
+  for (Family family : {Family::pd, Family::deltanet, Family::gated_deltanet, Family::kda,
+                        Family::rwkv7, Family::mamba2, Family::s4})
     for (const CompileOptions& o : scans())
       for (std::size_t n : {1u, 6u, 17u, 32u}) {
         Model model = single_layer_model(random_layer(rng, family, 3, 2, 2), 2);

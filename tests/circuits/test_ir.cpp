@@ -38,7 +38,8 @@ TEST_CASE("hash-consing shares identical gates, commutative operands ordered", "
 TEST_CASE("constant folding", "[circuits][ir]") {
   CircuitBuilder b;
   GateId x = b.input(), y = b.input();
-  GateId zero = b.constant(Rational(0)), one = b.constant(Rational(1)), half = b.constant(Rational(1, 2));
+  GateId zero = b.constant(Rational(0)), one = b.constant(Rational(1)),
+         half = b.constant(Rational(1, 2));
   CHECK(b.constant(Rational(2, 4)) == half);
   CHECK(b.add(x, zero) == x);
   CHECK(b.mul(x, one) == x);
@@ -88,9 +89,9 @@ TEST_CASE("depths, fan-in, critical path and width by hand", "[circuits][ir][ana
   CircuitBuilder b;
   std::vector<GateId> xs;
   for (int i = 0; i < 5; ++i) xs.push_back(b.input());
-  GateId s = b.sum(xs);                  // fan-in 5: bounded cost ⌈log₂ 5⌉ = 3
-  GateId m = b.mul(s, xs[0]);            // depth 2 / 4
-  GateId n = b.neg(m);                   // 3 / 5
+  GateId s = b.sum(xs);        // fan-in 5: bounded cost ⌈log₂ 5⌉ = 3
+  GateId m = b.mul(s, xs[0]);  // depth 2 / 4
+  GateId n = b.neg(m);         // 3 / 5
   Circuit c = b.finish({n, s});
   auto un = depth_table(c, FaninModel::unbounded), bo = depth_table(c, FaninModel::bounded);
   CHECK(un[s] == 1);
@@ -116,15 +117,38 @@ TEST_CASE("exact evaluation of every gate kind by hand", "[circuits][ir][eval]")
   GateId x = b.input(), y = b.input(), z = b.input();
   const GateId xyz[] = {x, y, z};
   const std::int32_t w[] = {2, -1, 3};
-  std::vector<GateId> outs{b.add(x, y), b.sub(x, y), b.neg(x), b.mul(x, y), b.sum(xyz), b.product(xyz),
-                           b.and_(xyz), b.or_(xyz), b.xor_(xyz), b.not_(x), b.maj(xyz), b.thr(xyz, w, 4),
-                           b.positive(b.sub(x, y)), b.is_zero(b.sub(x, x))};
+  std::vector<GateId> outs{b.add(x, y),
+                           b.sub(x, y),
+                           b.neg(x),
+                           b.mul(x, y),
+                           b.sum(xyz),
+                           b.product(xyz),
+                           b.and_(xyz),
+                           b.or_(xyz),
+                           b.xor_(xyz),
+                           b.not_(x),
+                           b.maj(xyz),
+                           b.thr(xyz, w, 4),
+                           b.positive(b.sub(x, y)),
+                           b.is_zero(b.sub(x, x))};
   Circuit c = b.finish(outs);
   RationalField Q;
   std::vector<Rational> in{Rational(3, 2), Rational(0), Rational(-2)};
   auto v = evaluate(c, Q, std::span<const Rational>(in));
-  std::vector<Rational> expect{Rational(3, 2), Rational(3, 2), Rational(-3, 2), 0, Rational(-1, 2), 0,
-                               0, 1, 0, 0, 1, 1, 1, 1};
+  std::vector<Rational> expect{Rational(3, 2),
+                               Rational(3, 2),
+                               Rational(-3, 2),
+                               0,
+                               Rational(-1, 2),
+                               0,
+                               0,
+                               1,
+                               0,
+                               0,
+                               1,
+                               1,
+                               1,
+                               1};
   // and(3/2, 0, −2) = 0; or = 1; xor(1,0,1) = 0; maj(1,0,1) = 1; thr: 2·1 − 0 + 3·1 = 5 ≥ 4
   CHECK(v == expect);
 }

@@ -7,8 +7,8 @@
 using namespace rnncc;
 
 TEST_CASE("schedules are valid prefix networks with the documented counts", "[circuits][prefix]") {
-  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung,
-                     ScanKind::ladner_fischer}) {
+  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone,
+                     ScanKind::brent_kung, ScanKind::ladner_fischer}) {
     for (unsigned lf : {1u, 2u, 3u}) {
       if (k != ScanKind::ladner_fischer && lf > 1) continue;
       for (std::size_t n = 1; n <= 300; ++n) {
@@ -34,23 +34,28 @@ TEST_CASE("prefix network figures at powers of two (constructions.md §2)", "[ci
     CHECK(prefix_chain_depth(ScanKind::kogge_stone, n) == L);
     CHECK(prefix_chain_depth(ScanKind::brent_kung, n) == (L == 1 ? 1 : 2 * L - 2));
     // Ladner–Fischer sits between Sklansky and Brent–Kung
-    CHECK(prefix_node_count(ScanKind::ladner_fischer, n, 1) <= prefix_node_count(ScanKind::sklansky, n));
-    CHECK(prefix_node_count(ScanKind::ladner_fischer, n, 1) >= prefix_node_count(ScanKind::brent_kung, n));
-    CHECK(prefix_node_count(ScanKind::ladner_fischer, n, 64) == prefix_node_count(ScanKind::brent_kung, n));
+    CHECK(prefix_node_count(ScanKind::ladner_fischer, n, 1) <=
+          prefix_node_count(ScanKind::sklansky, n));
+    CHECK(prefix_node_count(ScanKind::ladner_fischer, n, 1) >=
+          prefix_node_count(ScanKind::brent_kung, n));
+    CHECK(prefix_node_count(ScanKind::ladner_fischer, n, 64) ==
+          prefix_node_count(ScanKind::brent_kung, n));
   }
 }
 
 TEST_CASE("run_prefix computes all prefixes of a non-commutative monoid", "[circuits][prefix]") {
   // Strings under concatenation: v[i] must become x_i x_{i−1} … x_0 (later on the left).
-  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung,
-                     ScanKind::ladner_fischer})
+  for (ScanKind k : {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone,
+                     ScanKind::brent_kung, ScanKind::ladner_fischer})
     for (std::size_t n : {1u, 2u, 5u, 16u, 37u}) {
       std::vector<std::string> v(n);
       for (std::size_t i = 0; i < n; ++i) v[i] = std::string(1, static_cast<char>('a' + i % 26));
       std::vector<std::string> expect(n);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j-- > 0;) expect[i] += v[j];
-      run_prefix(prefix_network(k, n), v, [](const std::string& later, const std::string& earlier) { return later + earlier; });
+      run_prefix(prefix_network(k, n), v, [](const std::string& later, const std::string& earlier) {
+        return later + earlier;
+      });
       REQUIRE(v == expect);
     }
 }

@@ -1,4 +1,4 @@
-# Runs ${RNNCC} ${ARGS} (a ;-list), compares ${STREAM} (stdout|stderr) with ${GOLDEN} byte
+# Runs ${RNNCC} ${ARGS} (a ;-list), compares ${STREAM} (stdout|stderr|file:PATH) with ${GOLDEN} byte
 # for byte and the exit code with ${EXPECTED_EXIT}. With RNNCC_UPDATE_GOLDEN=1 in the
 # environment it rewrites the golden file instead (review the diff before committing).
 # A trailing EMPTY_ARG stands for one empty argument ("" does not survive CMake lists).
@@ -17,6 +17,14 @@ else()
 endif()
 if(STREAM STREQUAL "stderr")
   set(actual "${err}")
+elseif(STREAM MATCHES "^file:")
+  string(REGEX REPLACE "^file:" "" produced "${STREAM}")
+  if(EXISTS "${produced}")
+    file(READ "${produced}" actual)
+    file(REMOVE "${produced}")
+  else()
+    set(actual "(no file ${produced})")
+  endif()
 else()
   set(actual "${out}")
 endif()

@@ -10,8 +10,10 @@ TEST_CASE("single-character alphabets read character by character", "[rnn][alpha
   CHECK(a.single_characters());
   CHECK(a.tokenize("0110", "in") == std::vector<std::size_t>{0, 1, 1, 0});
   CHECK(a.join({1, 0}) == "10");
-  CHECK_THROWS_WITH(a.tokenize("01a1", "input 1"), Catch::Contains("input 1:3: 'a' is not a symbol of the alphabet {0, 1}"));
-  CHECK_THROWS_WITH(a.tokenize("", "input 2"), Catch::Contains("input 2: expected a non-empty string"));
+  CHECK_THROWS_WITH(a.tokenize("01a1", "input 1"),
+                    Catch::Contains("input 1:3: 'a' is not a symbol of the alphabet {0, 1}"));
+  CHECK_THROWS_WITH(a.tokenize("", "input 2"),
+                    Catch::Contains("input 2: expected a non-empty string"));
   CHECK(a.tokenize("", "x", true).empty());
 }
 

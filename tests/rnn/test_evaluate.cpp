@@ -4,18 +4,17 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "../random_models.hpp"
+#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
-#include "../random_models.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;
-
 
 TEST_CASE("every family: mod-p run = exact run reduced mod p", "[rnn][evaluate][differential]") {
   std::mt19937_64 rng(42);
@@ -37,7 +36,8 @@ TEST_CASE("every family: mod-p run = exact run reduced mod p", "[rnn][evaluate][
   }
 }
 
-TEST_CASE("every family: the state is the composed affine map applied to S_0", "[rnn][evaluate][differential]") {
+TEST_CASE("every family: the state is the composed affine map applied to S_0",
+          "[rnn][evaluate][differential]") {
   // S_t = (F_t ∘ … ∘ F_1)(S_0) with (A₂,B₂)∘(A₁,B₁) = (A₂A₁, A₂B₁ + B₂): the monoid the scan uses.
   std::mt19937_64 rng(43);
   RationalField Q;
@@ -58,7 +58,8 @@ TEST_CASE("every family: the state is the composed affine map applied to S_0", "
   }
 }
 
-TEST_CASE("log precision tracks exact within the rounding error on contracting models", "[rnn][evaluate][differential]") {
+TEST_CASE("log precision tracks exact within the rounding error on contracting models",
+          "[rnn][evaluate][differential]") {
   // Dyadic parameters (exact at F ≥ 3) and decays in [−1/2, 1/2]: each step adds one rounding
   // (≤ ½ ulp nearest-even, < 1 ulp toward zero) and halves older errors, so the state error
   // stays ≤ 1 ulp (nearest-even) and < 2 ulp (toward zero).
@@ -81,7 +82,8 @@ TEST_CASE("log precision tracks exact within the rounding error on contracting m
       std::vector<DecayStep> s;
       for (std::size_t i = 0; i < sigma; ++i) {
         Vector decay;
-        for (std::size_t j = 0; j < d; ++j) decay.push_back(Rational(static_cast<long>(rng() % 9) - 4, 8));
+        for (std::size_t j = 0; j < d; ++j)
+          decay.push_back(Rational(static_cast<long>(rng() % 9) - 4, 8));
         s.push_back({decay, dyadic(d, 1)});
       }
       Model model = single_layer_model(make_diagonal(Family::gla, f, s), sigma);
@@ -121,7 +123,8 @@ TEST_CASE("a stack equals its layers run one after the other", "[rnn][evaluate][
       for (std::size_t f = 0; f < 2; ++f) {
         A = add(Q, A, scale(Q, z(f, 0), second.A[f]));
         B = add(Q, B, scale(Q, z(f, 0), second.B[f]));
-        if (!second.readout_feature.empty()) C = add(Q, C, scale(Q, z(f, 0), second.readout_feature[f]));
+        if (!second.readout_feature.empty())
+          C = add(Q, C, scale(Q, z(f, 0), second.readout_feature[f]));
       }
       S = affine(Q, A, S, B);
       REQUIRE(trace.layers[1].states[t] == S);
@@ -132,10 +135,12 @@ TEST_CASE("a stack equals its layers run one after the other", "[rnn][evaluate][
 
 TEST_CASE("Elman sign and LSTM hard gates, by hand", "[rnn][evaluate][nonlinear]") {
   RationalField Q;
-  Model sign = parse_model(R"({"alphabet": ["a", "b"], "layers": [{"kind": "elman", "activation": "sign", "d": 1,
+  Model sign = parse_model(
+      R"({"alphabet": ["a", "b"], "layers": [{"kind": "elman", "activation": "sign", "d": 1,
       "W": [["2"]], "U": [["1", "-3"]], "bias": ["0"], "readout": [["1"]]}], "accept": {"mode": "zero"}})",
-                           "sign.json");
-  // h = sign(2h + [a] − 3[b]): a → 1, b → sign(2 − 3) = −1, a → sign(−2 + 1) = −1, a → sign(−1) = −1
+      "sign.json");
+  // h = sign(2h + [a] − 3[b]): a → 1, b → sign(2 − 3) = −1, a → sign(−2 + 1) = −1, a → sign(−1) =
+  // −1
   auto ys = evaluate(sign, Q, sign.alphabet.tokenize("abaa", "t")).outputs();
   CHECK(ys[0](0, 0) == 1);
   CHECK(ys[1](0, 0) == -1);

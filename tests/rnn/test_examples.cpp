@@ -2,19 +2,21 @@
 // semantics.
 #include <catch2/catch.hpp>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 
 namespace {
 
-std::vector<std::size_t> ids(const Model& m, const std::string& s) { return m.alphabet.tokenize(s, "test"); }
+std::vector<std::size_t> ids(const Model& m, const std::string& s) {
+  return m.alphabet.tokenize(s, "test");
+}
 
 // y_t (entry [0][0]) at every position, exact.
 std::vector<Rational> exact_outputs(const Model& m, const std::string& s) {
@@ -37,7 +39,9 @@ std::vector<std::uint64_t> mod_outputs(const Model& m, const std::string& s, std
   return out;
 }
 
-std::vector<Rational> R(std::initializer_list<Rational> v) { return v; }
+std::vector<Rational> R(std::initializer_list<Rational> v) {
+  return v;
+}
 FixedPoint log_format(unsigned c, std::size_t n, Rounding r = Rounding::nearest_even) {
   return FixedPoint(log_precision(c, n, std::nullopt, r, Overflow::saturate));
 }
@@ -63,8 +67,9 @@ TEST_CASE("example: binary value WFA over Z", "[rnn][examples]") {
   CHECK(fixed_outputs(m, "1011", log_format(1, 4)) == R({1, 2, 5, Rational(63, 8)}));
   CHECK(mod_outputs(m, "1011", 7) == std::vector<std::uint64_t>{1, 2, 5, 4});
   FixedPoint strict(log_precision(1, 4, std::nullopt, Rounding::nearest_even, Overflow::error));
-  CHECK_THROWS_WITH(evaluate(m, strict, ids(m, "1011")),
-                    Catch::Contains("layer 0") && Catch::Contains("position 4") && Catch::Contains("overflows"));
+  CHECK_THROWS_WITH(evaluate(m, strict, ids(m, "1011")), Catch::Contains("layer 0") &&
+                                                             Catch::Contains("position 4") &&
+                                                             Catch::Contains("overflows"));
 }
 
 TEST_CASE("example: Mamba-2 style decaying vote", "[rnn][examples]") {
@@ -76,7 +81,8 @@ TEST_CASE("example: Mamba-2 style decaying vote", "[rnn][examples]") {
   CHECK(fixed_outputs(m, "aab", log_format(1, 3)) == R({1, Rational(3, 2), Rational(-1, 4)}));
   CHECK(exact_outputs(m, "abbbbbb").back() == Rational(-63, 32) + Rational(1, 64));
   CHECK(fixed_outputs(m, "abbbbbb", log_format(1, 7)).back() == -2);
-  CHECK(fixed_outputs(m, "abbbbbb", log_format(1, 7, Rounding::toward_zero)).back() == Rational(-15, 8));
+  CHECK(fixed_outputs(m, "abbbbbb", log_format(1, 7, Rounding::toward_zero)).back() ==
+        Rational(-15, 8));
   // mod 5: 1/2 ≡ 3, so "aab" gives 1, 1 + 3 = 4 (= 3/2), and 3/4 − 1 ≡ −1/4 ≡ 1
   CHECK(mod_outputs(m, "aab", 5) == std::vector<std::uint64_t>{1, 4, 1});
   CHECK_THROWS_WITH(mod_outputs(m, "ab", 2), Catch::Contains("divisible by p = 2"));
@@ -85,7 +91,9 @@ TEST_CASE("example: Mamba-2 style decaying vote", "[rnn][examples]") {
 TEST_CASE("example: S5 word problem by a PD LRNN", "[rnn][examples]") {
   Model m = load_model(test::example("s5_word_problem.json"));
   RationalField Q;
-  auto accepted = [&](const std::string& s) { return *accepts(m.accept, Q, evaluate(m, Q, ids(m, s)).outputs().back()); };
+  auto accepted = [&](const std::string& s) {
+    return *accepts(m.accept, Q, evaluate(m, Q, ids(m, s)).outputs().back());
+  };
   CHECK(accepted("ss"));
   CHECK(accepted("ccccc"));
   CHECK(accepted("scscscsc"));  // sc = x ↦ c(s(x)) is a 4-cycle fixing one point
@@ -119,7 +127,8 @@ TEST_CASE("example: RWKV-7 overwrite", "[rnn][examples]") {
   CHECK(exact_outputs(m, "xxy") == R({0, 1, Rational(1, 2)}));
   CHECK(exact_outputs(m, "xxxx") == R({0, 1, 2, 3}));
   CHECK(mod_outputs(m, "xxy", 3) == std::vector<std::uint64_t>{0, 1, 2});  // 1/2 ≡ 2 mod 3
-  CHECK(fixed_outputs(m, "xxy", log_format(1, 3, Rounding::toward_zero)) == R({0, 1, Rational(1, 2)}));
+  CHECK(fixed_outputs(m, "xxy", log_format(1, 3, Rounding::toward_zero)) ==
+        R({0, 1, Rational(1, 2)}));
 }
 
 TEST_CASE("example: ReLU RNN tracking #a − #b", "[rnn][examples]") {

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 

@@ -1,0 +1,58 @@
+// rnncc draw (MODEL.json --length N [--scan S] | CIRCUIT.json) -o OUT.(svg|png|dot) [--collapse]
+// [--highlight critical]
+#include <iostream>
+#include <memory>
+
+#include "algebra/error.hpp"
+#include "circuits/io/circuit_json.hpp"
+#include "cli/commands.hpp"
+#include "viz/draw_circuit.hpp"
+
+namespace rnncc::cli {
+
+namespace {
+struct DrawCommand {
+  std::string input, output, highlight;
+  CompileFlags flags;
+  bool collapse = false;
+  std::size_t max_nodes = 4000;
+};
+}  // namespace
+
+Action add_draw_command(CLI::App& app) {
+  auto f = std::make_shared<DrawCommand>();
+  CLI::App* cmd = app.add_subcommand(
+      "draw",
+      "Draw a circuit (a circuit file, or a model compiled with --length) to SVG, PNG or DOT");
+  cmd->add_option("INPUT", f->input, "MODEL.json (with --length) or CIRCUIT.json")->required();
+  cmd->add_option("--length,-n", f->flags.length, "compile the model for this length first");
+  cmd->add_option("--scan", f->flags.scan, "scan strategy when compiling a model")
+      ->capture_default_str();
+  cmd->add_option("--outputs", f->flags.outputs, "last or all, when compiling a model")
+      ->capture_default_str();
+  cmd->add_option("--structure", f->flags.structure, "auto or dense, when compiling a model")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", f->output, "OUT.svg, OUT.png or OUT.dot")->required();
+  cmd->add_flag("--collapse", f->collapse, "draw each region (leaf, combine, readout) as one box");
+  cmd->add_option("--highlight", f->highlight, "critical: highlight a longest path");
+  cmd->add_option("--max-nodes", f->max_nodes, "refuse larger drawings")->capture_default_str();
+  return [cmd, f]() -> int {
+    if (!cmd->parsed()) return -1;
+    DrawOptions o;
+    o.format = draw_format_for(f->output);
+    o.collapse = f->collapse;
+    o.max_nodes = f->max_nodes;
+    if (!f->highlight.empty() && f->highlight != "critical")
+      throw InputError("--highlight", "'" + f->highlight + "': expected critical");
+    o.highlight_critical = f->highlight == "critical";
+    CompiledCircuit c = f->flags.length > 0 || cmd->count("--length")
+                            ? compile_from_flags(f->input, f->flags)
+                            : load_circuit(f->input);
+    if (f->flags.length > 0)
+      o.title = f->input + ", n = " + std::to_string(f->flags.length) + ", " + f->flags.scan;
+    write_file_atomically(f->output, draw_circuit(c, o));
+    return 0;
+  };
+}
+
+}  // namespace rnncc::cli

@@ -1,0 +1,317 @@
+#include "viz/draw_circuit.hpp"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "algebra/error.hpp"
+#include "circuits/analysis.hpp"
+
+namespace rnncc {
+
+namespace {
+
+// Fill colours by gate kind (one table, indexed like kGateKinds).
+constexpr const char* kKindColour[kGateKindCount] = {
+    "#eeeeee",  // const
+    "#ffe9a8",  // input
+    "#b9d7f7",  // add
+    "#b9d7f7",  // sub
+    "#b9d7f7",  // neg
+    "#f7c6b9",  // mul
+    "#8fc0f0",  // sum
+    "#f0a08f",  // product
+    "#c8ecc0",  // and
+    "#c8ecc0",  // or
+    "#c8ecc0",  // xor
+    "#c8ecc0",  // not
+    "#e2c8f0",  // maj
+    "#e2c8f0",  // thr
+    "#ffcf70",  // positive
+    "#ffcf70",  // is_zero
+};
+constexpr const char* kRegionColour[] = {"#fff8e0", "#f2f7ff", "#eef5ee", "#fdf0f0",
+                                         "#f5f0fd", "#f0f0f0", "#fff0d8"};
+
+std::string symbol(const Circuit& c, GateId id) {
+  switch (c.kind(id)) {
+    case GateKind::constant:
+      return to_string(c.constant(id));
+    case GateKind::input: {
+      const std::string& n = c.input_names()[c.input_index(id)];
+      return n.empty() ? "x" + std::to_string(c.input_index(id)) : n;
+    }
+    case GateKind::add:
+      return "+";
+    case GateKind::sub:
+      return "−";
+    case GateKind::neg:
+      return "neg";
+    case GateKind::mul:
+      return "×";
+    case GateKind::sum:
+      return "Σ";
+    case GateKind::product:
+      return "Π";
+    case GateKind::and_:
+      return "∧";
+    case GateKind::or_:
+      return "∨";
+    case GateKind::xor_:
+      return "⊕";
+    case GateKind::not_:
+      return "¬";
+    case GateKind::maj:
+      return "MAJ";
+    case GateKind::thr:
+      return fmt::format("≥{}", c.threshold(id));
+    case GateKind::positive:
+      return "> 0";
+    case GateKind::is_zero:
+      return "= 0";
+  }
+  return "?";
+}
+
+std::string region_label(const Region& r, std::size_t gates) {
+  switch (r.kind) {
+    case RegionKind::input:
+      return "inputs";
+    case RegionKind::leaf:
+      return fmt::format("F{} = (A(x{}), B(x{}))", r.level, r.level, r.level);
+    case RegionKind::combine:
+      return fmt::format("v{}∘v{} · level {} · {} gates", r.target + 1, r.source + 1, r.level,
+                         gates);
+    case RegionKind::readout:
+      return fmt::format("y{} = C·S{}", r.level, r.level);
+    case RegionKind::input_map:
+      return fmt::format("z{} (layer {})", r.level, r.layer + 1);
+    case RegionKind::chunk:
+      return fmt::format("chunk {} (UT transform)", r.target + 1);
+    case RegionKind::accept:
+      return "accept";
+  }
+  return "?";
+}
+
+// cgraph wants char*; keep the strings alive while the graph is.
+struct Graph {
+  Agraph_t* g;
+  std::vector<std::unique_ptr<std::string>> strings;
+  char* s(const std::string& v) {
+    strings.push_back(std::make_unique<std::string>(v));
+    return strings.back()->data();
+  }
+  void set(void* obj, const std::string& key, const std::string& value) {
+    agsafeset(obj, s(key), s(value), s(""));
+  }
+};
+
+}  // namespace
+
+DrawFormat draw_format_for(const std::string& path) {
+  auto ends = [&](const char* ext) {
+    return path.size() >= 4 && path.substr(path.size() - 4) == ext;
+  };
+  if (ends(".svg")) return DrawFormat::svg;
+  if (ends(".png")) return DrawFormat::png;
+  if (ends(".dot")) return DrawFormat::dot;
+  throw InputError(path, "expected an output file ending in .svg, .png or .dot");
+}
+
+std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
+  const Circuit& c = cc.circuit;
+  const bool regions = !cc.regions.empty();
+  const std::vector<std::uint32_t> region_of =
+      regions ? cc.region_table() : std::vector<std::uint32_t>();
+  if (o.collapse && !regions)
+    throw InputError("--collapse",
+                     "the circuit has no regions (only circuits compiled by rnncc carry them)");
+  const auto live = live_table(c);
+  const auto depth = depth_table(c, FaninModel::unbounded);
+  std::set<GateId> critical;
+  if (o.highlight_critical)
+    for (GateId g : critical_path(c, FaninModel::unbounded)) critical.insert(g);
+
+  std::size_t nodes = 0;
+  if (o.collapse) {
+    std::set<std::uint32_t> used;
+    for (GateId id = 0; id < c.size(); ++id)
+      if (live[id] && c.kind(id) != GateKind::constant && c.kind(id) != GateKind::input)
+        used.insert(region_of[id]);
+    nodes = used.size();
+  } else {
+    for (GateId id = 0; id < c.size(); ++id) nodes += live[id] && c.kind(id) != GateKind::constant;
+  }
+  if (nodes > o.max_nodes)
+    throw InputError("draw", fmt::format("the drawing would have {} nodes (limit {}){}", nodes,
+                                         o.max_nodes, o.collapse ? "" : "; try --collapse"));
+
+  Graph G{agopen(const_cast<char*>("circuit"), Agdirected, nullptr), {}};
+  G.set(G.g, "rankdir", "BT");
+  G.set(G.g, "newrank", "true");
+  G.set(G.g, "fontname", "Helvetica");
+  G.set(G.g, "nodesep", "0.15");
+  G.set(G.g, "ranksep", "0.3");
+  if (!o.title.empty()) {
+    G.set(G.g, "label", o.title);
+    G.set(G.g, "labelloc", "t");
+  }
+
+  if (!o.collapse) {
+    // Clusters per region (inputs and constants stay outside), then rank = depth.
+    std::map<std::uint32_t, Agraph_t*> clusters;
+    std::vector<Agnode_t*> node(c.size(), nullptr);
+    std::map<std::uint32_t, std::vector<Agnode_t*>> by_depth;
+    for (GateId id = 0; id < c.size(); ++id) {
+      if (!live[id] || c.kind(id) == GateKind::constant) continue;
+      Agraph_t* parent = G.g;
+      if (regions && c.kind(id) != GateKind::input) {
+        const std::uint32_t r = region_of[id];
+        auto it = clusters.find(r);
+        if (it == clusters.end()) {
+          Agraph_t* sub = agsubg(G.g, G.s(fmt::format("cluster_{}", r)), 1);
+          const Region& reg = cc.regions[r];
+          std::size_t count = std::count(region_of.begin(), region_of.end(), r);
+          G.set(sub, "label", region_label(reg, count));
+          G.set(sub, "style", "filled,rounded");
+          G.set(sub, "color", "#bbbbbb");
+          G.set(sub, "fillcolor", kRegionColour[static_cast<int>(reg.kind)]);
+          G.set(sub, "fontsize", "10");
+          it = clusters.emplace(r, sub).first;
+        }
+        parent = it->second;
+      }
+      Agnode_t* n = agnode(parent, G.s(fmt::format("g{}", id)), 1);
+      // operand constants are folded into the label: "× 3/4"
+      std::string label = symbol(c, id);
+      for (GateId op : c.operands(id))
+        if (c.kind(op) == GateKind::constant) label += " " + to_string(c.constant(op));
+      G.set(n, "label", label);
+      G.set(n, "tooltip", fmt::format("gate {} ({}), depth {}", id, name(c.kind(id)), depth[id]));
+      G.set(n, "shape", c.kind(id) == GateKind::input ? "box" : "circle");
+      G.set(n, "style", "filled");
+      G.set(n, "fillcolor", kKindColour[static_cast<int>(c.kind(id))]);
+      G.set(n, "fontsize", "10");
+      G.set(n, "width", "0.3");
+      G.set(n, "height", "0.3");
+      G.set(n, "margin", "0.02");
+      if (critical.count(id)) {
+        G.set(n, "color", "#d62728");
+        G.set(n, "penwidth", "2.5");
+      }
+      node[id] = n;
+      by_depth[depth[id]].push_back(n);
+    }
+    for (auto& [d, ns] : by_depth) {  // rank by depth
+      Agraph_t* rank = agsubg(G.g, G.s(fmt::format("rank_{}", d)), 1);
+      G.set(rank, "rank", "same");
+      for (Agnode_t* n : ns) agsubnode(rank, n, 1);
+    }
+    for (GateId id = 0; id < c.size(); ++id) {
+      if (!node[id]) continue;
+      for (GateId op : c.operands(id)) {
+        if (!node[op]) continue;
+        Agedge_t* e = agedge(G.g, node[op], node[id], nullptr, 1);
+        G.set(e, "arrowsize", "0.5");
+        if (critical.count(id) && critical.count(op)) {
+          G.set(e, "color", "#d62728");
+          G.set(e, "penwidth", "2.5");
+        } else {
+          G.set(e, "color", "#777777");
+        }
+      }
+    }
+    for (std::size_t i = 0; i < c.outputs().size(); ++i) {
+      GateId id = c.outputs()[i];
+      if (!node[id]) continue;
+      G.set(node[id], "shape", "doublecircle");
+      if (i < c.output_names().size()) G.set(node[id], "xlabel", c.output_names()[i]);
+    }
+  } else {
+    // One box per region; an edge where a gate of one region reads a gate of another. Inputs
+    // are left out (each leaf box reads its own position's indicators); left to right, so
+    // the n leaves stack vertically.
+    G.set(G.g, "rankdir", "LR");
+    std::map<std::uint32_t, Agnode_t*> box;
+    std::map<std::uint32_t, std::size_t> count, crit;
+    for (GateId id = 0; id < c.size(); ++id)
+      if (live[id] && c.kind(id) != GateKind::constant && c.kind(id) != GateKind::input) {
+        ++count[region_of[id]];
+        crit[region_of[id]] += critical.count(id);
+      }
+    std::map<std::uint32_t, std::vector<Agnode_t*>> by_level;
+    for (auto& [r, k] : count) {
+      const Region& reg = cc.regions[r];
+      Agnode_t* n = agnode(G.g, G.s(fmt::format("r{}", r)), 1);
+      G.set(n, "label",
+            reg.kind == RegionKind::input ? fmt::format("inputs ({})", k) : region_label(reg, k));
+      G.set(n, "shape", "box");
+      G.set(n, "style", "filled,rounded");
+      G.set(n, "fillcolor", kRegionColour[static_cast<int>(reg.kind)]);
+      G.set(n, "fontsize", "10");
+      if (crit[r]) {
+        G.set(n, "color", "#d62728");
+        G.set(n, "penwidth", "2.5");
+      }
+      box[r] = n;
+      if (reg.kind == RegionKind::combine) by_level[reg.level].push_back(n);
+    }
+    for (auto& [lvl, ns] : by_level) {
+      Agraph_t* rank = agsubg(G.g, G.s(fmt::format("level_{}", lvl)), 1);
+      G.set(rank, "rank", "same");
+      for (Agnode_t* n : ns) agsubnode(rank, n, 1);
+    }
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+    for (GateId id = 0; id < c.size(); ++id) {
+      if (!live[id] || c.kind(id) == GateKind::constant || c.kind(id) == GateKind::input) continue;
+      for (GateId op : c.operands(id)) {
+        if (c.kind(op) == GateKind::constant || c.kind(op) == GateKind::input) continue;
+        auto key = std::make_pair(region_of[op], region_of[id]);
+        if (key.first == key.second || !seen.insert(key).second) continue;
+        Agedge_t* e = agedge(G.g, box[key.first], box[key.second], nullptr, 1);
+        const bool hot = crit[key.first] && crit[key.second];
+        G.set(e, "color", hot ? "#d62728" : "#777777");
+        if (hot) G.set(e, "penwidth", "2.5");
+      }
+    }
+  }
+
+  std::string out;
+  if (o.format == DrawFormat::dot) {
+    // agwrite through a memory-backed stream
+    char* buffer = nullptr;
+    std::size_t size = 0;
+    FILE* mem = open_memstream(&buffer, &size);
+    agwrite(G.g, mem);
+    std::fclose(mem);
+    out.assign(buffer, size);
+    std::free(buffer);
+  } else {
+    GVC_t* gvc = gvContext();
+    gvLayout(gvc, G.g, "dot");
+    char* data = nullptr;
+    unsigned int length = 0;
+    const int rc =
+        gvRenderData(gvc, G.g, o.format == DrawFormat::svg ? "svg" : "png", &data, &length);
+    if (rc == 0 && data) out.assign(data, length);
+    gvFreeRenderData(data);
+    gvFreeLayout(gvc, G.g);
+    gvFreeContext(gvc);
+    if (rc != 0 || out.empty()) {
+      agclose(G.g);
+      throw std::runtime_error(
+          "Graphviz could not render the drawing (is the graphviz package installed?)");
+    }
+  }
+  agclose(G.g);
+  return out;
+}
+
+}  // namespace rnncc
