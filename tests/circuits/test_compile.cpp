@@ -1,6 +1,7 @@
 // Differential tests: the compiled circuit equals the reference semantics (rnn/evaluate.hpp) —
 // every example, seeded random models of every family, every scan strategy; all strings up to
-// length 6 exactly over Q, random strings up to n = 256 modulo a 61-bit prime.
+// length 6 (up to 4 exactly over Q with the acceptance test, 5 and 6 modulo a 61-bit prime),
+// and random strings up to n = 256 modulo the prime.
 #include <catch2/catch.hpp>
 
 #include "../random_models.hpp"
@@ -129,7 +130,13 @@ TEST_CASE("random models of every family: circuit = model, exact and mod p",
             check_against_model(model, c, Q, w, true, true);
           });
         }
-        o.acceptance = false;  // positivity has no meaning mod p
+        o.acceptance = false;                   // positivity has no meaning mod p
+        for (std::size_t n = 5; n <= 6; ++n) {  // every string of length 5 and 6, mod p
+          Circuit c = compile_lrnn(model, n, o).circuit;
+          all_strings(sigma, n, [&](const std::vector<std::size_t>& w) {
+            check_against_model(model, c, F, w, true, false);
+          });
+        }
         for (std::size_t n : {7u, 33u, 100u, 256u}) {
           o.outputs = n == 33 ? OutputMode::all : OutputMode::last;
           Circuit c = compile_lrnn(model, n, o).circuit;

@@ -115,6 +115,27 @@ TEST_CASE("formulas: diagonal combines (GLA, Mamba-2), generic parameters",
     }
 }
 
+TEST_CASE("formulas: PD combines, generic permutation leaves", "[circuits][formulas]") {
+  // For odd d, the 2d permutations j ↦ j + s and j ↦ s − j (mod d) make every leaf entry P(i, j)
+  // a different sum x[shift i−j] + x[reflection i+j]: no entry of P folds or repeats, so nothing
+  // is shared and the PD formula is exact. (Circulant P alone repeats entries and shares gates.)
+  Generic g;
+  for (std::size_t d : {3u, 5u})
+    for (std::size_t m : {1u, 2u}) {
+      std::vector<PdStep> steps;
+      for (std::size_t s = 0; s < d; ++s)
+        for (bool reflect : {false, true}) {
+          std::vector<std::size_t> image(d);
+          for (std::size_t j = 0; j < d; ++j) image[j] = reflect ? (s + d - j) % d : (j + s) % d;
+          steps.push_back({image, g.vec(d), g.matrix(d, m)});
+        }
+      Model model = single_layer_model(make_pd(g.frame(d, m, 2 * d, false), steps, true), 2 * d);
+      INFO("d = " << d << ", m = " << m);
+      for (const CompileOptions& o : scans())
+        for (std::size_t n : {1u, 2u, 3u, 5u, 8u, 13u, 16u, 33u}) check_exact(model, n, o);
+    }
+}
+
 TEST_CASE("formulas are upper bounds with structure or symmetry", "[circuits][formulas]") {
   std::mt19937_64 rng(5);
   for (Family family : {Family::pd, Family::deltanet, Family::gated_deltanet, Family::kda,
