@@ -1,0 +1,68 @@
+// What every construction returns (DESIGN.md: constructions take an automaton / formula /
+// machine and return a model plus its claims): the model X, the claimed semantics f it should
+// compute, how a string of f's alphabet becomes X's input, and the claims to check.
+// verify/ checks "X computes f" by random, exhaustive and identity tests and measures claims.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algebra/rational.hpp"
+#include "circuits/circuit.hpp"
+#include "rnn/model.hpp"
+
+namespace rnncc {
+
+// A claim of the construction's theorem, with the figure measured on what was built:
+// ok = claimed relation holds (e.g. "program length ≤ 4^d": claimed "≤ 64", measured "52").
+struct Claim {
+  std::string name;
+  std::string claimed;
+  std::string measured;
+  bool ok = false;
+};
+
+// f: the claimed semantics on strings over `alphabet`.
+struct Target {
+  Alphabet alphabet;
+  // f(w), exact. Throws DomainError where f is undefined.
+  std::function<Rational(const std::vector<std::size_t>& w)> value;
+  // Only strings of this length are in f's domain (a formula's assignments), if set.
+  std::optional<std::size_t> fixed_length;
+  // f on strings of length n as an arithmetic circuit in the one-hot inputs x[t,σ] (input index
+  // (t−1)·|Σ| + σ, as compile_lrnn numbers them), one output; empty when not available.
+  std::function<Circuit(std::size_t n)> circuit;
+};
+
+// One model input of the identity test, as a linear form in f's inputs: constant + Σ vars.
+struct InputSource {
+  Rational constant;
+  std::vector<std::uint32_t> variables;  // indices into f's circuit inputs
+};
+
+struct Construction {
+  std::string name;  // "wfa-general", "wfa-dplr", "barrington", …
+  Model model;       // X
+  Target target;     // f
+  // X's input string for f's string w (identity, Σ×[K] sub-steps, a BOS prefix, …).
+  std::function<std::vector<std::size_t>(const std::vector<std::size_t>& w)> encode;
+  // The output of X compared with f(w): entry (row, col) of the last layer at the last position.
+  std::size_t out_row = 0, out_col = 0;
+  // If set, X runs in F_modulus and f(w) is compared modulo it (e.g. matmul3 mod 29).
+  std::optional<std::uint64_t> modulus;
+  // Identity testing: X's one-hot inputs for encode(w), |w| = n, as linear forms in f's
+  // inputs. Set only when X reads one token per symbol of w (then both circuits are linear in
+  // each position's block of indicators, and agreement on one-hot points is a polynomial
+  // identity: docs/constructions.md, "Identity testing").
+  std::function<std::vector<InputSource>(std::size_t n)> embedding;
+  std::vector<Claim> claims;
+};
+
+// "≤"/"=" claims on integers, formatted consistently.
+Claim claim_equal(std::string name, const Integer& claimed, const Integer& measured);
+Claim claim_at_most(std::string name, const Integer& bound, const Integer& measured);
+
+}  // namespace rnncc

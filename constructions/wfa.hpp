@@ -1,0 +1,46 @@
+// Weighted finite automata over Q, the claimed semantics of the automata constructions
+// (constructions.md §4).
+//
+//   f(w) = αᵀ · M_{w₁} · M_{w₂} ⋯ M_{w_n} · β      (row-vector convention: (M_σ)_{pq} is the
+//                                                  weight of the arc p --σ--> q)
+// α is the initial vector (1 on the initial state), β the final weights. A WFA is
+// deterministic when α has one nonzero entry and every row of every M_σ has at most one
+// nonzero entry (docs/formats.md, "WFA files").
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algebra/matrix.hpp"
+#include "algebra/rational.hpp"
+#include "rnn/alphabet.hpp"
+
+namespace rnncc {
+
+struct Wfa {
+  Alphabet alphabet;
+  std::vector<std::string> state_names;     // state i's name in the file
+  std::vector<Rational> initial;            // α, one entry per state
+  std::vector<Rational> final;              // β
+  std::vector<Matrix<Rational>> transition; // M_σ, states × states, per symbol id
+  std::size_t states() const { return initial.size(); }
+  bool deterministic() const;
+};
+
+// f(w), exactly.
+Rational evaluate(const Wfa& a, const std::vector<std::size_t>& w);
+
+// The OpenFst/AT&T text format: arc lines "src dst label [weight]", final lines
+// "state [weight]"; the first line's source is the initial state; weights exact rationals;
+// a missing weight is 1; '#' starts a comment. Labels form the alphabet in order of first
+// appearance. Throws InputError at file:line:column.
+Wfa parse_wfa_att(std::string_view text, const std::string& source);
+// The JSON form (docs/formats.md): {"format": "rnncc-wfa/1", "alphabet", "states",
+// "initial", "final", "transitions": {"a": [[...]]}}. Throws InputError with a JSON path.
+Wfa parse_wfa_json(std::string_view text, const std::string& source);
+// By extension: .json → JSON, anything else → AT&T text.
+Wfa load_wfa(const std::string& path);
+
+}  // namespace rnncc
