@@ -81,3 +81,47 @@ CircuitStats compute_stats(const Circuit& c) {
 }
 
 }  // namespace rnncc
+
+namespace rnncc {
+
+std::vector<std::uint32_t> degree_table(const Circuit& c) {
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> deg(c.size(), 0);
+  for (GateId id = 0; id < c.size(); ++id) {
+    const auto ops = c.operands(id);
+    std::uint64_t d = 0;
+    bool none = false;
+    switch (c.kind(id)) {
+      case GateKind::constant: d = 0; break;
+      case GateKind::input: d = 1; break;
+      case GateKind::add:
+      case GateKind::sub:
+      case GateKind::neg:
+      case GateKind::sum:
+        for (GateId o : ops) {
+          none = none || deg[o] == kNone;
+          d = std::max<std::uint64_t>(d, deg[o]);
+        }
+        break;
+      case GateKind::mul:
+      case GateKind::product:
+        for (GateId o : ops) {
+          none = none || deg[o] == kNone;
+          d += deg[o];
+        }
+        break;
+      default: none = true;
+    }
+    deg[id] = none || d >= kNone ? kNone : static_cast<std::uint32_t>(d);
+  }
+  return deg;
+}
+
+std::uint32_t degree(const Circuit& c) {
+  const auto deg = degree_table(c);
+  std::uint32_t d = 0;
+  for (GateId o : c.outputs()) d = std::max(d, deg[o]);
+  return d;
+}
+
+}  // namespace rnncc

@@ -42,3 +42,14 @@ struct CircuitStats {
 CircuitStats compute_stats(const Circuit& c);
 
 }  // namespace rnncc
+
+namespace rnncc {
+
+// Formal degree of every gate as a polynomial in the inputs (inputs 1, constants 0, sums the
+// maximum, products the sum; boolean, threshold and test gates are not polynomials and get
+// UINT32_MAX). The Schwartz–Zippel bound of verify/ uses it.
+std::vector<std::uint32_t> degree_table(const Circuit& c);
+// Largest output degree.
+std::uint32_t degree(const Circuit& c);
+
+}  // namespace rnncc

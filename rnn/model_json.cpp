@@ -368,3 +368,151 @@ Model load_model(const std::string& path) {
 }
 
 }  // namespace rnncc
+
+namespace rnncc {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson rational_json(const Rational& q) {
+  return to_string(q);
+}
+
+ojson vector_json(const std::vector<Rational>& v) {
+  ojson a = ojson::array();
+  for (const Rational& q : v) a.push_back(rational_json(q));
+  return a;
+}
+
+ojson matrix_json(const Matrix<Rational>& m) {
+  ojson a = ojson::array();
+  for (std::size_t i = 0; i < m.rows(); ++i) {
+    ojson row = ojson::array();
+    for (std::size_t j = 0; j < m.cols(); ++j) row.push_back(rational_json(m(i, j)));
+    a.push_back(std::move(row));
+  }
+  return a;
+}
+
+ojson column_json(const Matrix<Rational>& m) {  // d×1 as a vector, else a matrix
+  if (m.cols() != 1) return matrix_json(m);
+  ojson a = ojson::array();
+  for (std::size_t i = 0; i < m.rows(); ++i) a.push_back(rational_json(m(i, 0)));
+  return a;
+}
+
+ojson lrnn_json(const LrnnLayer& l, const std::vector<std::string>* names) {
+  ojson j;
+  j["kind"] = "lrnn";
+  j["family"] = to_string(l.family);
+  j["d"] = l.d;
+  j["m"] = l.m;
+  if (l.family == Family::deltanet || l.family == Family::gated_deltanet || l.family == Family::kda)
+    j["beta_range"] = to_string(l.beta_range);
+  if (l.family == Family::pd) {
+    bool all_perm = true;
+    for (const auto& r : l.record) all_perm = all_perm && std::get<PdParams>(r).permutation;
+    j["P_kind"] = all_perm ? "permutation" : "column_one_hot";
+  }
+  if (l.family == Family::s4)
+    j["decay"] = vector_json(std::get<DiagonalParams>(l.record.at(0)).decay);
+  j["initial_state"] = column_json(l.initial_state);
+  ojson per = names ? ojson::object() : ojson::array();
+  for (std::size_t k = 0; k < l.features; ++k) {
+    ojson f = ojson::object();
+    const FeatureParams& rec = l.record[k];
+    const bool has_b = l.family != Family::deltanet && l.family != Family::gated_deltanet &&
+                       l.family != Family::kda;
+    if (std::holds_alternative<NoParams>(rec)) {
+      f["A"] = matrix_json(l.A[k]);
+    } else if (const auto* diag = std::get_if<DiagonalParams>(&rec)) {
+      if (l.family == Family::mamba2)
+        f["decay"] = rational_json(diag->decay.at(0));
+      else if (l.family != Family::s4)
+        f["decay"] = vector_json(diag->decay);
+    } else if (const auto* pd = std::get_if<PdParams>(&rec)) {
+      f["P"] = pd->image;
+      f["D"] = vector_json(pd->diag);
+    } else if (const auto* dplr = std::get_if<DplrParams>(&rec)) {
+      f["D"] = vector_json(dplr->D);
+      f["a"] = vector_json(dplr->a);
+      f["b"] = vector_json(dplr->b);
+    } else if (const auto* delta = std::get_if<DeltaParams>(&rec)) {
+      if (l.family == Family::gated_deltanet) f["alpha"] = rational_json(delta->alpha.at(0));
+      if (l.family == Family::kda) f["alpha"] = vector_json(delta->alpha);
+      f["beta"] = rational_json(delta->beta);
+      f["k"] = vector_json(delta->k);
+      f["v"] = vector_json(delta->v);
+    } else if (const auto* rwkv = std::get_if<Rwkv7Params>(&rec)) {
+      f["w"] = vector_json(rwkv->w);
+      f["a"] = vector_json(rwkv->a);
+      f["b"] = vector_json(rwkv->b);
+    }
+    if (has_b) f["B"] = column_json(l.B[k]);
+    if (!l.readout_feature.empty()) f["C"] = matrix_json(l.readout_feature[k]);
+    if (names)
+      per[(*names)[k]] = std::move(f);
+    else
+      per.push_back(std::move(f));
+  }
+  j[names ? "symbols" : "features"] = std::move(per);
+  j["readout"] = matrix_json(l.readout);
+  if (!l.readout_bias.empty()) j["readout_bias"] = column_json(l.readout_bias);
+  return j;
+}
+
+ojson affine_json(const AffineMap& f) {
+  return {{"W", matrix_json(f.W)}, {"U", matrix_json(f.U)}, {"bias", column_json(f.bias)}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json model_to_json(const Model& model) {
+  ojson j;
+  j["format"] = "rnncc-model/1";
+  if (!model.name.empty()) j["name"] = model.name;
+  if (!model.description.empty()) j["description"] = model.description;
+  j["alphabet"] = model.alphabet.symbols();
+  j["layers"] = ojson::array();
+  for (std::size_t i = 0; i < model.layers.size(); ++i) {
+    const StackLayer& sl = model.layers[i];
+    ojson lj;
+    if (const auto* l = std::get_if<LrnnLayer>(&sl.layer)) {
+      lj = lrnn_json(*l, i == 0 ? &model.alphabet.symbols() : nullptr);
+    } else if (const auto* e = std::get_if<ElmanLayer>(&sl.layer)) {
+      lj = {{"kind", "elman"},
+            {"activation", to_string(e->activation)},
+            {"d", e->d},
+            {"W", matrix_json(e->pre.W)},
+            {"U", matrix_json(e->pre.U)},
+            {"bias", column_json(e->pre.bias)},
+            {"initial_state", column_json(e->initial_state)},
+            {"readout", matrix_json(e->readout)}};
+      if (!e->readout_bias.empty()) lj["readout_bias"] = column_json(e->readout_bias);
+    } else if (const auto* s = std::get_if<LstmLayer>(&sl.layer)) {
+      lj = {{"kind", "lstm"},
+            {"d", s->d},
+            {"gates",
+             {{"f", affine_json(s->forget)},
+              {"i", affine_json(s->input)},
+              {"o", affine_json(s->output)},
+              {"g", affine_json(s->cell)}}},
+            {"initial_state",
+             {{"h", column_json(s->initial_hidden)}, {"c", column_json(s->initial_cell)}}},
+            {"readout", matrix_json(s->readout)}};
+      if (!s->readout_bias.empty()) lj["readout_bias"] = column_json(s->readout_bias);
+    }
+    if (sl.input) {
+      ojson im{{"weights", matrix_json(sl.input->weights)}};
+      if (!sl.input->bias.empty()) im["bias"] = column_json(sl.input->bias);
+      lj["input_map"] = std::move(im);
+    }
+    j["layers"].push_back(std::move(lj));
+  }
+  j["accept"] = {{"mode", model.accept.mode == Acceptance::Mode::positive ? "positive" : "zero"},
+                 {"output", {model.accept.row, model.accept.col}}};
+  return j;
+}
+
+}  // namespace rnncc

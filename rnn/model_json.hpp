@@ -20,3 +20,12 @@ Model parse_model(std::string_view text, const std::string& source);
 Model load_model(const std::string& path);
 
 }  // namespace rnncc
+
+namespace rnncc {
+
+// The model file of `model` (rnncc-model/1), family-native: a family layer is written with its
+// own parameters (β, k, v, P, D, …) from the layer's record, so reading it back rebuilds the
+// same matrices through the same builder. parse_model(model_to_json(m).dump()) == m.
+nlohmann::ordered_json model_to_json(const Model& model);
+
+}  // namespace rnncc

@@ -243,3 +243,40 @@ TEST_CASE("diagnostic: duplicate members are named by pointer", "[rnn][json][dia
   expect_error(R"({"layers": [{}, {"kind": "lrnn", "kind": "elman"}]})", "m.json: /layers/1/kind",
                "duplicate");
 }
+
+#include "rnn/evaluate.hpp"
+#include "algebra/exact.hpp"
+#include "../random_models.hpp"
+
+TEST_CASE("model files round-trip: model_to_json then parse_model rebuilds every family", "[rnn][json]") {
+  std::mt19937_64 rng(8);
+  for (Family family : test::all_families)
+    for (int trial = 0; trial < 3; ++trial) {
+      Model m = test::single_layer_model(test::random_layer(rng, family, 1 + trial, 1 + trial % 2, 2), 2);
+      m.layers.push_back({InputMap{test::random_matrix(rng, 3, 2 * (1 + trial % 2)), test::random_matrix(rng, 3, 1)},
+                          test::random_layer(rng, Family::gla, 2, 1, 3)});
+      const std::string text = model_to_json(m).dump(2);
+      Model back = parse_model(text, "round.json");
+      INFO(to_string(family) << "\n" << text);
+      REQUIRE(back.layers.size() == 2);
+      const auto& a = std::get<LrnnLayer>(m.layers[0].layer);
+      const auto& b = std::get<LrnnLayer>(back.layers[0].layer);
+      CHECK(b.family == a.family);
+      CHECK(b.A == a.A);
+      CHECK(b.B == a.B);
+      CHECK(b.readout == a.readout);
+      CHECK(b.readout_feature == a.readout_feature);
+      CHECK(b.initial_state == a.initial_state);
+      CHECK(std::get<LrnnLayer>(back.layers[1].layer).A == std::get<LrnnLayer>(m.layers[1].layer).A);
+      CHECK(back.layers[1].input->weights == m.layers[1].input->weights);
+      CHECK(model_to_json(back).dump(2) == text);
+    }
+  for (const char* name : {"relu_counter.json", "parity_deltanet.json", "s5_word_problem.json"}) {
+    Model m = load_model(test::example(name));
+    Model back = parse_model(model_to_json(m).dump(), name);
+    RationalField Q;
+    auto w = m.alphabet.tokenize(m.alphabet.single_characters() ? std::string(m.alphabet.symbol(0)) + m.alphabet.symbol(1) + m.alphabet.symbol(0)
+                                                                : m.alphabet.symbol(0), "w");
+    CHECK(evaluate(back, Q, w).outputs() == evaluate(m, Q, w).outputs());
+  }
+}
