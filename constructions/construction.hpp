@@ -32,6 +32,9 @@ struct Target {
   std::function<Rational(const std::vector<std::size_t>& w)> value;
   // Only strings of this length are in f's domain (a formula's assignments), if set.
   std::optional<std::size_t> fixed_length;
+  // A promise: f is claimed only on strings where this returns true (e.g. "the target vertex
+  // is a sink"); verify skips the others and counts them. Empty = every string.
+  std::function<bool(const std::vector<std::size_t>& w)> promise;
   // f on strings of length n as an arithmetic circuit in the one-hot inputs x[t,σ] (input index
   // (t−1)·|Σ| + σ, as compile_lrnn numbers them), one output; empty when not available.
   std::function<Circuit(std::size_t n)> circuit;

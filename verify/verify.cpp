@@ -126,7 +126,15 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   std::optional<std::pair<std::vector<std::size_t>, std::string>> failing;  // (w, method)
   std::optional<Mismatch> failing_mismatch;
 
+  std::size_t outside_promise = 0;
+  auto in_domain = [&](const std::vector<std::size_t>& w) {
+    return !c.target.promise || c.target.promise(w);
+  };
   auto record = [&](const std::vector<std::size_t>& w, const std::string& method, bool three_way) {
+    if (!in_domain(w)) {
+      ++outside_promise;
+      return false;
+    }
     auto m = checker.check(w, three_way);
     if (m && !failing) {
       failing = {w, method};
@@ -171,6 +179,7 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     }
     r.checked["random"] = count;
   }
+  if (outside_promise > 0) r.checked["skipped (outside the promise)"] = outside_promise;
   if (o.three_way && !checker.compilable())
     r.notes.push_back(
         "three-way agreement skipped: the model has non-LRNN layers, which compile_lrnn does not "
@@ -259,7 +268,7 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
       bool found = false;
       for (std::size_t n = lo; n <= w.size() && !found; ++n)
         found = for_each_string(S, n, [&](const std::vector<std::size_t>& cand) {
-          if (checker.check(cand, false)) {
+          if (in_domain(cand) && checker.check(cand, false)) {
             w = cand;
             return true;
           }
@@ -274,7 +283,7 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
         for (std::size_t i = 0; i < w.size() && w.size() > 1 && !c.target.fixed_length; ++i) {
           auto cand = w;
           cand.erase(cand.begin() + static_cast<long>(i));
-          if (checker.check(cand, false)) {
+          if (in_domain(cand) && checker.check(cand, false)) {
             w = cand;
             progress = true;
             break;
@@ -284,7 +293,7 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
           for (std::size_t s = 0; s < w[i] && !progress; ++s) {
             auto cand = w;
             cand[i] = s;
-            if (checker.check(cand, false)) {
+            if (in_domain(cand) && checker.check(cand, false)) {
               w = cand;
               progress = true;
             }

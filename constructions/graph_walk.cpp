@@ -1,0 +1,195 @@
+#include "constructions/graph_walk.hpp"
+
+#include <map>
+
+#include "algebra/error.hpp"
+
+namespace rnncc {
+
+namespace {
+
+// Hidden units of the Elman layer (the `ever` variant uses all of them; the others the first 6).
+enum Unit : std::size_t { kS, kP, kQ, kZ, kR1, kR2, kT, kP2, kQ2, kZ2, kA, kB, kAllUnits };
+
+struct Instance {
+  std::size_t s = 0, t = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> edges;  // sorted by source
+};
+
+Instance decode(const std::vector<std::size_t>& w, std::size_t V) {
+  Instance in;
+  in.s = w[0] + 1;  // symbol ids 0..V−1 are vertices 1..V, id V is "-"
+  in.t = w[1] + 1;
+  for (std::size_t u = 1; u < V; ++u) {
+    const std::size_t v = w[1 + u] + 1;
+    if (w[1 + u] < V && v > u) in.edges.push_back({u, v});
+  }
+  return in;
+}
+
+bool reachable(const Instance& in) {
+  std::size_t at = in.s;
+  bool seen = at == in.t;
+  for (auto [u, v] : in.edges)
+    if (u == at) {
+      at = v;
+      seen = seen || at == in.t;
+    }
+  return seen;
+}
+
+}  // namespace
+
+Construction graph_walk(std::size_t V, GraphWalkVariant variant) {
+  if (V < 2 || V > 9)
+    throw InputError("--vertices", "expected 2..9 vertices, got " + std::to_string(V));
+  const bool ever = variant == GraphWalkVariant::ever;
+  const std::size_t units = ever ? kAllUnits : kT;
+  const Rational M(static_cast<long>(V));            // the jump gate's slope: |v − u| < M
+  const Rational big(static_cast<long>(4 * V + 8));  // a gated-off unit's offset: exceeds |W h|
+
+  // Tokens and their columns U x. A unit not named by a token is gated off (−big → ReLU = 0),
+  // except the carried units S, T, A, B (offset 0).
+  std::vector<std::string> tokens;
+  std::vector<std::vector<Rational>> U;
+  auto token = [&](std::string name, std::map<std::size_t, Rational> on) {
+    std::vector<Rational> col(units, -big);
+    for (std::size_t carried : {kS, kT, kA, kB})
+      if (carried < units) col[carried] = 0;
+    for (auto& [unit, value] : on) col[unit] = value;
+    tokens.push_back(std::move(name));
+    U.push_back(std::move(col));
+  };
+  // h' = ReLU(W h + U x):
+  //   S' = S + r1 − r2      p' = S − u     q' = u − S     z' = 1 − p − q = [S = u] (integers)
+  //   r1' = M·z + (v−u) − M,  r2' = M·z − (v−u) − M,  so r1 − r2 = (v − u)·z for z ∈ {0, 1}
+  // ever:  T' = T   p2' = S − T   q2' = T − S   z2' = [S = T]
+  //   A' = A − B + z2,  B' = A − B + z2 − 1:  the flag A − B = min(1, visits) stays 0/1.
+  Matrix<Rational> W(units, units, Rational(0));
+  W(kS, kS) = 1;
+  W(kS, kR1) = 1;
+  W(kS, kR2) = -1;
+  W(kP, kS) = 1;
+  W(kQ, kS) = -1;
+  W(kZ, kP) = -1;
+  W(kZ, kQ) = -1;
+  W(kR1, kZ) = M;
+  W(kR2, kZ) = M;
+  if (ever) {
+    W(kT, kT) = 1;
+    W(kP2, kS) = 1;
+    W(kP2, kT) = -1;
+    W(kQ2, kS) = -1;
+    W(kQ2, kT) = 1;
+    W(kZ2, kP2) = -1;
+    W(kZ2, kQ2) = -1;
+    for (std::size_t row : {kA, kB}) {
+      W(row, kA) = 1;
+      W(row, kB) = -1;
+      W(row, kZ2) = 1;
+    }
+  }
+  for (std::size_t i = 1; i <= V; ++i)
+    token("s" + std::to_string(i), {{kS, Rational(static_cast<long>(i))}});
+  if (ever)
+    for (std::size_t j = 1; j <= V; ++j)
+      token("T" + std::to_string(j), {{kT, Rational(static_cast<long>(j))}});
+  for (std::size_t u = 1; u < V; ++u)
+    for (std::size_t v = u + 1; v <= V; ++v) {
+      const std::string e = "e" + std::to_string(u) + std::to_string(v);
+      const Rational du(static_cast<long>(u)), jump(static_cast<long>(v - u));
+      token(e + "a", {{kP, -du}, {kQ, du}});                // p = S − u, q = u − S
+      token(e + "b", {{kZ, Rational(1)}});                  // z = [S = u]
+      token(e + "c", {{kR1, jump - M}, {kR2, -jump - M}});  // r1 − r2 = (v − u)·z
+      token(e + "d", {});                                   // S ← S + r1 − r2
+    }
+  if (ever) {
+    token("ca", {{kP2, Rational(0)}, {kQ2, Rational(0)}});  // p2 = S − T, q2 = T − S
+    token("cb", {{kZ2, Rational(1)}});                      // z2 = [S = T]
+    token("cf", {});                                        // flag ← min(1, flag + z2)
+    // B' carries offset −1 on every token, so B = max(0, A − B + z2 − 1)
+    for (auto& col : U) col[kB] = -1;
+  } else {
+    for (std::size_t j = 1; j <= V; ++j) {
+      const Rational dj(static_cast<long>(j));
+      token("t" + std::to_string(j) + "a", {{kP, -dj}, {kQ, dj}});  // compare the final S with t
+      token("t" + std::to_string(j) + "b", {{kZ, Rational(1)}});
+    }
+  }
+
+  ElmanLayer layer;
+  layer.activation = Activation::relu;
+  layer.d = units;
+  layer.features = tokens.size();
+  layer.pre.W = W;
+  layer.pre.U = Matrix<Rational>(units, tokens.size(), Rational(0));
+  for (std::size_t k = 0; k < tokens.size(); ++k)
+    for (std::size_t unit = 0; unit < units; ++unit) layer.pre.U(unit, k) = U[k][unit];
+  layer.pre.bias = Matrix<Rational>(units, 1, Rational(0));
+  layer.initial_state = Matrix<Rational>(units, 1, Rational(0));
+  layer.readout = Matrix<Rational>(1, units, Rational(0));
+  if (ever) {  // y = A − B
+    layer.readout(0, kA) = 1;
+    layer.readout(0, kB) = -1;
+  } else {
+    layer.readout(0, kZ) = 1;
+  }
+
+  Construction c;
+  c.name = variant == GraphWalkVariant::ever ? "graph-walk (ever)"
+           : variant == GraphWalkVariant::final_with_promise
+               ? "graph-walk (final vertex, t a sink)"
+               : "graph-walk (final vertex, promise dropped)";
+  c.model.name = c.name;
+  c.model.alphabet = Alphabet(tokens, "graph-walk tokens");
+  c.model.layers.push_back({std::nullopt, layer});
+  c.model.accept.mode = Acceptance::Mode::positive;
+  std::vector<std::string> symbols;
+  for (std::size_t i = 1; i <= V; ++i) symbols.push_back(std::to_string(i));
+  symbols.push_back("-");
+  c.target.alphabet = Alphabet(symbols, "graph-walk instances");
+  c.target.fixed_length = V + 1;
+  c.target.value = [V](const std::vector<std::size_t>& w) {
+    return Rational(reachable(decode(w, V)) ? 1 : 0);
+  };
+  c.target.promise = [V, variant](const std::vector<std::size_t>& w) {
+    if (w[0] == V || w[1] == V || w[0] == w[1]) return false;  // s and t are distinct vertices
+    if (variant != GraphWalkVariant::final_with_promise) return true;
+    const Instance in = decode(w, V);
+    for (auto [u, v] : in.edges)
+      if (u == in.t) return false;  // t must be a sink
+    return true;
+  };
+  const Alphabet model_alphabet = c.model.alphabet;
+  c.encode = [V, ever, model_alphabet](const std::vector<std::size_t>& w) {
+    const Instance in = decode(w, V);
+    std::vector<std::string> seq;
+    if (ever) seq.push_back("T" + std::to_string(in.t));
+    seq.push_back("s" + std::to_string(in.s));
+    if (ever) seq.insert(seq.end(), {"ca", "cb", "cf"});
+    for (auto [u, v] : in.edges) {
+      const std::string e = "e" + std::to_string(u) + std::to_string(v);
+      seq.insert(seq.end(), {e + "a", e + "b", e + "c", e + "d"});
+      if (ever) seq.insert(seq.end(), {"ca", "cb", "cf"});
+    }
+    if (!ever)
+      seq.insert(seq.end(), {"t" + std::to_string(in.t) + "a", "t" + std::to_string(in.t) + "b"});
+    std::vector<std::size_t> ids;
+    for (const auto& s : seq) ids.push_back(*model_alphabet.find(s));
+    return ids;
+  };
+  // Claims, measured on the model: state units; sub-steps per edge (tokens of one edge);
+  // the largest |entry| of W and U — the values are integers of O(log V) bits.
+  std::size_t edge_tokens = 0;
+  for (const auto& name : tokens) edge_tokens += name.rfind("e12", 0) == 0;
+  Rational largest = 0;
+  for (const Rational& q : W.data()) largest = std::max(largest, Rational(abs(q)));
+  for (const Rational& q : layer.pre.U.data()) largest = std::max(largest, Rational(abs(q)));
+  c.claims = {claim_equal("state units", ever ? 12 : 6, static_cast<long>(layer.d)),
+              claim_equal("sub-steps per edge", 4, static_cast<long>(edge_tokens)),
+              claim_at_most("largest weight (4V + 8)", Integer(static_cast<long>(4 * V + 8)),
+                            numerator(largest))};
+  return c;
+}
+
+}  // namespace rnncc
