@@ -15,9 +15,10 @@ int main(int argc, char** argv) {
       "rnncc"};
   app.set_version_flag("--version", std::string("rnncc ") + RNNCC_VERSION);
   app.require_subcommand(1);
-  std::vector<rnncc::cli::Action> actions{rnncc::cli::add_run_command(app),
-                                          rnncc::cli::add_compile_command(app),
-                                          rnncc::cli::add_stats_command(app)};
+  std::vector<rnncc::cli::Action> actions{
+      rnncc::cli::add_run_command(app), rnncc::cli::add_compile_command(app),
+      rnncc::cli::add_stats_command(app), rnncc::cli::add_construct_command(app),
+      rnncc::cli::add_verify_command(app)};
 #ifdef RNNCC_HAVE_GRAPHVIZ
   actions.push_back(rnncc::cli::add_draw_command(app));
 #endif

@@ -1,0 +1,209 @@
+// rnncc construct KIND [INPUT] -o MODEL.json   and   rnncc verify KIND … (exit 0 holds, 1 fails)
+#include <iostream>
+#include <memory>
+
+#include "algebra/error.hpp"
+#include "circuits/io/circuit_json.hpp"
+#include "circuits/io/sexpr.hpp"
+#include "cli/commands.hpp"
+#include "constructions/barrington.hpp"
+#include "constructions/ben_or_cleve.hpp"
+#include "constructions/dwfa_pd.hpp"
+#include "constructions/graph_walk.hpp"
+#include "constructions/matmul3.hpp"
+#include "constructions/wfa_to_lrnn.hpp"
+#include "rnn/model_json.hpp"
+#include "rnn/run_report.hpp"
+#include "verify/subjects.hpp"
+#include "verify/verify.hpp"
+
+namespace rnncc::cli {
+
+namespace {
+
+// Everything a construction needs from the command line.
+struct ConstructionFlags {
+  std::string input;
+  std::string family = "general";
+  std::optional<std::uint64_t> modulus;
+  bool no_bos = false;
+  std::string defect = "none";
+  std::string values;  // ben-or-cleve value set, comma separated
+  std::size_t vertices = 3;
+  std::string variant = "ever";
+};
+
+Construction build(const std::string& kind, const ConstructionFlags& f) {
+  if (kind == "wfa" || kind == "dwfa") {
+    const Wfa a = load_wfa(f.input);
+    if (kind == "dwfa" || f.family == "pd") return dwfa_to_pd(a);
+    auto fam = parse_wfa_family(f.family);
+    if (!fam)
+      throw InputError("--family", "'" + f.family + "': expected general, dplr, deltanet or pd");
+    return wfa_to_lrnn(a, *fam);
+  }
+  if (kind == "barrington") {
+    if (f.defect != "none" && f.defect != "swapped-cycle")
+      throw InputError("--defect", "'" + f.defect + "': expected none or swapped-cycle");
+    return barrington(formula_from_argument(f.input), f.defect == "swapped-cycle"
+                                                          ? BarringtonDefect::swapped_cycle
+                                                          : BarringtonDefect::none);
+  }
+  if (kind == "ben-or-cleve") {
+    const Formula formula = formula_from_argument(f.input);
+    if (f.values.empty()) return ben_or_cleve(formula);
+    std::vector<Rational> values;
+    std::size_t start = 0;
+    while (start <= f.values.size()) {
+      std::size_t end = f.values.find(',', start);
+      if (end == std::string::npos) end = f.values.size();
+      auto q = try_parse_rational(f.values.substr(start, end - start));
+      if (!q)
+        throw InputError("--values",
+                         "'" + f.values.substr(start, end - start) + "' is not a rational");
+      values.push_back(*q);
+      start = end + 1;
+    }
+    return ben_or_cleve(formula, values);
+  }
+  if (kind == "matmul3") {
+    Matmul3Options o;
+    o.modulus = f.modulus;
+    o.init_on_bos = !f.no_bos;
+    return matmul3(o);
+  }
+  if (kind == "graph-walk") {
+    GraphWalkVariant v =
+        f.variant == "ever"    ? GraphWalkVariant::ever
+        : f.variant == "final" ? GraphWalkVariant::final_with_promise
+        : f.variant == "final-no-promise"
+            ? GraphWalkVariant::final_no_promise
+            : throw InputError("--variant",
+                               "'" + f.variant + "': expected ever, final or final-no-promise");
+    return graph_walk(f.vertices, v);
+  }
+  throw InputError(
+      "construct",
+      "'" + kind + "': expected wfa, dwfa, barrington, ben-or-cleve, matmul3 or graph-walk");
+}
+
+void add_construction_flags(CLI::App* cmd, ConstructionFlags& f, bool with_input) {
+  if (with_input)
+    cmd->add_option("INPUT", f.input, "WFA file, or formula (file or inline S-expression)")
+        ->required();
+  cmd->add_option("--family", f.family, "wfa: general, dplr, deltanet or pd")
+      ->capture_default_str();
+  cmd->add_option("--modulus", f.modulus, "matmul3: compute modulo this prime (e.g. 29)");
+  cmd->add_flag("--no-bos", f.no_bos,
+                "matmul3: the flawed schedule that initializes on the first data token");
+  cmd->add_option("--defect", f.defect,
+                  "barrington: none or swapped-cycle (a deliberately broken program)")
+      ->capture_default_str();
+  cmd->add_option("--values", f.values, "ben-or-cleve: the variables' value set, e.g. -1,0,1,2");
+  cmd->add_option("--vertices", f.vertices, "graph-walk: vertices V")->capture_default_str();
+  cmd->add_option("--variant", f.variant, "graph-walk: ever, final (t a sink) or final-no-promise")
+      ->capture_default_str();
+}
+
+struct ConstructCommand {
+  std::string kind, output;
+  ConstructionFlags flags;
+};
+
+struct VerifyCommand {
+  ConstructionFlags flags;
+  VerifyOptions options;
+  std::optional<std::size_t> exhaustive;
+  bool exhaustive_flag = false;
+  std::string against;
+  bool json = false;
+};
+
+}  // namespace
+
+Action add_construct_command(CLI::App& app) {
+  auto f = std::make_shared<ConstructCommand>();
+  CLI::App* cmd =
+      app.add_subcommand("construct", "Build a construction's model and write it as a model file");
+  cmd->add_option("KIND", f->kind, "wfa, dwfa, barrington, ben-or-cleve, matmul3 or graph-walk")
+      ->required();
+  cmd->add_option("INPUT", f->flags.input, "WFA file or formula (not for matmul3, graph-walk)");
+  add_construction_flags(cmd, f->flags, false);
+  cmd->add_option("-o,--output", f->output, "MODEL.json")->required();
+  return [cmd, f]() -> int {
+    if (!cmd->parsed()) return -1;
+    if (f->flags.input.empty() && f->kind != "matmul3" && f->kind != "graph-walk")
+      throw InputError("INPUT",
+                       "construct " + f->kind + " needs an input (a WFA file or a formula)");
+    Construction c = build(f->kind, f->flags);
+    write_file_atomically(f->output, model_to_json(c.model).dump(2) + "\n");
+    std::cout << c.name << ": wrote " << f->output << " (" << describe_layers(c.model)
+              << ", |Σ| = " << c.model.alphabet.size() << ")\n";
+    for (const Claim& cl : c.claims)
+      std::cout << "  claim " << cl.name << ": claimed " << cl.claimed << ", measured "
+                << cl.measured << (cl.ok ? "" : "  FAILS") << "\n";
+    return 0;
+  };
+}
+
+Action add_verify_command(CLI::App& app) {
+  auto f = std::make_shared<VerifyCommand>();
+  CLI::App* verify_cmd =
+      app.add_subcommand("verify", "Machine-check a construction: exit 0 holds, 1 counterexample");
+  verify_cmd->require_subcommand(1);
+  std::vector<std::pair<std::string, CLI::App*>> kinds;
+  auto add = [&](const std::string& kind, const std::string& help, bool input) {
+    CLI::App* k = verify_cmd->add_subcommand(kind, help);
+    add_construction_flags(k, f->flags, input);
+    if (kind == "model")
+      k->add_option("--against", f->against, "the WFA the model should compute")->required();
+    k->add_option("--random", f->options.random, "random strings")->capture_default_str();
+    k->add_option("--length", f->options.max_random_length, "longest random string")
+        ->capture_default_str();
+    k->add_option("--exhaustive", f->exhaustive,
+                  "every string of length 1..L (fixed-length domains: all)")
+        ->expected(0, 1);
+    k->add_option("--identity", f->options.identity_rounds,
+                  "K rounds of identity testing over F_p, p = 2^61 − 1");
+    k->add_option("--identity-length", f->options.identity_max_length, "identity test lengths 1..L")
+        ->capture_default_str();
+    k->add_option("--seed", f->options.seed, "seed of the random choices")->capture_default_str();
+    k->add_flag("--json", f->json, "print the report as JSON");
+    kinds.emplace_back(kind, k);
+  };
+  add("wfa", "WFA → LRNN (--family general|dplr|deltanet|pd) against the WFA", true);
+  add("dwfa", "deterministic WFA → PD LRNN against the WFA", true);
+  add("barrington", "boolean formula → width-5 permutation program → PD LRNN, against the formula",
+      true);
+  add("ben-or-cleve", "arithmetic formula → 3×3 elementary matrices → LRNN, against the formula",
+      true);
+  add("matmul3", "iterated 3×3 matrix product by the RWKV-7 overwrite layer, against the product",
+      false);
+  add("graph-walk", "sorted deterministic graph connectivity by a ReLU RNN, against reachability",
+      false);
+  add("model", "a model file against a WFA (--against WFA)", true);
+  return [verify_cmd, f, kinds]() -> int {
+    if (!verify_cmd->parsed()) return -1;
+    std::string kind;
+    CLI::App* sub = nullptr;
+    for (auto& [k, a] : kinds)
+      if (a->parsed()) {
+        kind = k;
+        sub = a;
+      }
+    if (sub->count("--exhaustive")) f->options.exhaustive = f->exhaustive.value_or(0);
+    Construction c = kind == "model"
+                         ? model_against_wfa(load_model(f->flags.input), load_wfa(f->against))
+                         : build(kind, f->flags);
+    if (f->options.exhaustive && *f->options.exhaustive == 0 && !c.target.fixed_length)
+      throw InputError("--exhaustive", "give a length: every string of length 1..L");
+    VerifyReport r = verify(c, f->options);
+    if (f->json)
+      std::cout << to_json(r).dump(2) << "\n";
+    else
+      std::cout << format_text(r);
+    return r.holds ? 0 : 1;
+  };
+}
+
+}  // namespace rnncc::cli

@@ -1,0 +1,45 @@
+#include "verify/subjects.hpp"
+
+#include "algebra/error.hpp"
+#include "constructions/wfa_to_lrnn.hpp"
+
+namespace rnncc {
+
+Construction model_against_wfa(const Model& model, const Wfa& wfa) {
+  const Alphabet& ma = model.alphabet;
+  const Alphabet& wa = wfa.alphabet;
+  std::vector<std::size_t> to_model(wa.size());
+  for (std::size_t s = 0; s < wa.size(); ++s) {
+    auto id = ma.find(wa.symbol(s));
+    if (!id)
+      throw InputError("--against",
+                       "the WFA's symbol '" + wa.symbol(s) + "' is not in the model's alphabet");
+    to_model[s] = *id;
+  }
+  for (const std::string& s : ma.symbols())
+    if (!wa.find(s))
+      throw InputError("--against", "the model's symbol '" + s + "' is not in the WFA's alphabet");
+  Construction c;
+  c.name =
+      "model " + (model.name.empty() ? std::string("(unnamed)") : model.name) + " against the WFA";
+  c.model = model;
+  c.target = wfa_to_lrnn(wfa, WfaFamily::general).target;
+  c.out_row = model.accept.row;
+  c.out_col = model.accept.col;
+  c.encode = [to_model](const std::vector<std::size_t>& w) {
+    std::vector<std::size_t> x;
+    for (std::size_t s : w) x.push_back(to_model[s]);
+    return x;
+  };
+  const std::size_t S = wa.size();
+  c.embedding = [to_model, S](std::size_t n) {
+    std::vector<InputSource> e(n * S);
+    for (std::size_t t = 0; t < n; ++t)
+      for (std::size_t s = 0; s < S; ++s)
+        e[t * S + to_model[s]].variables.push_back(static_cast<std::uint32_t>(t * S + s));
+    return e;
+  };
+  return c;  // a user's model makes no claims beyond computing f
+}
+
+}  // namespace rnncc
