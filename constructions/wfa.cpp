@@ -1,1 +1,272 @@
-// (being written)
+// Weighted finite automata: the plain evaluator and the two file readers (docs/formats.md,
+// "WFA files"). The evaluator is the claimed semantics the automata constructions are checked
+// against, so it is the textbook row-vector product, written for clarity.
+#include "constructions/wfa.hpp"
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+
+#include "algebra/error.hpp"
+#include "rnn/json_cursor.hpp"
+
+namespace rnncc {
+
+bool Wfa::deterministic() const {
+  std::size_t starts = 0;
+  for (const Rational& x : initial) starts += x != 0;
+  if (starts != 1) return false;
+  for (const Matrix<Rational>& m : transition)
+    for (std::size_t p = 0; p < m.rows(); ++p) {
+      std::size_t out = 0;
+      for (std::size_t q = 0; q < m.cols(); ++q) out += m(p, q) != 0;
+      if (out > 1) return false;
+    }
+  return true;
+}
+
+// f(w) = αᵀ M_{w₁} ⋯ M_{w_n} β: the row vector vᵀ = αᵀ M_{w₁} ⋯ M_{w_t} is the weight of
+// reaching each state after t symbols, summed over paths.
+Rational evaluate(const Wfa& a, const std::vector<std::size_t>& w) {
+  const std::size_t d = a.states();
+  std::vector<Rational> v = a.initial, next(d);
+  for (std::size_t sigma : w) {
+    if (sigma >= a.transition.size())
+      throw std::out_of_range("wfa evaluate: symbol id " + std::to_string(sigma) +
+                              " outside the alphabet of " + std::to_string(a.transition.size()));
+    const Matrix<Rational>& m = a.transition[sigma];
+    for (std::size_t q = 0; q < d; ++q) {
+      Rational acc = 0;
+      for (std::size_t p = 0; p < d; ++p)
+        if (v[p] != 0 && m(p, q) != 0) acc += v[p] * m(p, q);
+      next[q] = acc;
+    }
+    v.swap(next);
+  }
+  Rational f = 0;
+  for (std::size_t q = 0; q < d; ++q) f += v[q] * a.final[q];
+  return f;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// AT&T text
+// ---------------------------------------------------------------------------------------
+
+struct Token {
+  std::string_view text;
+  std::size_t column;  // 1-based, in code points
+};
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// Splits one line (comment already removed) at blanks; columns count UTF-8 code points.
+std::vector<Token> tokens_of(std::string_view line) {
+  std::vector<Token> out;
+  std::size_t column = 1, i = 0;
+  auto advance = [&](std::size_t to) {
+    for (; i < to; ++i)
+      if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++column;
+  };
+  while (i < line.size()) {
+    if (is_blank(line[i])) {
+      advance(i + 1);
+      continue;
+    }
+    std::size_t j = i;
+    while (j < line.size() && !is_blank(line[j])) ++j;
+    out.push_back({line.substr(i, j - i), column});
+    advance(j);
+  }
+  return out;
+}
+
+struct AttArc {
+  std::size_t src, dst, label;
+  Rational weight;
+};
+
+class AttReader {
+ public:
+  AttReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+
+  Wfa read() {
+    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);  // UTF-8 byte-order mark
+    std::size_t line_no = 0, first_final_line = 0;
+    std::optional<std::size_t> initial;
+    // Line by line; a last line without '\n' counts too.
+    for (std::size_t pos = 0; pos <= text_.size();) {
+      ++line_no;
+      const std::size_t nl = text_.find('\n', pos);
+      const std::size_t end = nl == std::string_view::npos ? text_.size() : nl;
+      std::string_view line = text_.substr(pos, end - pos);
+      pos = end + 1;
+      if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+      std::vector<Token> t = tokens_of(line);
+      if (t.empty()) continue;
+      line_ = line_no;
+      if (t.size() > 4)
+        fail(t[4],
+             "expected 'src dst label [weight]' (an arc) or 'state [weight]' (a final state), "
+             "got " +
+                 std::to_string(t.size()) + " fields");
+      const std::size_t first = state_id(t[0].text);
+      if (!initial) initial = first;  // the first line's source is the initial state
+      if (t.size() >= 3) {            // arc
+        AttArc arc{first, state_id(t[1].text), label_id(t[2]),
+                   t.size() == 4 ? weight(t[3], false) : Rational(1)};
+        auto key = std::make_tuple(arc.src, arc.dst, arc.label);
+        if (auto it = arc_index_.find(key); it != arc_index_.end())
+          arcs_[it->second].weight += arc.weight;  // a repeated arc adds weights
+        else {
+          arc_index_.emplace(key, arcs_.size());
+          arcs_.push_back(std::move(arc));
+        }
+      } else {  // final state
+        Rational w = t.size() == 2 ? weight(t[1], true) : Rational(1);
+        if (auto it = final_line_.find(first); it != final_line_.end())
+          fail(t[0], "state '" + std::string(t[0].text) + "' already has a final weight (line " +
+                         std::to_string(it->second) + ")");
+        final_line_.emplace(first, line_no);
+        finals_.emplace_back(first, std::move(w));
+        if (first_final_line == 0) first_final_line = line_no;
+      }
+    }
+    if (!initial)
+      throw InputError(source_ + ":1:1",
+                       "expected at least one line 'src dst label [weight]' (an arc) or 'state "
+                       "[weight]' (a final state), got an empty WFA file");
+    if (labels_.empty())
+      throw InputError(source_ + ":" + std::to_string(first_final_line) + ":1",
+                       "expected at least one arc 'src dst label [weight]': the alphabet is the "
+                       "set of arc labels, and this file has only final-state lines");
+
+    Wfa a;
+    a.alphabet = Alphabet(labels_, source_);
+    a.state_names = names_;
+    const std::size_t d = names_.size();
+    a.initial.assign(d, Rational(0));
+    a.initial[*initial] = 1;
+    a.final.assign(d, Rational(0));
+    for (auto& [q, w] : finals_) a.final[q] = w;
+    a.transition.assign(labels_.size(), Matrix<Rational>(d, d, Rational(0)));
+    for (const AttArc& arc : arcs_) a.transition[arc.label](arc.src, arc.dst) = arc.weight;
+    return a;
+  }
+
+ private:
+  [[noreturn]] void fail(const Token& t, const std::string& what) const {
+    throw InputError(source_ + ":" + std::to_string(line_) + ":" + std::to_string(t.column), what);
+  }
+
+  std::size_t state_id(std::string_view name) {
+    auto [it, inserted] = state_index_.try_emplace(std::string(name), names_.size());
+    if (inserted) names_.emplace_back(name);
+    return it->second;
+  }
+
+  std::size_t label_id(const Token& t) {
+    const std::string label(t.text);
+    if (label.find(',') != std::string::npos)
+      fail(t,
+           "label '" + label + "' is not a valid symbol: ',' separates symbols in input strings");
+    if (label == "<eps>" || label == "<epsilon>")
+      fail(t,
+           "label '" + label + "' is an epsilon arc; a WFA here reads exactly one symbol per arc");
+    for (std::size_t i = 0; i < labels_.size(); ++i)
+      if (labels_[i] == label) return i;
+    labels_.push_back(label);
+    return labels_.size() - 1;
+  }
+
+  Rational weight(const Token& t, bool final_line) const {
+    if (auto q = try_parse_rational(t.text)) return *q;
+    fail(t, "expected a rational weight such as -3/4, got '" + std::string(t.text) + "'" +
+                (final_line ? " (a line of two fields is a final state 'state weight'; an arc "
+                              "needs 'src dst label [weight]')"
+                            : ""));
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  std::size_t line_ = 0;
+  std::unordered_map<std::string, std::size_t> state_index_;
+  std::vector<std::string> names_, labels_;
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::size_t> arc_index_;
+  std::vector<AttArc> arcs_;
+  std::map<std::size_t, std::size_t> final_line_;  // state → line of its final weight
+  std::vector<std::pair<std::size_t, Rational>> finals_;
+};
+
+}  // namespace
+
+Wfa parse_wfa_att(std::string_view text, const std::string& source) {
+  return AttReader(text, source).read();
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------
+
+Wfa parse_wfa_json(std::string_view text, const std::string& source) {
+  const nlohmann::json doc = parse_json(text, source);
+  JsonCursor root(doc, source, "");
+  root.only({"format", "description", "comment", "alphabet", "states", "initial", "final",
+             "transitions"});
+  if (auto f = root.find("format"); f && f->string() != "rnncc-wfa/1") f->fail("\"rnncc-wfa/1\"");
+  if (auto d = root.find("description")) d->string();
+  if (auto c = root.find("comment")) c->string();
+
+  Wfa a;
+  JsonCursor alphabet = root.at("alphabet");
+  std::vector<std::string> symbols;
+  for (std::size_t i = 0; i < alphabet.array().size(); ++i) symbols.push_back(alphabet[i].string());
+  a.alphabet = Alphabet(symbols, alphabet.where());
+
+  JsonCursor states = root.at("states");
+  if (states.value().is_array()) {
+    if (states.array().empty()) states.fail("at least one state name");
+    for (std::size_t i = 0; i < states.array().size(); ++i) {
+      JsonCursor s = states[i];
+      std::string name = s.string();
+      if (name.empty()) s.fail("a non-empty state name");
+      for (const std::string& earlier : a.state_names)
+        if (earlier == name) s.error("state name '" + name + "' is repeated");
+      a.state_names.push_back(std::move(name));
+    }
+  } else {
+    if (!states.value().is_number_integer())
+      states.fail("a number of states (an integer in 1..4096) or an array of state names");
+    const std::size_t n = states.size_value(1, 4096);
+    for (std::size_t i = 0; i < n; ++i) a.state_names.push_back(std::to_string(i));
+  }
+  const std::size_t d = a.state_names.size();
+  a.initial = root.at("initial").vector(d);
+  a.final = root.at("final").vector(d);
+
+  JsonCursor transitions = root.at("transitions");
+  for (auto it = transitions.object().begin(); it != transitions.object().end(); ++it)
+    if (!a.alphabet.find(it.key()))
+      transitions.child(it.key(), it.value())
+          .error("'" + it.key() + "' is not a symbol of the alphabet");
+  for (const std::string& s : a.alphabet.symbols()) {
+    if (!transitions.has(s))
+      transitions.error("expected a " + std::to_string(d) + "×" + std::to_string(d) +
+                        " matrix for symbol '" + s + "'");
+    a.transition.push_back(transitions.at(s).matrix(d, d));
+  }
+  return a;
+}
+
+Wfa load_wfa(const std::string& path) {
+  const std::string text = read_text_file(path, "WFA file");
+  if (path.ends_with(".json")) return parse_wfa_json(text, path);
+  return parse_wfa_att(text, path);
+}
+
+}  // namespace rnncc

@@ -1,1 +1,420 @@
-// (being written)
+// WFA → LRNN in the general, DPLR and DeltaNet families (theorems and claims in the header).
+#include "constructions/wfa_to_lrnn.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "algebra/exact.hpp"
+#include "circuits/compile/lrnn.hpp"
+#include "rnn/families.hpp"
+
+namespace rnncc {
+
+namespace {
+
+const RationalField Q;
+
+Matrix<Rational> identity_matrix(std::size_t d) {
+  return identity(Q, d);
+}
+
+Vector unit(std::size_t d, std::size_t i, const Rational& scale = Rational(1)) {
+  Vector v(d, Rational(0));
+  v[i] = scale;
+  return v;
+}
+
+std::string entry(std::size_t i, std::size_t j) {
+  return "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+}
+
+void check_wfa(const Wfa& a) {
+  const std::size_t d = a.states();
+  if (d == 0) throw std::invalid_argument("WFA with no states");
+  if (a.final.size() != d || a.state_names.size() != d)
+    throw std::invalid_argument("WFA: initial, final and state_names sizes differ");
+  if (a.transition.size() != a.alphabet.size() || a.alphabet.size() == 0)
+    throw std::invalid_argument("WFA: one transition matrix per symbol expected");
+  for (const Matrix<Rational>& m : a.transition)
+    if (m.rows() != d || m.cols() != d)
+      throw std::invalid_argument("WFA: transition matrix of shape " + shape_string(m) +
+                                  ", expected " + std::to_string(d) + "×" + std::to_string(d));
+}
+
+// S_0 = α (d×1), C = βᵀ (1×d), m = 1: the frame every WFA layer shares.
+LayerFrame wfa_frame(const Wfa& a, std::size_t features) {
+  const std::size_t d = a.states();
+  LayerFrame frame;
+  frame.d = d;
+  frame.m = 1;
+  frame.features = features;
+  frame.initial_state = Matrix<Rational>(d, 1);
+  frame.readout = Matrix<Rational>(1, d);
+  for (std::size_t i = 0; i < d; ++i) {
+    frame.initial_state(i, 0) = a.initial[i];
+    frame.readout(0, i) = a.final[i];
+  }
+  return frame;
+}
+
+Model one_layer_model(std::string name, std::string description, Alphabet alphabet,
+                      LrnnLayer layer) {
+  Model m;
+  m.name = std::move(name);
+  m.description = std::move(description);
+  m.alphabet = std::move(alphabet);
+  m.layers.push_back(StackLayer{std::nullopt, std::move(layer)});
+  return m;  // acceptance: y[0][0] > 0 (the default)
+}
+
+// The general model A_σ = M_σᵀ, S_0 = α, C = βᵀ.
+Model general_model(const Wfa& a) {
+  std::vector<AffineStep> steps;
+  for (const Matrix<Rational>& m : a.transition)
+    steps.push_back({transpose(m), Matrix<Rational>(a.states(), 1, Rational(0))});
+  return one_layer_model(
+      "wfa-general",
+      "WFA with " + std::to_string(a.states()) +
+          " states as a general LRNN: A_σ = M_σᵀ, S_0 = α, C = βᵀ (constructions.md §4)",
+      a.alphabet, make_general(wfa_frame(a, a.alphabet.size()), std::move(steps)));
+}
+
+// The alphabet Σ×[K], symbol (σ, k) named "σ.k" with id σ·K + k. Names cannot collide: k has
+// no '.', so the text after the last '.' is k and the text before it is σ.
+Alphabet substep_alphabet(const Alphabet& sigma, std::size_t K) {
+  std::vector<std::string> names;
+  for (const std::string& s : sigma.symbols())
+    for (std::size_t k = 0; k < K; ++k) names.push_back(s + "." + std::to_string(k));
+  return Alphabet(std::move(names), "sub-step alphabet");
+}
+
+std::function<std::vector<std::size_t>(const std::vector<std::size_t>&)> substep_encoder(
+    std::size_t K) {
+  return [K](const std::vector<std::size_t>& w) {
+    std::vector<std::size_t> out;
+    out.reserve(w.size() * K);
+    for (std::size_t sigma : w)
+      for (std::size_t k = 0; k < K; ++k) out.push_back(sigma * K + k);
+    return out;
+  };
+}
+
+// Identity embedding: model input (t−1)|Σ| + σ is f's input with the same index.
+std::function<std::vector<InputSource>(std::size_t)> identity_embedding(std::size_t symbols) {
+  return [symbols](std::size_t n) {
+    std::vector<InputSource> out(n * symbols);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = InputSource{Rational(0), {static_cast<std::uint32_t>(i)}};
+    return out;
+  };
+}
+
+Claim state_size_claim(const Wfa& a, const Model& m) {
+  return claim_equal("state size = number of WFA states", Integer(a.states()),
+                     Integer(std::get<LrnnLayer>(m.layers[0].layer).d));
+}
+
+Claim steps_claim(const Construction& c, std::size_t claimed, bool at_most,
+                  const std::string& name) {
+  const std::size_t measured = c.encode({0}).size();  // tokens read for one symbol
+  return at_most ? claim_at_most(name, Integer(claimed), Integer(measured))
+                 : claim_equal(name, Integer(claimed), Integer(measured));
+}
+
+// Row operation row_i += c·row_j on W: W ← (I + c e_i e_jᵀ) W.
+void row_add(Matrix<Rational>& w, std::size_t i, std::size_t j, const Rational& c) {
+  for (std::size_t col = 0; col < w.cols(); ++col)
+    if (w(j, col) != 0) w(i, col) += c * w(j, col);
+}
+// Column operation col_j += c·col_i on W: W ← W (I + c e_i e_jᵀ).
+void col_add(Matrix<Rational>& w, std::size_t i, std::size_t j, const Rational& c) {
+  for (std::size_t row = 0; row < w.rows(); ++row)
+    if (w(row, i) != 0) w(row, j) += c * w(row, i);
+}
+
+ElementaryFactor transvection(std::size_t i, std::size_t j, const Rational& c) {
+  ElementaryFactor f;
+  f.kind = ElementaryFactor::Kind::transvection;
+  f.i = i;
+  f.j = j;
+  f.c = c;
+  return f;
+}
+
+}  // namespace
+
+std::string to_string(WfaFamily f) {
+  switch (f) {
+    case WfaFamily::general:
+      return "general";
+    case WfaFamily::dplr:
+      return "dplr";
+    case WfaFamily::deltanet:
+      return "deltanet";
+  }
+  return "?";
+}
+
+std::optional<WfaFamily> parse_wfa_family(std::string_view name) {
+  for (WfaFamily f : {WfaFamily::general, WfaFamily::dplr, WfaFamily::deltanet})
+    if (to_string(f) == name) return f;
+  return std::nullopt;
+}
+
+Matrix<Rational> ElementaryFactor::matrix(std::size_t d) const {
+  Matrix<Rational> m = identity_matrix(d);
+  if (kind == Kind::transvection) {
+    m(i, j) += c;
+  } else {
+    for (std::size_t x = 0; x < d; ++x) m(x, x) = diag.at(x);
+  }
+  return m;
+}
+
+Matrix<Rational> HouseholderFactor::matrix() const {
+  const std::size_t d = k.size();
+  Matrix<Rational> m = identity_matrix(d);
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t j = 0; j < d; ++j) m(i, j) -= beta * k[i] * k[j];
+  return m;
+}
+
+// Exact elimination with transvections only. Invariant before step k: rows and columns < k
+// of W are zero except the diagonal. Step k makes W(k,k) ≠ 0 (≤ 2 transvections, only when
+// the trailing block is nonzero; never at k = d−1, where a zero 1×1 block ends the loop),
+// then clears column k below and row k right of the pivot (≤ 2(d−1−k) transvections). In all
+//     L_p ⋯ L_1 · A · R_1 ⋯ R_q = Δ
+// with ≤ 2(d−1) + d(d−1) = (d−1)(d+2) transvections L, R, so
+//     A = L_1⁻¹ ⋯ L_p⁻¹ · Δ · R_q⁻¹ ⋯ R_1⁻¹,     (I + c e_i e_jᵀ)⁻¹ = I − c e_i e_jᵀ,
+// whose application order (rightmost first) is R_1⁻¹, …, R_q⁻¹, Δ, L_p⁻¹, …, L_1⁻¹.
+std::vector<ElementaryFactor> factor_elementary(const Matrix<Rational>& a) {
+  if (a.rows() != a.cols())
+    throw std::invalid_argument("factor_elementary: expected a square matrix, got " +
+                                shape_string(a));
+  const std::size_t d = a.rows();
+  Matrix<Rational> w = a;
+  std::vector<ElementaryFactor> left, right;  // L_1, L_2, … and R_1, R_2, … as applied to W
+  auto row_op = [&](std::size_t i, std::size_t j, const Rational& c) {
+    row_add(w, i, j, c);
+    left.push_back(transvection(i, j, c));
+  };
+  auto col_op = [&](std::size_t i, std::size_t j, const Rational& c) {
+    col_add(w, i, j, c);
+    right.push_back(transvection(i, j, c));
+  };
+  for (std::size_t k = 0; k < d; ++k) {
+    if (w(k, k) == 0) {
+      std::optional<std::size_t> r;
+      for (std::size_t i = k + 1; i < d && !r; ++i)
+        if (w(i, k) != 0) r = i;
+      if (!r) {  // column k is zero from row k down: borrow a nonzero column s > k
+        std::optional<std::size_t> s;
+        for (std::size_t j = k + 1; j < d && !s; ++j)
+          for (std::size_t i = k; i < d && !s; ++i)
+            if (w(i, j) != 0) s = j;
+        if (!s) break;               // the trailing block is zero: Δ has zeros from k on
+        col_op(*s, k, Rational(1));  // col_k += col_s
+        if (w(k, k) == 0)
+          for (std::size_t i = k + 1; i < d && !r; ++i)
+            if (w(i, k) != 0) r = i;
+      }
+      if (w(k, k) == 0) row_op(k, *r, Rational(1));  // row_k += row_r: W(k,k) = W(r,k) ≠ 0
+    }
+    const Rational pivot = w(k, k);
+    for (std::size_t i = k + 1; i < d; ++i)
+      if (w(i, k) != 0) row_op(i, k, -w(i, k) / pivot);  // clears W(i,k)
+    for (std::size_t j = k + 1; j < d; ++j)
+      if (w(k, j) != 0) col_op(k, j, -w(k, j) / pivot);  // clears W(k,j)
+  }
+  std::vector<ElementaryFactor> out;
+  for (const ElementaryFactor& r : right) out.push_back(transvection(r.i, r.j, -r.c));
+  ElementaryFactor delta;
+  bool is_identity = true;
+  for (std::size_t x = 0; x < d; ++x) {
+    delta.diag.push_back(w(x, x));
+    is_identity = is_identity && w(x, x) == 1;
+  }
+  if (!is_identity) out.push_back(std::move(delta));
+  for (std::size_t l = left.size(); l-- > 0;)
+    out.push_back(transvection(left[l].i, left[l].j, -left[l].c));
+  return out;
+}
+
+// I + c e_i e_jᵀ = H(1/3, e_j + 2c e_i) · H(1/2, e_j) · H(2/(2c²−1), e_j + c e_i): checked
+// symbolically in c (and exactly in tests); 2c² − 1 ≠ 0 because √2 is irrational.
+std::vector<HouseholderFactor> householder_transvection(std::size_t d, std::size_t i, std::size_t j,
+                                                        const Rational& c) {
+  if (i == j || i >= d || j >= d || c == 0)
+    throw std::invalid_argument("householder_transvection: needs i ≠ j < d and c ≠ 0");
+  auto k = [&](const Rational& t) {
+    Vector v = unit(d, j);
+    v[i] = t;
+    return v;
+  };
+  return {HouseholderFactor{Rational(2) / (Rational(2) * c * c - 1), k(c)},
+          HouseholderFactor{Rational(1, 2), unit(d, j)},
+          HouseholderFactor{Rational(1, 3), k(Rational(2) * c)}};
+}
+
+std::vector<HouseholderFactor> factor_householder(const Matrix<Rational>& a) {
+  const std::size_t d = a.rows();
+  std::vector<HouseholderFactor> out;
+  for (const ElementaryFactor& f : factor_elementary(a)) {
+    if (f.kind == ElementaryFactor::Kind::transvection) {
+      for (HouseholderFactor& h : householder_transvection(d, f.i, f.j, f.c))
+        out.push_back(std::move(h));
+    } else {
+      for (std::size_t x = 0; x < d; ++x)  // H(1 − λ, e_x) scales coordinate x by λ
+        if (f.diag[x] != 1) out.push_back(HouseholderFactor{1 - f.diag[x], unit(d, x)});
+    }
+  }
+  return out;
+}
+
+Matrix<Rational> product_in_application_order(const std::vector<Matrix<Rational>>& factors,
+                                              std::size_t d) {
+  Matrix<Rational> p = identity_matrix(d);
+  for (const Matrix<Rational>& f : factors) p = mul(Q, f, p);  // the later factor on the left
+  return p;
+}
+
+std::size_t dplr_steps_bound(std::size_t d) {
+  return d * d + d - 1;
+}
+std::size_t deltanet_steps_bound(std::size_t d) {
+  return 3 * (d - 1) * (d + 2) + d;
+}
+
+Claim check_factor_products(const Wfa& a, const LrnnLayer& layer, std::size_t K) {
+  Claim claim{"factor products equal M_σᵀ", "exact", "", false};
+  const std::size_t d = a.states();
+  if (layer.d != d || layer.features != a.alphabet.size() * K || layer.A.size() != layer.features) {
+    claim.measured = "shape mismatch: layer d = " + std::to_string(layer.d) + " with " +
+                     std::to_string(layer.features) +
+                     " features, expected d = " + std::to_string(d) + " with " +
+                     std::to_string(a.alphabet.size() * K);
+    return claim;
+  }
+  for (std::size_t sigma = 0; sigma < a.alphabet.size(); ++sigma) {
+    std::vector<Matrix<Rational>> fs(layer.A.begin() + sigma * K,
+                                     layer.A.begin() + (sigma + 1) * K);
+    const Matrix<Rational> p = product_in_application_order(fs, d);
+    const Matrix<Rational> want = transpose(a.transition[sigma]);
+    for (std::size_t i = 0; i < d; ++i)
+      for (std::size_t j = 0; j < d; ++j)
+        if (p(i, j) != want(i, j)) {
+          claim.measured =
+              "differs for symbol '" + a.alphabet.symbol(sigma) + "' at " + entry(i, j);
+          return claim;
+        }
+  }
+  claim.measured = "exact";
+  claim.ok = true;
+  return claim;
+}
+
+Target wfa_target(const Wfa& a) {
+  check_wfa(a);
+  auto wfa = std::make_shared<const Wfa>(a);
+  auto model = std::make_shared<const Model>(general_model(a));
+  Target t;
+  t.alphabet = a.alphabet;
+  t.value = [wfa](const std::vector<std::size_t>& w) { return evaluate(*wfa, w); };
+  t.circuit = [model](std::size_t n) {
+    CompileOptions options;
+    options.acceptance = false;
+    options.outputs = OutputMode::last;
+    return compile_lrnn(*model, n, options).circuit;
+  };
+  return t;
+}
+
+Construction wfa_to_lrnn(const Wfa& a, WfaFamily family) {
+  check_wfa(a);
+  const std::size_t d = a.states(), sigma_count = a.alphabet.size();
+  Construction c;
+  c.name = "wfa-" + to_string(family);
+  c.target = wfa_target(a);
+
+  if (family == WfaFamily::general) {
+    c.model = general_model(a);
+    c.encode = [](const std::vector<std::size_t>& w) { return w; };
+    c.embedding = identity_embedding(sigma_count);
+    c.claims.push_back(state_size_claim(a, c.model));
+    c.claims.push_back(steps_claim(c, 1, false, "steps per symbol"));
+    return c;
+  }
+
+  // Factor every A_σ = M_σᵀ; K = the longest factor list (at least 1).
+  std::vector<std::vector<ElementaryFactor>> elementary;
+  std::vector<std::vector<HouseholderFactor>> householder;
+  std::size_t K = 1;
+  for (const Matrix<Rational>& m : a.transition) {
+    if (family == WfaFamily::dplr) {
+      elementary.push_back(factor_elementary(transpose(m)));
+      K = std::max(K, elementary.back().size());
+    } else {
+      householder.push_back(factor_householder(transpose(m)));
+      K = std::max(K, householder.back().size());
+    }
+  }
+  const Alphabet sub = substep_alphabet(a.alphabet, K);
+  LayerFrame frame = wfa_frame(a, sigma_count * K);
+  std::string how;
+  LrnnLayer layer;
+  std::size_t bound = 0;
+  if (family == WfaFamily::dplr) {
+    std::vector<DplrStep> steps;
+    for (std::size_t s = 0; s < sigma_count; ++s)
+      for (std::size_t k = 0; k < K; ++k) {
+        DplrStep step{Vector(d, Rational(1)), Vector(d, Rational(0)), Vector(d, Rational(0)),
+                      Matrix<Rational>(d, 1, Rational(0))};
+        if (k < elementary[s].size()) {
+          const ElementaryFactor& f = elementary[s][k];
+          if (f.kind == ElementaryFactor::Kind::transvection) {
+            step.a = unit(d, f.i, -f.c);  // I − (−c e_i) e_jᵀ = I + c e_i e_jᵀ
+            step.b = unit(d, f.j);
+          } else {
+            step.D = f.diag;
+          }
+        }  // else the identity: D = 1, a = b = 0
+        steps.push_back(std::move(step));
+      }
+    layer = make_dplr(std::move(frame), std::move(steps));
+    bound = dplr_steps_bound(d);
+    how = "transvections I + c e_i e_jᵀ and one diagonal";
+  } else {
+    std::vector<DeltaStep> steps;
+    for (std::size_t s = 0; s < sigma_count; ++s)
+      for (std::size_t k = 0; k < K; ++k) {
+        DeltaStep step{{}, Rational(0), Vector(d, Rational(0)), Vector{Rational(0)}};
+        if (k < householder[s].size()) {
+          step.beta = householder[s][k].beta;
+          step.k = householder[s][k].k;
+        }  // else β = 0: the identity; the write β k vᵀ is 0 since v = 0
+        steps.push_back(std::move(step));
+      }
+    layer = make_delta(Family::deltanet, std::move(frame), std::move(steps), BetaRange::any);
+    bound = deltanet_steps_bound(d);
+    how = "generalized Householders I − βkkᵀ";
+  }
+  const std::string family_name = to_string(family);
+  c.model =
+      one_layer_model(c.name,
+                      "WFA with " + std::to_string(d) + " states as a " + family_name +
+                          " LRNN reading K = " + std::to_string(K) + " sub-steps per symbol (" +
+                          how + "; constructions.md §4): symbol σ.k applies factor k of M_σᵀ",
+                      sub, std::move(layer));
+  c.encode = substep_encoder(K);
+  // embedding stays empty: K tokens per symbol are not block-linear in f's inputs.
+  c.claims.push_back(state_size_claim(a, c.model));
+  c.claims.push_back(steps_claim(c, bound, true,
+                                 family == WfaFamily::dplr
+                                     ? "steps per symbol K (≤ d² + d − 1)"
+                                     : "steps per symbol K (≤ 3(d−1)(d+2) + d)"));
+  c.claims.push_back(check_factor_products(a, std::get<LrnnLayer>(c.model.layers[0].layer), K));
+  return c;
+}
+
+}  // namespace rnncc

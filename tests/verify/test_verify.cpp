@@ -55,7 +55,7 @@ TEST_CASE("a true claim holds under every method, with an error bound", "[verify
   CHECK(r.checked["exhaustive"] == 126);  // 2^1 + … + 2^6
   CHECK(r.checked["random"] == 60);
   CHECK(r.checked["identity (points)"] == 18);
-  CHECK(r.checked["three-way (compiled circuits)"] > 0);
+  CHECK(r.checked["three-way (lengths compiled)"] > 0);
   REQUIRE(r.error_bound);
   CHECK_THAT(*r.error_bound, Catch::Contains("2^61"));
   auto j = to_json(r);
