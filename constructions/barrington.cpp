@@ -99,13 +99,6 @@ Perm program_product(const std::vector<Instruction>& program,
 
 namespace {
 
-// A formula's text for a message: cut after 60 bytes (at a token boundary) when longer.
-std::string shown(const std::string& text) {
-  if (text.size() <= 72) return text;
-  std::size_t cut = text.find(' ', 60);
-  return text.substr(0, cut == std::string::npos ? 60 : cut) + " …";
-}
-
 constexpr std::size_t kMaxInstructions = std::size_t(1) << 22;
 
 using Program = std::vector<Instruction>;
@@ -192,7 +185,7 @@ struct Builder {
 std::vector<Instruction> barrington_program(const Formula& f, BarringtonDefect defect) {
   if (!f.boolean)
     throw InputError("", "Barrington's construction takes a boolean formula (and, or, not); " +
-                             shown(f.text) + " is arithmetic");
+                             excerpt(f.text) + " is arithmetic");
   const Circuit& c = f.circuit;
   if (c.outputs().size() != 1)
     throw std::invalid_argument("barrington: a formula circuit has one output");
@@ -208,7 +201,7 @@ std::vector<Instruction> barrington_program(const Formula& f, BarringtonDefect d
     }
   }
   if (length[c.outputs()[0]] > kMaxInstructions)
-    throw InputError("", "the Barrington program of " + shown(f.text) + " would have " +
+    throw InputError("", "the Barrington program of " + excerpt(f.text) + " would have " +
                              length[c.outputs()[0]].str() +
                              " instructions, more than the limit of " +
                              std::to_string(kMaxInstructions));
@@ -347,7 +340,7 @@ Construction barrington(const Formula& f, BarringtonDefect defect) {
   c.model.name = "barrington";
   c.model.description = "Barrington: the width-5 permutation branching program (length " +
                         std::to_string(L) + ", σ = " + cycle_notation(barrington_sigma()) +
-                        ") of the formula " + shown(f.text) +
+                        ") of the formula " + excerpt(f.text) +
                         " run by a PD LRNN on 5×5 permutation matrices; y = 1 − S[0]";
   c.model.alphabet = Alphabet(symbols, "barrington");
   c.model.layers.push_back({std::nullopt, make_pd(std::move(frame), std::move(steps), true)});

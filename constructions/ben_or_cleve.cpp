@@ -15,13 +15,6 @@ namespace rnncc {
 
 namespace {
 
-// A formula's text for a message: cut after 60 bytes (at a token boundary) when longer.
-std::string shown(const std::string& text) {
-  if (text.size() <= 72) return text;
-  std::size_t cut = text.find(' ', 60);
-  return text.substr(0, cut == std::string::npos ? 60 : cut) + " …";
-}
-
 constexpr std::size_t kMaxSteps = std::size_t(1) << 22;
 }  // namespace
 
@@ -67,7 +60,7 @@ Matrix<Rational> program_matrix(const std::vector<ElementaryStep>& program,
 std::vector<ElementaryStep> ben_or_cleve_program(const Formula& f) {
   if (f.boolean && f.depth > 0)
     throw InputError("", "the Ben-Or–Cleve construction takes an arithmetic formula (+, -, *); " +
-                             shown(f.text) + " is boolean");
+                             excerpt(f.text) + " is boolean");
   const Circuit& c = f.circuit;
   if (c.outputs().size() != 1)
     throw std::invalid_argument("ben-or-cleve: a formula circuit has one output");
@@ -95,7 +88,7 @@ std::vector<ElementaryStep> ben_or_cleve_program(const Formula& f) {
   }
   const Integer total = length[c.outputs()[0]];
   if (total > kMaxSteps)
-    throw InputError("", "the Ben-Or–Cleve program of " + shown(f.text) + " would have " +
+    throw InputError("", "the Ben-Or–Cleve program of " + excerpt(f.text) + " would have " +
                              total.str() + " steps, more than the limit of " +
                              std::to_string(kMaxSteps));
 
@@ -269,7 +262,7 @@ Construction ben_or_cleve(const Formula& f, std::vector<Rational> values) {
   Construction c;
   c.name = "ben-or-cleve";
   c.model.name = "ben-or-cleve";
-  c.model.description = "Ben-Or–Cleve: the formula " + shown(f.text) + " as a product of " +
+  c.model.description = "Ben-Or–Cleve: the formula " + excerpt(f.text) + " as a product of " +
                         std::to_string(L) +
                         " elementary 3×3 matrices E_ij(a) = I + a·e_i e_jᵀ (registers as a row "
                         "vector); the state is the transposed product, y[0][0] = M[1][3] = f";

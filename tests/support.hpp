@@ -3,6 +3,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "algebra/rational.hpp"
 
@@ -29,6 +30,26 @@ inline Rational random_rational(std::mt19937_64& rng, unsigned bits = 20) {
 // Small rationals with denominators 1..4, as model parameters tend to be.
 inline Rational small_rational(std::mt19937_64& rng) {
   return Rational(static_cast<long>(rng() % 9) - 4, static_cast<long>(rng() % 4) + 1);
+}
+
+// Every string over `symbols` symbols of length lo..hi, as id vectors, by length then
+// lexicographically.
+inline std::vector<std::vector<std::size_t>> all_strings(std::size_t symbols, std::size_t lo,
+                                                         std::size_t hi) {
+  std::vector<std::vector<std::size_t>> out, layer{{}};
+  if (lo == 0) out.push_back({});
+  for (std::size_t len = 1; len <= hi; ++len) {
+    std::vector<std::vector<std::size_t>> next;
+    for (const auto& w : layer)
+      for (std::size_t s = 0; s < symbols; ++s) {
+        auto v = w;
+        v.push_back(s);
+        next.push_back(v);
+      }
+    if (len >= lo) out.insert(out.end(), next.begin(), next.end());
+    layer = std::move(next);
+  }
+  return out;
 }
 
 }  // namespace rnncc::test

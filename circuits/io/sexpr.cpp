@@ -342,4 +342,10 @@ Formula formula_from_argument(const std::string& arg) {
   return load_formula(arg);
 }
 
+std::string excerpt(const std::string& text) {
+  if (text.size() <= 72) return text;
+  std::size_t cut = text.find(' ', 60);
+  return text.substr(0, cut == std::string::npos ? 60 : cut) + " …";
+}
+
 }  // namespace rnncc

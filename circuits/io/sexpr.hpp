@@ -58,4 +58,7 @@ Formula load_formula(const std::string& path);
 // -3/4). Anything else is a file path ("xor.sexp", "examples/formula_poly.sexp").
 Formula formula_from_argument(const std::string& arg);
 
+// A formula's text for a message: cut after 60 bytes (at a token boundary) when longer than 72.
+std::string excerpt(const std::string& text);
+
 }  // namespace rnncc

@@ -18,23 +18,7 @@ namespace {
 
 const RationalField Q;
 
-std::vector<std::vector<std::size_t>> all_strings(std::size_t symbols, std::size_t lo,
-                                                  std::size_t hi) {
-  std::vector<std::vector<std::size_t>> out, layer{{}};
-  if (lo == 0) out.push_back({});
-  for (std::size_t len = 1; len <= hi; ++len) {
-    std::vector<std::vector<std::size_t>> next;
-    for (const auto& w : layer)
-      for (std::size_t s = 0; s < symbols; ++s) {
-        auto v = w;
-        v.push_back(s);
-        next.push_back(v);
-      }
-    if (len >= lo) out.insert(out.end(), next.begin(), next.end());
-    layer = std::move(next);
-  }
-  return out;
-}
+using test::all_strings;
 
 Rational nonzero_rational(std::mt19937_64& rng) {
   Rational q = test::small_rational(rng);

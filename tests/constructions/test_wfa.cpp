@@ -20,21 +20,8 @@ Rational f(const Wfa& a, const std::string& w) {
   return evaluate(a, ids(a, w));
 }
 
-// All strings over |Σ| symbols of length 0..n, as id vectors.
 std::vector<std::vector<std::size_t>> all_strings(std::size_t symbols, std::size_t n) {
-  std::vector<std::vector<std::size_t>> out{{}}, layer{{}};
-  for (std::size_t len = 1; len <= n; ++len) {
-    std::vector<std::vector<std::size_t>> next;
-    for (const auto& w : layer)
-      for (std::size_t s = 0; s < symbols; ++s) {
-        auto v = w;
-        v.push_back(s);
-        next.push_back(v);
-      }
-    out.insert(out.end(), next.begin(), next.end());
-    layer = std::move(next);
-  }
-  return out;
+  return test::all_strings(symbols, 0, n);
 }
 
 // The JSON form of a WFA (the inverse of parse_wfa_json), for round trips.
