@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "circuits/io/aiger.hpp"
+
 namespace rnncc {
 
 CircuitReport report_circuit(const CompiledCircuit& cc) {
@@ -15,6 +17,7 @@ CircuitReport report_circuit(const CompiledCircuit& cc) {
   std::size_t used = 0;
   for (GateId in : cc.circuit.inputs()) used += live[in];
   r.depth_lower_bound = used <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(used - 1));
+  r.and_levels = aig_levels(cc.circuit);
   return r;
 }
 
@@ -34,6 +37,7 @@ nlohmann::ordered_json to_json(const CircuitReport& r) {
   j["by_kind"] = kinds;
   j["combine_levels"] = r.combine_levels;
   j["depth_lower_bound"] = r.depth_lower_bound;
+  j["and_levels"] = r.and_levels;
   j["width"] = s.width;
   return j;
 }
@@ -51,10 +55,11 @@ std::string format_text(const CircuitReport& r) {
       "depth         {} (unbounded fan-in), {} (fan-in 2); lower bound for fan-in 2: {}\n"
       "max fan-in    {}\n"
       "combine levels {}\n"
+      "AND levels    {} (NOT free, as ABC counts AIG levels)\n"
       "widest level  {} gates\n"
       "by kind       {}\n",
       s.size, s.operations(), s.inputs, r.constants, s.outputs, s.depth, s.bounded_fanin_depth,
-      r.depth_lower_bound, s.max_fanin, r.combine_levels, widest, kinds);
+      r.depth_lower_bound, s.max_fanin, r.combine_levels, r.and_levels, widest, kinds);
 }
 
 }  // namespace rnncc

@@ -1,7 +1,7 @@
 // Statistics of a circuit as a report: text for people, JSON for scripts (`rnncc stats`,
 // `rnncc compile --stats`). The JSON object has the keys size, operations, depth,
-// bounded_fanin_depth, max_fanin, inputs, outputs, by_kind, combine_levels, width and
-// depth_lower_bound.
+// bounded_fanin_depth, max_fanin, inputs, outputs, by_kind, combine_levels, width,
+// depth_lower_bound and and_levels.
 #pragma once
 
 #include <string>
@@ -19,6 +19,8 @@ struct CircuitReport {
   std::size_t constants = 0;
   // ⌈log₂ (inputs some output depends on)⌉: no fan-in-2 circuit for these outputs is shallower.
   std::uint32_t depth_lower_bound = 0;
+  // AND depth with NOT free — ABC's "levels" for and-inverter graphs; 0 without `and` gates.
+  std::uint32_t and_levels = 0;
 };
 
 CircuitReport report_circuit(const CompiledCircuit& c);

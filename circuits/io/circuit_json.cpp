@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "algebra/error.hpp"
+#include "circuits/io/aiger.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {
@@ -185,6 +186,11 @@ CompiledCircuit circuit_from_json(std::string_view text, const std::string& sour
 }
 
 CompiledCircuit load_circuit(const std::string& path) {
+  if (path.ends_with(".aig") || path.ends_with(".aag")) {
+    CompiledCircuit c;
+    c.circuit = load_aiger(path);
+    return c;
+  }
   return circuit_from_json(read_text_file(path, "circuit file"), path);
 }
 

@@ -21,6 +21,7 @@ namespace rnncc {
 
 nlohmann::ordered_json circuit_to_json(const CompiledCircuit& c);
 CompiledCircuit circuit_from_json(std::string_view text, const std::string& source);
+// By extension: .aig/.aag are AIGER (circuits/io/aiger.hpp), anything else this JSON format.
 CompiledCircuit load_circuit(const std::string& path);
 // Writes to `path` through a temporary file renamed into place, so a failure leaves no
 // half-written file.

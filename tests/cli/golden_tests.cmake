@@ -59,3 +59,6 @@ rnncc_golden(err-verify-bad-formula 2 err_verify_bad_formula.txt stderr verify b
 rnncc_golden(err-verify-bad-wfa 2 err_verify_bad_wfa.txt stderr verify wfa tests/cli/models/bad_weight.att)
 rnncc_golden(err-verify-family 2 err_verify_family.txt stderr verify wfa examples/wfa_count_ab.att --family lstm)
 rnncc_golden(err-construct-kind 2 err_construct_kind.txt stderr construct turing examples/wfa_count_ab.att -o out.json)
+
+# AIGER: an EPFL circuit (shared/ lies beside the repository)
+rnncc_golden(stats-aiger 0 stats_aiger.txt stdout stats ../shared/benchmarks/epfl/ctrl.aig --json)

@@ -1,0 +1,297 @@
+#include "circuits/io/aiger.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <unordered_map>
+
+#include "algebra/error.hpp"
+#include "rnn/json_cursor.hpp"
+
+namespace rnncc {
+
+namespace {
+
+// A cursor over the file's bytes with line:column positions for diagnostics.
+struct Reader {
+  std::string_view s;
+  std::string source;
+  std::size_t at = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    auto [line, col] = line_column(s, at);
+    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col), what);
+  }
+  bool eof() const { return at >= s.size(); }
+  std::uint64_t number(const char* what) {
+    if (eof() || s[at] < '0' || s[at] > '9') fail(std::string("expected ") + what);
+    std::uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(s.data() + at, s.data() + s.size(), v);
+    if (ec != std::errc()) fail(std::string("expected ") + what + " (a number that fits 64 bits)");
+    at = static_cast<std::size_t>(ptr - s.data());
+    return v;
+  }
+  void expect(char c, const char* what) {
+    if (eof() || s[at] != c) fail(std::string("expected ") + what);
+    ++at;
+  }
+  // 7-bit little-endian varint of the binary AND section.
+  std::uint64_t varint() {
+    std::uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (eof()) fail("the binary AND section ends in the middle of a number");
+      const auto byte = static_cast<unsigned char>(s[at++]);
+      if (shift > 56) fail("a delta of the binary AND section does not fit 64 bits");
+      v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+      if (!(byte & 0x80)) return v;
+    }
+  }
+};
+
+}  // namespace
+
+Circuit parse_aiger(std::string_view bytes, const std::string& source) {
+  Reader r{bytes, source};
+  const bool ascii = bytes.starts_with("aag ");
+  if (!ascii && !bytes.starts_with("aig "))
+    r.fail("expected the header 'aag M I L O A' or 'aig M I L O A'");
+  r.at = 4;
+  const std::size_t at_M = r.at;
+  const std::uint64_t M = r.number("M (maximum variable index)");
+  r.expect(' ', "' I'");
+  const std::uint64_t I = r.number("I (inputs)");
+  r.expect(' ', "' L'");
+  const std::size_t at_L = r.at;
+  const std::uint64_t L = r.number("L (latches)");
+  r.expect(' ', "' O'");
+  const std::uint64_t O = r.number("O (outputs)");
+  r.expect(' ', "' A'");
+  const std::uint64_t A = r.number("A (AND gates)");
+  while (!r.eof() && r.s[r.at] == ' ') {  // AIGER 1.9 header extensions B C J F: must be 0 here
+    ++r.at;
+    if (r.number("a header field") != 0)
+      r.fail("bad-state, invariant, justice and fairness properties are not supported");
+  }
+  r.expect('\n', "the end of the header line");
+  const std::size_t body = r.at;
+  if (L != 0) {
+    r.at = at_L;
+    r.fail("the file has " + std::to_string(L) + " latches; rnncc reads combinational AIGs only");
+  }
+  if (M != I + L + A) {
+    r.at = at_M;
+    r.fail("M = " + std::to_string(M) + " but I + L + A = " + std::to_string(I + L + A));
+  }
+  r.at = body;
+  if (M >= (std::uint64_t{1} << 31)) r.fail("more than 2^31 variables");
+
+  CircuitBuilder b;
+  b.reserve(I + A + A / 2 + 2);
+  std::vector<GateId> var(M + 1, kNoGate);  // positive literal of each variable
+  std::vector<GateId> negated(M + 1, kNoGate);
+  GateId zero = kNoGate, one = kNoGate;
+  std::vector<GateId> inputs;
+  // Inputs first so that input i is circuit input i.
+  for (std::uint64_t i = 1; i <= I; ++i) {
+    if (ascii) {
+      const std::size_t at = r.at;
+      const std::uint64_t lit = r.number("an input literal");
+      if (lit != 2 * i)
+        r.at = at, r.fail("input " + std::to_string(i) + " must be literal " +
+                          std::to_string(2 * i) + ", got " + std::to_string(lit));
+      r.expect('\n', "the end of the input line");
+    }
+    var[i] = b.input("i" + std::to_string(i - 1));
+  }
+  std::vector<std::uint64_t> out_lits;
+  for (std::uint64_t o = 0; o < O; ++o) {
+    out_lits.push_back(r.number("an output literal"));
+    if (out_lits.back() > 2 * M + 1)
+      r.fail("output literal " + std::to_string(out_lits.back()) + " exceeds 2M + 1");
+    r.expect('\n', "the end of the output line");
+  }
+  auto literal = [&](std::uint64_t lit) -> GateId {
+    const std::uint64_t v = lit >> 1;
+    if (v == 0) {
+      if (zero == kNoGate) zero = b.constant(Rational(0));
+      if (one == kNoGate) one = b.constant(Rational(1));
+      return lit & 1 ? one : zero;
+    }
+    if (var[v] == kNoGate)
+      r.fail("literal " + std::to_string(lit) + " uses variable " + std::to_string(v) +
+             " before it is defined");
+    if (!(lit & 1)) return var[v];
+    if (negated[v] == kNoGate) {
+      const GateId op[] = {var[v]};
+      negated[v] = b.raw(GateKind::not_, op);
+    }
+    return negated[v];
+  };
+  for (std::uint64_t a = 0; a < A; ++a) {
+    const std::uint64_t lhs = 2 * (I + L + a + 1);
+    std::uint64_t r0, r1;
+    const std::size_t line_at = r.at;
+    if (ascii) {
+      const std::uint64_t got = r.number("an AND line 'lhs rhs0 rhs1'");
+      if (got != lhs)
+        r.fail("AND gate " + std::to_string(a) + " must define literal " + std::to_string(lhs) +
+               ", got " + std::to_string(got));
+      r.expect(' ', "' rhs0'");
+      r0 = r.number("rhs0");
+      r.expect(' ', "' rhs1'");
+      r1 = r.number("rhs1");
+      r.expect('\n', "the end of the AND line");
+    } else {
+      const std::uint64_t d0 = r.varint(), d1 = r.varint();
+      if (d0 == 0 || d0 > lhs)
+        r.fail("AND gate " + std::to_string(a) + ": delta " + std::to_string(d0) +
+               " is not in 1..lhs");
+      r0 = lhs - d0;
+      if (d1 > r0)
+        r.fail("AND gate " + std::to_string(a) + ": second delta exceeds the first operand");
+      r1 = r0 - d1;
+    }
+    if (r0 >= lhs || r1 >= lhs) {
+      r.at = line_at;
+      r.fail("AND gate " + std::to_string(a) + " reads a literal that is not defined before it");
+    }
+    const GateId ops[] = {literal(r0), literal(r1)};
+    var[I + L + a + 1] = b.raw(GateKind::and_, ops);
+  }
+  // Symbol table: iN name / oN name; then an optional comment section.
+  std::vector<std::string> in_names(I), out_names(O);
+  while (!r.eof() && r.s[r.at] != 'c') {
+    const char kind = r.s[r.at++];
+    if (kind != 'i' && kind != 'o') {
+      --r.at;
+      if (kind == 'l') r.fail("latch symbols in a file without latches");
+      r.fail("expected a symbol line 'i<n> name' or 'o<n> name', or the comment section 'c'");
+    }
+    const std::uint64_t idx = r.number("a symbol index");
+    r.expect(' ', "' name'");
+    const std::size_t end = r.s.find('\n', r.at);
+    std::string name(
+        r.s.substr(r.at, end == std::string_view::npos ? std::string_view::npos : end - r.at));
+    if ((kind == 'i' && idx >= I) || (kind == 'o' && idx >= O))
+      r.fail("symbol index " + std::to_string(idx) + " out of range");
+    (kind == 'i' ? in_names : out_names)[idx] = std::move(name);
+    r.at = end == std::string_view::npos ? r.s.size() : end + 1;
+  }
+  std::vector<GateId> outs;
+  for (std::uint64_t lit : out_lits) outs.push_back(literal(lit));
+  std::vector<std::string> names;
+  bool named = std::any_of(out_names.begin(), out_names.end(),
+                           [](const std::string& n) { return !n.empty(); });
+  for (std::uint64_t o = 0; o < O && named; ++o)
+    names.push_back(out_names[o].empty() ? "o" + std::to_string(o) : out_names[o]);
+  Circuit c = b.finish(outs, names);
+  (void)in_names;  // input names are kept as i<n>; symbol names are informational
+  return c;
+}
+
+Circuit load_aiger(const std::string& path) {
+  return parse_aiger(read_text_file(path, "AIGER file"), path);
+}
+
+std::uint32_t aig_levels(const Circuit& c) {
+  std::vector<std::uint32_t> level(c.size(), 0);
+  for (GateId id = 0; id < c.size(); ++id) {
+    std::uint32_t m = 0;
+    for (GateId o : c.operands(id)) m = std::max(m, level[o]);
+    level[id] = m + (c.kind(id) == GateKind::and_ ? 1 : 0);
+  }
+  std::uint32_t d = 0;
+  for (GateId o : c.outputs()) d = std::max(d, level[o]);
+  return d;
+}
+
+std::size_t and_count(const Circuit& c) {
+  std::size_t n = 0;
+  for (GateId id = 0; id < c.size(); ++id)
+    n += c.kind(id) == GateKind::and_ ? c.gate(id).arity() - 1 : 0;
+  return n;
+}
+
+std::string write_aiger(const Circuit& c, AigerFormat format) {
+  // Literal of every gate, lowering to AND/NOT: and/or/xor n-ary as balanced binary trees,
+  // or(a,b) = ¬(¬a ∧ ¬b), xor(a,b) = ¬(¬(a ∧ ¬b) ∧ ¬(¬a ∧ b)).
+  const std::uint64_t I = c.inputs().size();
+  std::vector<std::uint64_t> lit(c.size(), 0);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>>
+      ands;  // operands of AND i (literal 2(I+1+i))
+  for (std::size_t i = 0; i < I; ++i) lit[c.inputs()[i]] = 2 * (i + 1);
+  auto make_and = [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
+    if (x == 0 || y == 0) return 0;
+    if (x == 1) return y;
+    if (y == 1) return x;
+    ands.push_back({std::max(x, y), std::min(x, y)});
+    return 2 * (I + ands.size());
+  };
+  auto make_or = [&](std::uint64_t x, std::uint64_t y) { return make_and(x ^ 1, y ^ 1) ^ 1; };
+  auto make_xor = [&](std::uint64_t x, std::uint64_t y) {
+    return make_or(make_and(x, y ^ 1), make_and(x ^ 1, y));
+  };
+  for (GateId id = 0; id < c.size(); ++id) {
+    const auto ops = c.operands(id);
+    switch (c.kind(id)) {
+      case GateKind::input:
+        break;
+      case GateKind::constant:
+        if (c.constant(id) != 0 && c.constant(id) != 1)
+          throw InputError("aiger", "constant gate " + std::to_string(id) + " is not 0 or 1");
+        lit[id] = c.constant(id) == 1 ? 1 : 0;
+        break;
+      case GateKind::not_:
+        lit[id] = lit[ops[0]] ^ 1;
+        break;
+      case GateKind::and_:
+      case GateKind::or_:
+      case GateKind::xor_: {
+        std::vector<std::uint64_t> level;
+        for (GateId o : ops) level.push_back(lit[o]);
+        while (level.size() > 1) {  // balanced tree
+          std::vector<std::uint64_t> next;
+          for (std::size_t i = 0; i + 1 < level.size(); i += 2)
+            next.push_back(c.kind(id) == GateKind::and_  ? make_and(level[i], level[i + 1])
+                           : c.kind(id) == GateKind::or_ ? make_or(level[i], level[i + 1])
+                                                         : make_xor(level[i], level[i + 1]));
+          if (level.size() % 2) next.push_back(level.back());
+          level = std::move(next);
+        }
+        lit[id] = level[0];
+        break;
+      }
+      default:
+        throw InputError(
+            "aiger", "gate " + std::to_string(id) + " is " + std::string(name(c.kind(id))) +
+                         ": AIGER holds AND/NOT circuits (and, or, xor, not, 0/1 constants) only");
+    }
+  }
+  const std::uint64_t A = ands.size(), M = I + A, O = c.outputs().size();
+  std::string out = (format == AigerFormat::ascii ? "aag " : "aig ") + std::to_string(M) + " " +
+                    std::to_string(I) + " 0 " + std::to_string(O) + " " + std::to_string(A) + "\n";
+  if (format == AigerFormat::ascii)
+    for (std::uint64_t i = 1; i <= I; ++i) out += std::to_string(2 * i) + "\n";
+  for (GateId o : c.outputs()) out += std::to_string(lit[o]) + "\n";
+  for (std::uint64_t a = 0; a < A; ++a) {
+    const std::uint64_t lhs = 2 * (I + a + 1);
+    const auto [r0, r1] = ands[a];
+    if (format == AigerFormat::ascii) {
+      out += std::to_string(lhs) + " " + std::to_string(r0) + " " + std::to_string(r1) + "\n";
+    } else {
+      for (std::uint64_t d : {lhs - r0, r0 - r1}) {
+        while (d & ~std::uint64_t{0x7F}) {
+          out += static_cast<char>((d & 0x7F) | 0x80);
+          d >>= 7;
+        }
+        out += static_cast<char>(d);
+      }
+    }
+  }
+  for (std::size_t o = 0; o < c.output_names().size(); ++o)
+    out += "o" + std::to_string(o) + " " + c.output_names()[o] + "\n";
+  out += "c\nwritten by rnncc\n";
+  return out;
+}
+
+}  // namespace rnncc

@@ -1,0 +1,150 @@
+// AIGER: the EPFL benchmark circuits load with ABC's figures (inputs, outputs, ANDs, levels,
+// from ../shared/benchmarks/README.md), and writing then reading computes the same function
+// (bit-parallel evaluation on random patterns, the plain evaluator as the oracle of the writer).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <random>
+
+#include "algebra/error.hpp"
+#include "circuits/eval/bitparallel.hpp"
+#include "circuits/io/aiger.hpp"
+
+using namespace rnncc;
+
+namespace {
+
+struct AbcFigures {
+  const char* name;
+  std::size_t inputs, outputs, ands, levels;
+};
+// ABC (berkeley-abc): read_aiger F; print_stats — ../shared/benchmarks/README.md
+constexpr AbcFigures kEpfl[] = {
+    {"adder", 256, 129, 1020, 255},
+    {"arbiter", 256, 129, 11839, 87},
+    {"bar", 135, 128, 3336, 12},
+    {"cavlc", 10, 11, 693, 16},
+    {"ctrl", 7, 26, 174, 10},
+    {"dec", 8, 256, 304, 3},
+    {"div", 128, 128, 57247, 4372},
+    {"hyp", 256, 128, 214335, 24801},
+    {"i2c", 147, 142, 1342, 20},
+    {"int2float", 11, 7, 260, 16},
+    {"log2", 32, 32, 32060, 444},
+    {"max", 512, 130, 2865, 287},
+    {"mem_ctrl", 1204, 1231, 46836, 114},
+    {"multiplier", 128, 128, 27062, 274},
+    {"priority", 128, 8, 978, 250},
+    {"router", 60, 30, 257, 54},
+    {"sin", 24, 25, 5416, 225},
+    {"sqrt", 128, 64, 24618, 5058},
+    {"square", 64, 128, 18484, 250},
+    {"voter", 1001, 1, 13758, 70},
+};
+
+std::filesystem::path epfl_dir() {
+  return std::filesystem::path(RNNCC_SOURCE_DIR) / ".." / "shared" / "benchmarks" / "epfl";
+}
+
+std::vector<bits::Word> random_words(std::mt19937_64& rng, std::size_t n) {
+  std::vector<bits::Word> w(n);
+  for (auto& x : w) x = rng();
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("EPFL circuits load with ABC's inputs, outputs, ANDs and levels", "[circuits][aiger]") {
+  if (!std::filesystem::exists(epfl_dir())) {
+    WARN("skipped: " << epfl_dir()
+                     << " is not present (the shared benchmarks live beside the repository)");
+    return;
+  }
+  for (const AbcFigures& e : kEpfl) {
+    INFO(e.name);
+    Circuit c = load_aiger((epfl_dir() / (std::string(e.name) + ".aig")).string());
+    CHECK(c.inputs().size() == e.inputs);
+    CHECK(c.outputs().size() == e.outputs);
+    CHECK(and_count(c) == e.ands);
+    CHECK(aig_levels(c) == e.levels);
+  }
+}
+
+TEST_CASE("EPFL circuits survive writing (binary and ASCII) and reading", "[circuits][aiger]") {
+  if (!std::filesystem::exists(epfl_dir())) {
+    WARN("skipped: the shared EPFL benchmarks are not present");
+    return;
+  }
+  std::mt19937_64 rng(5);
+  for (const char* name : {"ctrl", "router", "int2float", "cavlc", "dec", "adder", "multiplier"}) {
+    INFO(name);
+    Circuit c = load_aiger((epfl_dir() / (std::string(name) + ".aig")).string());
+    for (AigerFormat f : {AigerFormat::binary, AigerFormat::ascii}) {
+      Circuit back = parse_aiger(write_aiger(c, f), "round-trip");
+      CHECK(and_count(back) == and_count(c));
+      CHECK(aig_levels(back) == aig_levels(c));
+      auto in = random_words(rng, c.inputs().size());
+      CHECK(evaluate_bits(back, in) == evaluate_bits(c, in));
+    }
+  }
+}
+
+TEST_CASE("writing lowers or, xor and n-ary gates and keeps the function", "[circuits][aiger]") {
+  std::mt19937_64 rng(6);
+  for (int trial = 0; trial < 40; ++trial) {
+    CircuitBuilder b;
+    std::vector<GateId> pool;
+    for (int i = 0; i < 6; ++i) pool.push_back(b.input());
+    pool.push_back(b.constant(Rational(trial % 2)));
+    for (int g = 0; g < 60; ++g) {
+      std::vector<GateId> ops;
+      for (std::size_t k = 0, n = 2 + rng() % 4; k < n; ++k)
+        ops.push_back(pool[rng() % pool.size()]);
+      switch (rng() % 4) {
+        case 0:
+          pool.push_back(b.raw(GateKind::and_, ops));
+          break;
+        case 1:
+          pool.push_back(b.raw(GateKind::or_, ops));
+          break;
+        case 2:
+          pool.push_back(b.raw(GateKind::xor_, ops));
+          break;
+        default:
+          pool.push_back(b.not_(ops[0]));
+      }
+    }
+    Circuit c = b.finish(std::vector<GateId>(pool.end() - 5, pool.end()));
+    for (AigerFormat f : {AigerFormat::binary, AigerFormat::ascii}) {
+      Circuit back = parse_aiger(write_aiger(c, f), "w");
+      auto in = random_words(rng, 6);
+      REQUIRE(evaluate_bits(back, in) == evaluate_bits(c, in));
+    }
+  }
+  CircuitBuilder a;
+  GateId x = a.input(), y = a.input();
+  CHECK_THROWS_WITH(write_aiger(a.finish({a.add(x, y)}), AigerFormat::ascii),
+                    Catch::Contains("AND/NOT circuits"));
+}
+
+TEST_CASE("AIGER diagnostics", "[circuits][aiger][diagnostics]") {
+  auto error = [](const std::string& text, const std::string& where, const std::string& what) {
+    try {
+      parse_aiger(text, "f.aag");
+      FAIL("expected an InputError");
+    } catch (const InputError& e) {
+      CHECK(e.where() == where);
+      CHECK_THAT(e.what(), Catch::Contains(what));
+    }
+  };
+  error("aag 1 0 1 0 0\n2 3\n", "f.aag:1:9", "latches");
+  error("xyz 1 1 0 0 0\n", "f.aag:1:1", "expected the header");
+  error("aag 3 1 0 1 1\n2\n4\n4 2 3\n", "f.aag:1:5", "M = 3 but I + L + A = 2");
+  error("aag 2 1 0 1 1\n2\n4\n4 6 2\n", "f.aag:4:1", "not defined before it");
+  error("aag 1 1 0 1 0\n3\n2\n", "f.aag:2:1", "input 1 must be literal 2");
+  error("aig 2 1 0 1 1\n4\n", "f.aag:3:1", "ends in the middle of a number");
+  Circuit ok = parse_aiger("aag 3 2 0 1 1\n2\n4\n7\n6 2 5\no0 y\n", "f.aag");
+  CHECK(ok.output_names() == std::vector<std::string>{"y"});
+  const bits::Word in[] = {0b1100, 0b1010};
+  CHECK(evaluate_bits(ok, in)[0] == ~(0b1100ull & ~0b1010ull));  // ¬(a ∧ ¬b)
+}
