@@ -22,6 +22,7 @@ Action add_stats_command(CLI::App& app);
 Action add_draw_command(CLI::App& app);
 Action add_construct_command(CLI::App& app);
 Action add_verify_command(CLI::App& app);
+Action add_eval_command(CLI::App& app);
 
 // Flags shared by `compile` and `draw MODEL.json`.
 struct CompileFlags {

@@ -3,6 +3,9 @@
 #include <iostream>
 #include <memory>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "algebra/error.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/report.hpp"
@@ -85,6 +88,63 @@ Action add_stats_command(CLI::App& app) {
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     print_report(load_circuit(f->circuit_path), f->json);
+    return 0;
+  };
+}
+
+}  // namespace rnncc::cli
+
+#include "circuits/eval/bulk.hpp"
+
+namespace rnncc::cli {
+
+// rnncc eval CIRCUIT.(json|aig|aag) [--batch N | --exhaustive] [--seed S] [--device cpu|gpu]
+// [--json]
+Action add_eval_command(CLI::App& app) {
+  struct Flags {
+    std::string path, device = "cpu";
+    BulkOptions options;
+    bool json = false;
+  };
+  auto f = std::make_shared<Flags>();
+  CLI::App* cmd = app.add_subcommand(
+      "eval",
+      "Evaluate a circuit on many inputs (all cores) and print a digest and the throughput");
+  cmd->add_option("CIRCUIT", f->path, "circuit file: JSON, or AIGER (.aig, .aag)")->required();
+  auto* batch = cmd->add_option("--batch", f->options.batch, "random patterns (seeded)")
+                    ->capture_default_str();
+  cmd->add_flag("--exhaustive", f->options.exhaustive,
+                "every 0/1 assignment of the inputs (≤ 2^32)")
+      ->excludes(batch);
+  cmd->add_option("--seed", f->options.seed, "seed of the random patterns")->capture_default_str();
+  cmd->add_option("--device", f->device, "cpu or gpu")->capture_default_str();
+  cmd->add_flag("--json", f->json, "print JSON");
+  return [cmd, f]() -> int {
+    if (!cmd->parsed()) return -1;
+    if (f->device != "cpu" && f->device != "gpu")
+      throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
+    if (f->device == "gpu")
+      std::cerr << "rnncc: this build has no GPU evaluator; evaluating on the CPU\n";
+    const CompiledCircuit c = load_circuit(f->path);
+    const BulkResult r = evaluate_bulk(c.circuit, f->options);
+    if (f->json) {
+      nlohmann::ordered_json j{{"circuit", f->path},
+                               {"device", "cpu"},
+                               {"kind", r.boolean ? "boolean" : "arithmetic mod 2^61-1"},
+                               {"patterns", r.patterns},
+                               {"per_output", r.per_output},
+                               {"fingerprint", fmt::format("{:016x}", r.fingerprint)},
+                               {"seconds", r.seconds},
+                               {"gate_evaluations_per_second", r.gate_evaluations_per_second}};
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("{}: {} circuit, {} patterns on the CPU\n", f->path,
+                               r.boolean ? "boolean" : "arithmetic (mod 2^61 − 1)", r.patterns);
+      std::cout << fmt::format("  {}: {}\n", r.boolean ? "ones per output" : "Σ per output",
+                               fmt::join(r.per_output, " "));
+      std::cout << fmt::format("  fingerprint {:016x}\n  {:.3f} s, {:.3e} gate evaluations/s\n",
+                               r.fingerprint, r.seconds, r.gate_evaluations_per_second);
+    }
     return 0;
   };
 }

@@ -62,3 +62,5 @@ rnncc_golden(err-construct-kind 2 err_construct_kind.txt stderr construct turing
 
 # AIGER: an EPFL circuit (shared/ lies beside the repository)
 rnncc_golden(stats-aiger 0 stats_aiger.txt stdout stats ../shared/benchmarks/epfl/ctrl.aig --json)
+rnncc_golden(err-eval-device 2 err_eval_device.txt stderr eval tests/cli/circuits/tiny.json --device tpu)
+rnncc_golden(err-eval-exhaustive 2 err_eval_exhaustive.txt stderr eval ../shared/benchmarks/epfl/adder.aig --exhaustive)
