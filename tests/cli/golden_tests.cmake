@@ -65,7 +65,7 @@ rnncc_golden(err-construct-kind 2 err_construct_kind.txt stderr construct turing
 if(EXISTS ${PROJECT_SOURCE_DIR}/../shared/benchmarks/epfl/ctrl.aig)
   rnncc_golden(stats-aiger 0 stats_aiger.txt stdout stats ../shared/benchmarks/epfl/ctrl.aig --json)
   rnncc_golden(err-eval-exhaustive 2 err_eval_exhaustive.txt stderr eval ../shared/benchmarks/epfl/adder.aig --exhaustive)
-  else()
+else()
   message(STATUS "rnncc: ../shared/benchmarks not found beside the repository: the EPFL CLI tests are skipped")
 endif()
 rnncc_golden(err-eval-device 2 err_eval_device.txt stderr eval tests/cli/circuits/tiny.json --device tpu)
