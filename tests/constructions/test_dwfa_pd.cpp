@@ -2,6 +2,8 @@
 // directions on all strings up to length 5, and one test per diagnostic.
 #include <catch2/catch.hpp>
 
+#include "claims.hpp"
+
 #include <random>
 
 #include "../support.hpp"
@@ -64,19 +66,8 @@ void check_values(const Construction& c, std::size_t symbols) {
   }
 }
 
-const Claim& claim(const Construction& c, const std::string& prefix) {
-  for (const Claim& k : c.claims)
-    if (k.name.starts_with(prefix)) return k;
-  FAIL("no claim named " << prefix);
-  throw std::logic_error("unreachable");
-}
-
-void check_all_claims(const Construction& c) {
-  for (const Claim& k : c.claims) {
-    INFO(c.name << ": " << k.name << ": claimed " << k.claimed << ", measured " << k.measured);
-    CHECK(k.ok);
-  }
-}
+using test::check_all_claims;
+using test::claim;
 
 // A one-layer PD model over {a, b}, d = 2, with P_a the swap and P_b collapsing both states
 // to state 0; `patch` edits the frame and steps before building.

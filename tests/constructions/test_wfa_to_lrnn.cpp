@@ -4,6 +4,8 @@
 // including a deliberately wrong factor that the product check must catch.
 #include <catch2/catch.hpp>
 
+#include "claims.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -114,19 +116,8 @@ Rational model_value(const Construction& c, const std::vector<std::size_t>& w) {
   return evaluate(c.model, Q, x).outputs().back()(c.out_row, c.out_col);
 }
 
-const Claim& claim(const Construction& c, const std::string& prefix) {
-  for (const Claim& k : c.claims)
-    if (k.name.starts_with(prefix)) return k;
-  FAIL("no claim named " << prefix);
-  throw std::logic_error("unreachable");
-}
-
-void check_all_claims(const Construction& c) {
-  for (const Claim& k : c.claims) {
-    INFO(c.name << ": " << k.name << ": claimed " << k.claimed << ", measured " << k.measured);
-    CHECK(k.ok);
-  }
-}
+using test::check_all_claims;
+using test::claim;
 
 }  // namespace
 
