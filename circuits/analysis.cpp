@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
 
 namespace rnncc {
 
@@ -122,6 +125,118 @@ std::uint32_t degree(const Circuit& c) {
   std::uint32_t d = 0;
   for (GateId o : c.outputs()) d = std::max(d, deg[o]);
   return d;
+}
+
+}  // namespace rnncc
+
+namespace rnncc {
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+// x raised past the rounding error of computing it from `terms` operands (see analysis.hpp).
+double round_up(double x, std::size_t terms) {
+  if (std::isinf(x)) return x;
+  return x + 1e-9 * std::max(1.0, std::fabs(x)) + 1e-15 * static_cast<double>(terms);
+}
+
+// An upper bound on log₂ z for an integer z ≥ 1; exact for powers of two.
+double log2_upper(const Integer& z) {
+  const std::size_t bits = bit_length(z);
+  if (boost::multiprecision::lsb(z) + 1 == bits) return static_cast<double>(bits - 1);
+  if (bits <= 53) return round_up(std::log2(z.convert_to<double>()), 1);
+  // z < (m + 1)·2^s with m = ⌊z / 2^s⌋ < 2^53 exact in a double.
+  const std::size_t s = bits - 53;
+  const Integer m = z >> s;
+  return round_up(std::log2(m.convert_to<double>() + 1) + static_cast<double>(s), 1);
+}
+
+}  // namespace
+
+std::vector<HeightBound> height_table(const Circuit& c, double input_log2_max) {
+  if (std::isnan(input_log2_max))
+    throw std::invalid_argument("height_table: input_log2_max is NaN");
+  std::vector<HeightBound> t(c.size());
+  std::vector<double> terms;
+  for (GateId id = 0; id < c.size(); ++id) {
+    const auto ops = c.operands(id);
+    HeightBound& b = t[id];
+    switch (c.kind(id)) {
+      case GateKind::constant: {
+        const Rational& q = c.constant(id);
+        b.denominator = denominator(q);
+        b.log2_numerator = q == 0 ? kMinusInf : log2_upper(abs(numerator(q)));
+        break;
+      }
+      case GateKind::input:
+        b.log2_numerator = input_log2_max;
+        break;
+      case GateKind::add:
+      case GateKind::sub:
+      case GateKind::sum: {
+        Integer d = t[ops[0]].denominator;
+        for (GateId o : ops.subspan(1))
+          if (t[o].denominator != d) d = lcm(d, t[o].denominator);
+        // log₂ of |N| ≤ Σ 2^(h_i)·(D/D_i), by log-sum-exp around the largest exponent.
+        terms.clear();
+        for (GateId o : ops) {
+          if (t[o].log2_numerator == kMinusInf) continue;  // a zero summand
+          const Integer& di = t[o].denominator;
+          terms.push_back(t[o].log2_numerator + (di == d ? 0.0 : log2_upper(d / di)));
+        }
+        double h = kMinusInf;
+        if (!terms.empty()) {
+          const double top = *std::max_element(terms.begin(), terms.end());
+          if (std::isinf(top)) {
+            h = top;
+          } else {
+            double s = 0;
+            for (double x : terms) s += std::exp2(x - top);
+            h = round_up(top + std::log2(s), ops.size());
+          }
+        }
+        b = {std::move(d), h};
+        break;
+      }
+      case GateKind::neg:
+        b = t[ops[0]];
+        break;
+      case GateKind::mul:
+      case GateKind::product: {
+        Integer d = 1;
+        double h = 0;
+        for (GateId o : ops) {
+          d *= t[o].denominator;
+          h += t[o].log2_numerator;
+        }
+        bool zero = false;
+        for (GateId o : ops) zero = zero || t[o].log2_numerator == kMinusInf;
+        b = {std::move(d), zero ? kMinusInf : round_up(h, ops.size())};
+        break;
+      }
+      default:  // boolean, threshold and test gates: 0 or 1
+        b = {Integer(1), 0.0};
+    }
+  }
+  return t;
+}
+
+std::vector<HeightBound> output_heights(const Circuit& c, double input_log2_max) {
+  const auto t = height_table(c, input_log2_max);
+  std::vector<HeightBound> out;
+  for (GateId o : c.outputs()) out.push_back(t[o]);
+  return out;
+}
+
+std::vector<Integer> constant_denominators(const Circuit& c) {
+  std::vector<Integer> out;
+  for (GateId id = 0; id < c.size(); ++id)
+    if (c.kind(id) == GateKind::constant && denominator(c.constant(id)) != 1)
+      out.push_back(denominator(c.constant(id)));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace rnncc

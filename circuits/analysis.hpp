@@ -53,3 +53,48 @@ std::vector<std::uint32_t> degree_table(const Circuit& c);
 std::uint32_t degree(const Circuit& c);
 
 }  // namespace rnncc
+
+namespace rnncc {
+
+// Height analysis: how large the exact values of an arithmetic circuit can get, which decides
+// how many primes a multi-modular evaluation needs (algebra/multimodular.hpp).
+//
+// For every gate g, height_table gives an integer D_g > 0 and a real h_g such that, for every
+// assignment of integers with |input_i| ≤ 2^input_log2_max, value(g)·D_g is an integer N_g with
+// |N_g| ≤ 2^h_g (h_g = −∞ means value(g) is always 0). Rules, by induction over the gates:
+//   constant p/q (lowest terms):  D = q, h = log₂|p|           (zero: D = 1, h = −∞)
+//   input:                        D = 1, h = input_log2_max
+//   add, sub, sum:                D = lcm(D_i), N = Σ ±N_i·(D/D_i),  so
+//                                 h = log₂ Σ 2^(h_i + log₂(D/D_i))   (log-sum-exp, max first)
+//   neg:                          the operand's D and h
+//   mul, product:                 D = Π D_i, N = Π N_i,  h = Σ h_i
+//   boolean, threshold, test:     D = 1, h = 0                  (the values are 0 or 1)
+// D is exact; h is computed in double precision and kept an upper bound by rounding up: logs
+// of integers are taken of an upper neighbour with 53 significant bits, and each gate's h is
+// raised by 1e-9·max(1, |h|) + 1e-15·arity, which dominates the rounding error of the few
+// floating-point operations per operand (each within a few ulps, ulp ≈ 2.2e-16 relative).
+// D_g divides a product of constant denominators, so a prime dividing none of them
+// (lucky_primes(count, constant_denominators(c))) divides no D_g.
+//
+// Use: evaluate the circuit mod primes p_1..p_k; r_i = (value(g) mod p_i)·D_g mod p_i is N_g
+// mod p_i, and crt_symmetric(r, p) = N_g exactly when Π p_i > 2^(h_g+1), i.e. for
+// k ≥ primes_for_bits(h_g, primes); then value(g) = N_g / D_g. Caveat: only arithmetic gates
+// commute with reduction mod p. A boolean, threshold or test gate reads its operand's truth,
+// and a value that is nonzero over Q can be 0 mod p (positive has no meaning mod p at all), so
+// the bound is about exact values and the scheme is exact for gates above such gates only
+// when no prime divides the numerators they test.
+struct HeightBound {
+  Integer denominator = 1;    // D_g > 0
+  double log2_numerator = 0;  // h_g; −∞ when the gate is identically 0
+};
+
+// The bound of every gate, indexed by id. Throws std::invalid_argument if input_log2_max is
+// NaN.
+std::vector<HeightBound> height_table(const Circuit& c, double input_log2_max = 0);
+// The bounds of the outputs, in the order of c.outputs().
+std::vector<HeightBound> output_heights(const Circuit& c, double input_log2_max = 0);
+// The distinct denominators other than 1 of the constant gates, ascending: the input of
+// lucky_primes.
+std::vector<Integer> constant_denominators(const Circuit& c);
+
+}  // namespace rnncc

@@ -365,6 +365,28 @@ Construction barrington(const Formula& f, BarringtonDefect defect) {
       word.push_back(ids->at(ins.if0 == ins.if1 || w[ins.variable] == 0 ? ins.if0 : ins.if1));
     return word;
   };
+  // Input forms (construction.hpp): instruction s reads one variable, so X's indicator of
+  // permutation π at position s is [π = if0]·x[v,"0"] + [π = if1]·x[v,"1"] (v = its variable),
+  // or the constant [π = if0] when if0 = if1 (encode reads no variable there). Exact on one-hot
+  // inputs; not an embedding, since positions reading the same variable multiply.
+  const std::size_t perm_count = perms.size();
+  c.input_forms = [program, ids, k, perm_count](std::size_t n) {
+    if (n != k)
+      throw std::invalid_argument("barrington input forms: the formula has " + std::to_string(k) +
+                                  " variables, asked for length " + std::to_string(n));
+    std::vector<InputSource> out(program->size() * perm_count);
+    for (std::size_t s = 0; s < program->size(); ++s) {
+      const Instruction& ins = (*program)[s];
+      InputSource* row = out.data() + s * perm_count;
+      if (ins.if0 == ins.if1) {
+        row[ids->at(ins.if0)].constant = 1;
+        continue;
+      }
+      row[ids->at(ins.if0)].variables.push_back(static_cast<std::uint32_t>(2 * ins.variable));
+      row[ids->at(ins.if1)].variables.push_back(static_cast<std::uint32_t>(2 * ins.variable + 1));
+    }
+    return out;
+  };
 
   Integer bound = 1;
   for (std::size_t i = 0; i < f.depth; ++i) bound *= 4;

@@ -295,6 +295,28 @@ Construction ben_or_cleve(const Formula& f, std::vector<Rational> values) {
     }
     return out;
   };
+  // Input forms (construction.hpp): step s with variable x_j reads token row_s[w_j], so X's
+  // indicator of token τ there is Σ_v [row_s[v] = τ]·x[j, v]; a constant step reads row_s[0]
+  // (the constant form 1 on that token). Exact on one-hot inputs.
+  const std::size_t token_count = symbols.size();
+  c.input_forms = [program, token, k, nv, token_count](std::size_t n) {
+    if (n != k)
+      throw std::invalid_argument("ben-or-cleve input forms: the formula has " + std::to_string(k) +
+                                  " variables, asked for length " + std::to_string(n));
+    std::vector<InputSource> out(program->size() * token_count);
+    for (std::size_t s = 0; s < program->size(); ++s) {
+      const auto& row = (*token)[s];
+      InputSource* forms = out.data() + s * token_count;
+      if (!(*program)[s].variable) {
+        forms[row[0]].constant = 1;
+        continue;
+      }
+      const std::size_t j = *(*program)[s].variable;
+      for (std::size_t v = 0; v < nv; ++v)
+        forms[row[v]].variables.push_back(static_cast<std::uint32_t>(j * nv + v));
+    }
+    return out;
+  };
 
   const auto& layer = std::get<LrnnLayer>(c.model.layers[0].layer);
   Integer bound = 1;

@@ -61,6 +61,17 @@ struct Construction {
   // each position's block of indicators, and agreement on one-hot points is a polynomial
   // identity: docs/constructions.md, "Identity testing").
   std::function<std::vector<InputSource>(std::size_t n)> embedding;
+  // Check circuits (verify/check_circuit.hpp): X's one-hot inputs for encode(w), |w| = n, as
+  // linear forms in f's inputs x[t,σ] (index (t−1)·|Σ| + σ), model input (u−1)·|Σ_X| + τ for
+  // token position u = 1..|encode(w)| and token τ. The forms must be EXACT on one-hot inputs:
+  // for every w of length n, substituting x = onehot(w) gives onehot(encode(w)). Unlike
+  // `embedding` nothing is claimed off the one-hot points, so this may be set whenever the token
+  // at every position of encode(w) is a function of one symbol w_i (the form is then
+  // Σ_σ [token(σ) = τ]·x[i,σ]) or constant (a BOS token: the form is the constant [τ = BOS]);
+  // encode(w) must have the same length for every w of length n. Where `embedding` is set it
+  // serves as input_forms too. Throws std::invalid_argument for an n outside f's domain
+  // (a fixed_length target); empty when X's input is not of this kind.
+  std::function<std::vector<InputSource>(std::size_t n)> input_forms;
   std::vector<Claim> claims;
 };
 

@@ -29,7 +29,8 @@ bool all_zero(const Matrix<Rational>& m) {
   return true;
 }
 
-// Identity encode/embedding: one token per symbol, model input (t−1)|Σ| + σ = f's input.
+// Identity encode, embedding and input forms: one token per symbol, model input
+// (t−1)|Σ| + σ = f's input.
 void one_token_per_symbol(Construction& c, std::size_t symbols) {
   c.encode = [](const std::vector<std::size_t>& w) { return w; };
   c.embedding = [symbols](std::size_t n) {
@@ -38,6 +39,7 @@ void one_token_per_symbol(Construction& c, std::size_t symbols) {
       out[i] = InputSource{Rational(0), {static_cast<std::uint32_t>(i)}};
     return out;
   };
+  c.input_forms = c.embedding;
 }
 
 void common_claims(Construction& c, std::size_t states) {

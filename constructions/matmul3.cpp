@@ -21,6 +21,27 @@ constexpr std::size_t kBuffer = 9;       // coordinates per buffer
 constexpr std::size_t kD = 2 * kBuffer;  // state dimension
 constexpr std::size_t kSteps = 9;        // overwrites (tokens) per matrix
 
+// Input forms (construction.hpp) of a schedule that reads an optional BOS token, then kSteps
+// tokens per matrix: X's indicator of token τ at position [bos] + kSteps·i + p is
+// Σ_g [token(i, p, g) = τ]·x[i, g] (generators sharing a token share the indicator), and BOS
+// is the constant one-hot of bos_id.
+template <class TokenOf>
+std::vector<InputSource> step_input_forms(std::size_t n, std::size_t features, bool bos,
+                                          std::size_t bos_id, std::size_t generators,
+                                          TokenOf&& token_of) {
+  std::vector<InputSource> out(((bos ? 1 : 0) + n * kSteps) * features);
+  std::size_t base = 0;
+  if (bos) {
+    out[bos_id].constant = 1;
+    base = features;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t p = 0; p < kSteps; ++p, base += features)
+      for (std::size_t g = 0; g < generators; ++g)
+        out[base + token_of(i, p, g)].variables.push_back(static_cast<std::uint32_t>(i * generators + g));
+  return out;
+}
+
 // Coordinate of entry (r, k) of the matrix in buffer b.
 std::size_t coord(std::size_t b, std::size_t r, std::size_t k) {
   return kBuffer * b + 3 * r + k;
@@ -319,6 +340,17 @@ Construction matmul3(const Matmul3Options& options) {
     }
     return out;
   };
+  // Input forms (construction.hpp): position 1 is BOS (the constant one-hot of BOS); position
+  // 1 + 9(i−1) + p + [bos] holds the token of (p, column p mod 3 of M_{w_i}, parity of i), so
+  // X's indicator of token τ there is Σ_σ [token(σ) = τ]·x[i,σ] — a sum of several
+  // variables where generators share a column, still exact on one-hot inputs.
+  const std::size_t features = c.model.alphabet.size();
+  c.input_forms = [gens, id, bos, bos_id, features](std::size_t n) {
+    return step_input_forms(n, features, bos, bos_id, gens.size(),
+                            [&](std::size_t i, std::size_t p, std::size_t g) {
+                              return id.at(Token{p, column(gens[g], p % 3), i % 2});
+                            });
+  };
 
   const LrnnLayer& layer = std::get<LrnnLayer>(c.model.layers[0].layer);
   add_common_claims(c, layer, tokens.size(), gens.size(), bos);
@@ -411,6 +443,14 @@ Construction matmul3_stacked(const Matmul3Options& options) {
       for (std::size_t p = 0; p < kSteps; ++p) out.push_back(col_id.at(column(gens[id], p % 3)));
     }
     return out;
+  };
+  // Input forms: BOS constant, then column p mod 3 of M_{w_i} at position 1 + 9(i−1) + p [+1].
+  const std::size_t inputs = names.size();
+  c.input_forms = [gens, col_id, bos, in_bos, inputs](std::size_t n) {
+    return step_input_forms(n, inputs, bos, in_bos, gens.size(),
+                            [&](std::size_t, std::size_t p, std::size_t g) {
+                              return col_id.at(column(gens[g], p % 3));
+                            });
   };
 
   const LrnnLayer& upper = std::get<LrnnLayer>(c.model.layers[1].layer);

@@ -110,6 +110,24 @@ std::function<std::vector<InputSource>(std::size_t)> identity_embedding(std::siz
   };
 }
 
+// Input forms of the sub-step encoding (construction.hpp, input_forms): position u = (i−1)K + k
+// of encode(w) holds token (w_i, k), so X's indicator of token (σ', k') there is
+//     [k' = k]·x[i, σ']      (model input (u−1)·|Σ|K + σ'K + k', f's input (i−1)|Σ| + σ'),
+// exact on one-hot inputs; the K tokens of one symbol all read the same block of f's inputs.
+std::function<std::vector<InputSource>(std::size_t)> substep_input_forms(std::size_t symbols,
+                                                                         std::size_t K) {
+  return [symbols, K](std::size_t n) {
+    const std::size_t features = symbols * K;
+    std::vector<InputSource> out(n * K * features);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < K; ++k)
+        for (std::size_t s = 0; s < symbols; ++s)
+          out[(i * K + k) * features + s * K + k].variables.push_back(
+              static_cast<std::uint32_t>(i * symbols + s));
+    return out;
+  };
+}
+
 Claim state_size_claim(const Wfa& a, const Model& m) {
   return claim_equal("state size = number of WFA states", Integer(a.states()),
                      Integer(std::get<LrnnLayer>(m.layers[0].layer).d));
@@ -341,6 +359,7 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family) {
     c.model = general_model(a);
     c.encode = [](const std::vector<std::size_t>& w) { return w; };
     c.embedding = identity_embedding(sigma_count);
+    c.input_forms = c.embedding;
     c.claims.push_back(state_size_claim(a, c.model));
     c.claims.push_back(steps_claim(c, 1, false, "steps per symbol"));
     return c;
@@ -407,7 +426,9 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family) {
                           how + "; constructions.md §4): symbol σ.k applies factor k of M_σᵀ",
                       sub, std::move(layer));
   c.encode = substep_encoder(K);
-  // embedding stays empty: K tokens per symbol are not block-linear in f's inputs.
+  // embedding stays empty: K tokens per symbol are not block-linear in f's inputs; the input
+  // forms are exact on one-hot inputs, which is all a check circuit needs.
+  c.input_forms = substep_input_forms(sigma_count, K);
   c.claims.push_back(state_size_claim(a, c.model));
   c.claims.push_back(steps_claim(c, bound, true,
                                  family == WfaFamily::dplr

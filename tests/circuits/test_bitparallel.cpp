@@ -6,51 +6,11 @@
 #include "algebra/exact.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "random_circuits.hpp"
 
 using namespace rnncc;
 
-namespace {
-
-Circuit random_boolean_circuit(std::mt19937_64& rng, std::size_t inputs, std::size_t gates) {
-  CircuitBuilder b;
-  std::vector<GateId> pool;
-  for (std::size_t i = 0; i < inputs; ++i) pool.push_back(b.input());
-  pool.push_back(b.constant(Rational(1)));
-  for (std::size_t g = 0; g < gates; ++g) {
-    std::vector<GateId> ops;
-    const std::size_t k = 1 + rng() % 6;
-    for (std::size_t i = 0; i < k; ++i) ops.push_back(pool[rng() % pool.size()]);
-    GateId id;
-    switch (rng() % 6) {
-      case 0:
-        id = b.raw(GateKind::not_, std::span(ops).first(1));
-        break;
-      case 1:
-        id = ops.size() >= 2 ? b.raw(GateKind::and_, ops) : b.not_(ops[0]);
-        break;
-      case 2:
-        id = ops.size() >= 2 ? b.raw(GateKind::or_, ops) : b.not_(ops[0]);
-        break;
-      case 3:
-        id = ops.size() >= 2 ? b.raw(GateKind::xor_, ops) : b.not_(ops[0]);
-        break;
-      case 4:
-        id = b.raw(GateKind::maj, ops);
-        break;
-      default: {
-        std::vector<std::int32_t> w;
-        for (std::size_t i = 0; i < ops.size(); ++i)
-          w.push_back(static_cast<std::int32_t>(rng() % 41) - 20);
-        id = b.raw(GateKind::thr, ops, w, static_cast<std::int32_t>(rng() % 31) - 15);
-      }
-    }
-    pool.push_back(id);
-  }
-  std::vector<GateId> outs(pool.end() - 8, pool.end());
-  return b.finish(outs);
-}
-
-}  // namespace
+using testing::random_boolean_circuit;
 
 TEST_CASE("bit-parallel evaluation equals the plain evaluator lane by lane",
           "[circuits][eval][bitparallel]") {

@@ -1,7 +1,12 @@
 // The circuit IR: hash-consing, constant folding, topological arena, analyses.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
 
+#include "../support.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/modp.hpp"
+#include "algebra/multimodular.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/circuit.hpp"
 #include "circuits/eval/evaluate.hpp"
@@ -151,4 +156,182 @@ TEST_CASE("exact evaluation of every gate kind by hand", "[circuits][ir][eval]")
                                1};
   // and(3/2, 0, −2) = 0; or = 1; xor(1,0,1) = 0; maj(1,0,1) = 1; thr: 2·1 − 0 + 3·1 = 5 ≥ 4
   CHECK(v == expect);
+}
+
+namespace {
+
+// log₂|z| for z ≠ 0, to about 1e-15 relative (z's top 53 bits as a double).
+double log2_abs(const Integer& z) {
+  const std::size_t bits = bit_length(z), s = bits > 53 ? bits - 53 : 0;
+  return std::log2(Integer(abs(z) >> s).convert_to<double>()) + static_cast<double>(s);
+}
+
+// Random circuit over `inputs` inputs: small rational constants, arithmetic gates with the
+// multiplicative depth capped (so values stay a few hundred bits), and, when `tests`, boolean,
+// threshold and test gates mixed in and fed back into arithmetic.
+Circuit random_circuit(std::mt19937_64& rng, std::size_t inputs, std::size_t gates, bool tests,
+                       int max_mul_depth) {
+  CircuitBuilder b;
+  std::vector<GateId> pool;
+  std::vector<int> mul_depth;
+  auto push = [&](GateId g, int depth) {
+    pool.push_back(g);
+    mul_depth.push_back(depth);
+  };
+  for (std::size_t i = 0; i < inputs; ++i) push(b.input(), 0);
+  for (int i = 0; i < 4; ++i) push(b.constant(test::small_rational(rng)), 0);
+  for (std::size_t n = 0; n < gates; ++n) {
+    auto pick = [&] {  // biased to recent gates, for depth
+      const std::size_t k = pool.size(), back = rng() % std::min<std::size_t>(k, 8);
+      return rng() % 2 ? k - 1 - back : static_cast<std::size_t>(rng() % k);
+    };
+    const std::size_t i = pick(), j = pick(), l = pick();
+    const int d = std::max({mul_depth[i], mul_depth[j], mul_depth[l]});
+    const GateId three[] = {pool[i], pool[j], pool[l]};
+    switch (rng() % (tests ? 11 : 7)) {
+      case 0:
+        push(b.add(pool[i], pool[j]), d);
+        break;
+      case 1:
+        push(b.sub(pool[i], pool[j]), d);
+        break;
+      case 2:
+        push(b.neg(pool[i]), d);
+        break;
+      case 3:
+        push(b.sum(three), d);
+        break;
+      case 4:
+        push(d < max_mul_depth ? b.mul(pool[i], pool[j]) : b.add(pool[i], pool[j]), d + 1);
+        break;
+      case 5:
+        push(d < max_mul_depth ? b.product(three) : b.sum(three), d + 1);
+        break;
+      case 6:
+        push(b.constant(test::small_rational(rng)), 0);
+        break;
+      case 7:
+        push(b.positive(pool[i]), 0);
+        break;
+      case 8:
+        push(b.is_zero(b.sub(pool[i], pool[j])), 0);
+        break;
+      case 9:
+        push(b.xor_(three), 0);
+        break;
+      default:
+        push(b.maj(three), 0);
+    }
+  }
+  return b.finish(pool);
+}
+
+// value·D is an integer N with |N| ≤ 2^h, for every gate.
+void check_heights(const Circuit& c, const std::vector<HeightBound>& t,
+                   const std::vector<Rational>& v) {
+  for (GateId g = 0; g < c.size(); ++g) {
+    INFO("gate " << g << " (" << name(c.kind(g)) << ") = " << to_string(v[g])
+                 << ", D = " << t[g].denominator << ", h = " << t[g].log2_numerator);
+    REQUIRE(t[g].denominator > 0);
+    const Rational scaled = v[g] * Rational(t[g].denominator);
+    REQUIRE(denominator(scaled) == 1);
+    const Integer N = numerator(scaled);
+    if (N != 0)
+      REQUIRE(log2_abs(N) <=
+              t[g].log2_numerator + 1e-12 * std::max(1.0, std::fabs(t[g].log2_numerator)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("height bounds by hand", "[circuits][analysis][height]") {
+  CircuitBuilder b;
+  const GateId x = b.input("x");
+  const GateId half = b.constant(Rational(1, 2)), third = b.constant(Rational(1, 3));
+  const GateId f = b.mul(b.add(x, half), b.sub(x, third));  // (x + 1/2)(x − 1/3)
+  const GateId zero = b.constant(Rational(0)), q = b.constant(Rational(-3, 4));
+  const GateId thirds[] = {b.mul(x, half), b.mul(x, third), b.mul(x, b.constant(Rational(1, 6)))};
+  const GateId s = b.sum(thirds);  // x/2 + x/3 + x/6: D = 6, N = 3x + 2x + x
+  const GateId test = b.positive(f), minus = b.neg(f);
+  const Circuit c = b.finish({f, s, test});
+  const auto near = [](double h, double exact) { return h >= exact && h <= exact + 1e-6; };
+
+  const auto t = height_table(c);  // |x| ≤ 1
+  // 6·f = (2x + 1)(3x − 1): D = lcm(1,2)·lcm(1,3) = 6, |N| ≤ (2 + 1)(3 + 1) = 12.
+  CHECK(t[f].denominator == 6);
+  CHECK(near(t[f].log2_numerator, std::log2(12.0)));
+  CHECK(t[s].denominator == 6);
+  CHECK(near(t[s].log2_numerator, std::log2(6.0)));
+  CHECK(t[x].denominator == 1);
+  CHECK(t[x].log2_numerator == 0);
+  CHECK(t[zero].log2_numerator == -std::numeric_limits<double>::infinity());
+  CHECK(t[q].denominator == 4);
+  CHECK(near(t[q].log2_numerator, std::log2(3.0)));
+  CHECK(t[minus].denominator == 6);
+  CHECK(t[minus].log2_numerator == t[f].log2_numerator);
+  CHECK(t[test].denominator == 1);
+  CHECK(t[test].log2_numerator == 0);
+
+  const auto t5 = height_table(c, 5);  // |x| ≤ 32: |N| ≤ (64 + 1)(96 + 1)
+  CHECK(t5[x].log2_numerator == 5);
+  CHECK(near(t5[f].log2_numerator, std::log2(65.0 * 97.0)));
+  const auto outs = output_heights(c, 5);
+  REQUIRE(outs.size() == 3);
+  CHECK(outs[0].denominator == t5[f].denominator);
+  CHECK(outs[1].log2_numerator == t5[s].log2_numerator);
+  CHECK(constant_denominators(c) == std::vector<Integer>{2, 3, 4, 6});
+  CHECK_THROWS_AS(height_table(c, std::nan("")), std::invalid_argument);
+}
+
+TEST_CASE("height bounds hold on random circuits", "[circuits][analysis][height]") {
+  std::mt19937_64 rng(2718);
+  RationalField Q;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Circuit c = random_circuit(rng, 4, 60, trial % 2 == 0, 4);
+    const auto t01 = height_table(c, 0), t8 = height_table(c, 3);
+    for (int run = 0; run < 10; ++run) {
+      std::vector<Rational> bits, small;
+      for (std::size_t i = 0; i < 4; ++i) {
+        bits.emplace_back(static_cast<long>(rng() % 2));
+        small.emplace_back(static_cast<long>(rng() % 17) - 8);  // |x| ≤ 8 = 2^3
+      }
+      check_heights(c, t01, evaluate_gates(c, Q, std::span<const Rational>(bits)));
+      check_heights(c, t8, evaluate_gates(c, Q, std::span<const Rational>(small)));
+    }
+  }
+}
+
+TEST_CASE("multi-modular evaluation with the height bound recovers exact outputs",
+          "[circuits][analysis][height]") {
+  std::mt19937_64 rng(161);
+  RationalField Q;
+  std::size_t most_primes = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Circuit c = random_circuit(rng, 4, 80, false, 6);  // arithmetic only
+    const auto heights = output_heights(c, 3);
+    double h = -std::numeric_limits<double>::infinity();
+    for (const auto& o : heights) h = std::max(h, o.log2_numerator);
+    const auto pool = lucky_primes(64, constant_denominators(c));
+    const std::size_t k = primes_for_bits(h, pool);
+    const std::span<const std::uint32_t> primes(pool.data(), k);
+    most_primes = std::max(most_primes, k);
+    std::vector<Rational> in;
+    for (std::size_t i = 0; i < 4; ++i) in.emplace_back(static_cast<long>(rng() % 17) - 8);
+    const auto exact = evaluate(c, Q, std::span<const Rational>(in));
+    std::vector<std::vector<std::uint32_t>> residues(exact.size());  // [output][prime]
+    for (std::uint32_t p : primes) {
+      const ModP F(p);
+      std::vector<ModP::Element> in_p;
+      for (const Rational& x : in) in_p.push_back(F.from_rational(x));
+      const auto out = evaluate(c, F, std::span<const ModP::Element>(in_p));
+      for (std::size_t o = 0; o < out.size(); ++o)  // N mod p = (value mod p)·D
+        residues[o].push_back(
+            static_cast<std::uint32_t>(F.mul(out[o], F.from_integer(heights[o].denominator))));
+    }
+    for (std::size_t o = 0; o < exact.size(); ++o) {
+      const Integer N = crt_symmetric(residues[o], primes);
+      REQUIRE(Rational(N, heights[o].denominator) == exact[o]);
+    }
+  }
+  CHECK(most_primes >= 3);  // the CRT had real work to do
 }

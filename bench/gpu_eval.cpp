@@ -1,0 +1,270 @@
+// GPU bulk evaluation against its ceilings and against the CPU, side by side in one run
+// (docs/performance.md, "GPU"). On the device machine:
+//
+//   gpu_eval [--epfl DIR] [--log2-patterns 22] [--cpu-log2-patterns 16] [--abc PATH]
+//            [--dplr MODEL.json] [--dplr-n 256] [--json OUT.json]
+//
+// Sections (each figure is the median of 3 timed runs after a warm-up; kernel time by events):
+//   ceilings    device-to-device copy bandwidth; Montgomery multiplications/s (16 chains/thread);
+//   boolean     EPFL multiplier and hyp, 2^22 random patterns, several block sizes: two-input
+//               gate evaluations/s (ANDs × patterns / s), the spill traffic as a fraction of the
+//               copy bandwidth, the naive per-level roofline (copy bandwidth / 24 bytes per AND
+//               word × 64), the project's CPU evaluator on all cores (evaluate_bits_batch), and
+//               ABC's simulator (`sim -F 1 -W w`, single-threaded) on the same circuit;
+//   arithmetic  a compiled d = 3 DPLR circuit mod 1 and 4 primes (± magnitude shadow): gate
+//               evaluations/s per prime, the fraction of the measured Montgomery peak, and the
+//               CPU evaluator (evaluate_batch mod p, all cores).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "algebra/modp.hpp"
+#include "circuits/compile/lrnn.hpp"
+#include "circuits/eval/bitparallel.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
+#include "circuits/eval/evaluate.hpp"
+#include "circuits/eval/program.hpp"
+#include "circuits/io/aiger.hpp"
+#include "rnn/model_json.hpp"
+
+using namespace rnncc;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Args {
+  std::string epfl = "../shared/benchmarks/epfl", abc = "berkeley-abc", dplr = "examples/dplr_d3.json",
+              json;
+  unsigned log2_patterns = 22, cpu_log2_patterns = 16, dplr_n = 256, arith_log2_patterns = 24;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Median kernel seconds of 3 runs after a warm-up (seed varies, so no run reuses inputs).
+double time_gpu(const Program& p, RunOptions ro, const gpu::LaunchConfig& lc, gpu::Timing* last) {
+  gpu::run_program_gpu(p, ro, lc);
+  std::vector<double> t;
+  for (int i = 0; i < 3; ++i) {
+    ro.patterns.seed += 1;
+    gpu::Timing tm;
+    gpu::run_program_gpu(p, ro, lc, &tm);
+    t.push_back(tm.kernel_seconds);
+    if (last) *last = tm;
+  }
+  return median(t);
+}
+
+// ABC's `sim` on the same AIG: parses the "Time =" it prints; patterns = 32·W (one frame).
+std::optional<double> abc_sim_rate(const std::string& abc, const std::string& aig, std::size_t ands,
+                                   unsigned words) {
+  // -m: any circuit (not a miter, so it simulates every frame); -n: the fast front-based
+  // simulator (fsim), whose words are 32-bit: 32·W patterns per frame.
+  const std::string cmd = fmt::format("{} -c 'read_aiger {}; strash; sim -m -F 1 -W {} -n' 2>&1",
+                                      abc, aig, words);
+  const auto t0 = Clock::now();
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return std::nullopt;
+  std::string out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, f)) out += buf;
+  const int rc = pclose(f);
+  const double wall = seconds_since(t0);
+  if (rc != 0) {
+    std::fprintf(stderr, "abc failed (%d): %s\n", rc, out.c_str());
+    return std::nullopt;
+  }
+  // ABC prints "Time = X sec" for `sim`; without it, the process's wall time.
+  static const std::regex sim_time(R"(Time\s*=\s*([0-9.]+)\s*sec)");
+  double t = wall;
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), sim_time); it != std::sregex_iterator(); ++it)
+    t = std::stod((*it)[1]);  // the last: "Simulation of 1 frames with W words … Time = t sec"
+  if (t <= 0) t = wall;
+  return static_cast<double>(ands) * 32.0 * words / t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--epfl") a.epfl = v;
+    else if (k == "--abc") a.abc = v;
+    else if (k == "--dplr") a.dplr = v;
+    else if (k == "--dplr-n") a.dplr_n = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--log2-patterns") a.log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--cpu-log2-patterns") a.cpu_log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--arith-log2-patterns") a.arith_log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--json") a.json = v;
+    else {
+      std::fprintf(stderr, "unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  const gpu::DeviceInfo d = gpu::probe();
+  if (!d.available) {
+    std::printf("no GPU: %s\n", d.why_not.c_str());
+    return 0;
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  nlohmann::ordered_json J;
+  J["device"] = d.name;
+  J["multiprocessors"] = d.multiprocessors;
+  J["cpu_threads"] = cores;
+  std::vector<std::string> table;
+
+  // ---- ceilings ----
+  const double bw = gpu::copy_bandwidth();
+  const double mont = gpu::montgomery_multiply_rate();
+  J["copy_bandwidth_bytes_per_s"] = bw;
+  J["montgomery_multiplies_per_s"] = mont;
+  table.push_back(fmt::format("ceilings: copy {:.2f} TB/s, Montgomery multiply {:.3g}/s", bw / 1e12, mont));
+
+  // ---- boolean ----
+  for (const char* name : {"multiplier", "hyp"}) {
+    const std::string path = a.epfl + "/" + name + ".aig";
+    if (!std::filesystem::exists(path)) {
+      table.push_back(fmt::format("boolean {}: {} not found", name, path));
+      continue;
+    }
+    const Circuit c = load_aiger(path);
+    const std::uint64_t patterns = std::uint64_t{1} << a.log2_patterns;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    double best = 0;
+    std::string best_cfg;
+    std::size_t ands = 0;
+    for (std::uint32_t T : {64u, 128u, 256u, 512u}) {
+      ProgramOptions po;
+      po.slot_capacity = gpu::slot_capacity(d, true, false, T);
+      if (po.slot_capacity < 3) continue;
+      const Program p = lower_program(c, po);
+      ands = p.gate_instructions;
+      RunOptions ro;
+      ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, patterns};
+      gpu::LaunchConfig lc;
+      lc.threads = T;
+      gpu::Timing tm;
+      const double s = time_gpu(p, ro, lc, &tm);
+      const double rate = static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / s;
+      const double words = static_cast<double>(patterns) / 64;
+      const double spill_bytes = static_cast<double>(p.spill_reads + p.spill_stores) * 8 * words;
+      rows.push_back({{"threads", T}, {"slots", p.slots}, {"spill_slots", p.spill_slots},
+                      {"spill_reads", p.spill_reads}, {"spill_stores", p.spill_stores},
+                      {"blocks", tm.blocks}, {"seconds", s}, {"gate_evaluations_per_s", rate},
+                      {"spill_fraction_of_copy_bandwidth", spill_bytes / s / bw}});
+      if (rate > best) {
+        best = rate;
+        best_cfg = fmt::format("T={} slots={} spills r/w {}/{} ({:.1f}% of copy bw)", T, p.slots,
+                               p.spill_reads, p.spill_stores, 100 * spill_bytes / s / bw);
+      }
+    }
+    // CPU: the project's bit-parallel evaluator on all cores.
+    const std::uint64_t cpu_words = (std::uint64_t{1} << a.cpu_log2_patterns) / 64;
+    std::vector<bits::Word> in(cpu_words * c.inputs().size());
+    patterns::Spec spec{patterns::Mode::bits_random, 1, 2, 0, 0, cpu_words * 64};
+    for (std::uint64_t w = 0; w < cpu_words; ++w)
+      for (std::uint32_t i = 0; i < c.inputs().size(); ++i)
+        in[w * c.inputs().size() + i] = patterns::bool_word(spec, w, i);
+    evaluate_bits_batch(c, std::span(in).first(c.inputs().size() * std::min<std::uint64_t>(cpu_words, 64)));
+    const auto t0 = Clock::now();
+    evaluate_bits_batch(c, in);
+    const double cpu_s = seconds_since(t0);
+    const double cpu_rate = static_cast<double>(ands) * static_cast<double>(cpu_words * 64) / cpu_s;
+    // ABC.
+    const unsigned abc_words = 32768;
+    const auto abc = abc_sim_rate(a.abc, path, ands, abc_words);
+    const double naive = bw / 24.0 * 64.0;
+    J["boolean"][name] = {{"ands", ands}, {"patterns", patterns}, {"configs", rows},
+                          {"best_gate_evaluations_per_s", best},
+                          {"cpu_gate_evaluations_per_s", cpu_rate}, {"cpu_threads", cores},
+                          {"abc_sim_gate_evaluations_per_s", abc ? *abc : 0.0},
+                          {"naive_per_level_roofline", naive}};
+    table.push_back(fmt::format(
+        "boolean {:10} ANDs {:7}  GPU {:.3g} gate-evals/s [{}]  CPU({} thr) {:.3g}  GPU/CPU {:.0f}x  "
+        "ABC sim {}  GPU/ABC {}  naive roofline {:.3g} (GPU/naive {:.2f}x)",
+        name, ands, best, best_cfg, cores, cpu_rate, best / cpu_rate,
+        abc ? fmt::format("{:.3g}", *abc) : "n/a", abc ? fmt::format("{:.0f}x", best / *abc) : "n/a",
+        naive, best / naive));
+  }
+
+  // ---- arithmetic ----
+  if (std::filesystem::exists(a.dplr)) {
+    const Model m = load_model(a.dplr);
+    CompileOptions co;
+    co.acceptance = false;
+    co.scan = ScanKind::sequential;
+    const Circuit c = compile_lrnn(m, a.dplr_n, co).circuit;
+    const std::uint64_t patterns = std::uint64_t{1} << a.arith_log2_patterns;
+    const std::vector<std::uint32_t> primes4 = {2147483647u, 2147483629u, 2147483587u, 2147483579u};
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    double best1 = 0;
+    std::size_t ops = 0, muls = 0;
+    for (std::uint32_t T : {128u, 256u}) {
+      for (std::size_t np : {std::size_t{1}, std::size_t{4}}) {
+        for (bool shadow : {false, true}) {
+          ProgramOptions po;
+          po.slot_capacity = gpu::slot_capacity(d, false, shadow, T, np);
+          const Program p = lower_program(c, po);
+          ops = p.gate_instructions;
+          muls = static_cast<std::size_t>(std::count_if(p.code.begin(), p.code.end(), [](const Instr& in) { return in.op() == ProgOp::mul; }));
+          RunOptions ro;
+          ro.primes.assign(primes4.begin(), primes4.begin() + static_cast<std::ptrdiff_t>(np));
+          ro.magnitude = shadow;
+          ro.patterns = {patterns::Mode::strings_random, 1, static_cast<std::uint32_t>(m.alphabet.size()),
+                         a.dplr_n, 0, patterns};
+          gpu::LaunchConfig lc;
+          lc.threads = T;
+          const double s = time_gpu(p, ro, lc, nullptr);
+          const double per_prime = static_cast<double>(ops) * static_cast<double>(patterns) * np / s;
+          const double mul_rate = static_cast<double>(muls) * static_cast<double>(patterns) * np / s;
+          rows.push_back({{"threads", T}, {"primes", np}, {"shadow", shadow}, {"slots", p.slots},
+                          {"spill_slots", p.spill_slots}, {"seconds", s},
+                          {"gate_evaluations_per_s_per_prime", per_prime},
+                          {"fraction_of_montgomery_peak", mul_rate / mont}});
+          if (!shadow) best1 = std::max(best1, per_prime);
+          table.push_back(fmt::format(
+              "arith DPLR d=3 n={} ops {} (mul {}) T={} primes={} shadow={}: {:.3g} gate-evals/s per prime, "
+              "muls at {:.0f}% of the Montgomery peak",
+              a.dplr_n, ops, muls, T, np, shadow ? "on" : "off", per_prime, 100 * mul_rate / mont));
+        }
+      }
+    }
+    // CPU: evaluate_batch mod p on all cores.
+    const std::uint64_t cpu_patterns = std::uint64_t{1} << std::min(a.cpu_log2_patterns, 14u);
+    patterns::Spec spec{patterns::Mode::strings_random, 1, static_cast<std::uint32_t>(m.alphabet.size()),
+                        a.dplr_n, 0, cpu_patterns};
+    std::vector<std::vector<std::uint64_t>> rows_in(cpu_patterns, std::vector<std::uint64_t>(c.inputs().size()));
+    for (std::uint64_t k = 0; k < cpu_patterns; ++k)
+      for (std::uint32_t i = 0; i < c.inputs().size(); ++i) rows_in[k][i] = patterns::int_value(spec, k, i);
+    const ModP F(primes4[0]);
+    const auto t0 = Clock::now();
+    evaluate_batch(c, F, rows_in);
+    const double cpu_s = seconds_since(t0);
+    const double cpu_rate = static_cast<double>(ops) * static_cast<double>(cpu_patterns) / cpu_s;
+    J["arithmetic"] = {{"model", a.dplr}, {"n", a.dplr_n}, {"operations", ops}, {"multiplications", muls},
+                       {"patterns", patterns}, {"configs", rows},
+                       {"best_gate_evaluations_per_s_per_prime", best1},
+                       {"cpu_gate_evaluations_per_s", cpu_rate}, {"cpu_threads", cores}};
+    table.push_back(fmt::format("arith CPU({} thr) {:.3g} gate-evals/s per prime; GPU/CPU {:.0f}x", cores,
+                                cpu_rate, best1 / cpu_rate));
+  }
+  if (!a.json.empty()) std::ofstream(a.json) << J.dump(2) << "\n";
+  std::printf("\n==== %s, %d SMs ====\n", d.name.c_str(), d.multiprocessors);
+  for (const auto& line : table) std::printf("%s\n", line.c_str());
+  return 0;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
+#   bash gpu-run/run.sh [tests] [bench] [headline] [ptx]
+# Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
+set -uo pipefail
+root=$PWD
+cd gpu-run
+export LD_LIBRARY_PATH=$PWD/lib:${LD_LIBRARY_PATH:-}
+export RNNCC_EPFL_DIR=$PWD/epfl RNNCC_SOURCE_DIR=$root
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,memory.total,power.limit --format=csv | tee "$OUT/nvidia-smi.txt"
+nproc
+nvidia-smi dmon -s pc -d 1 > "$OUT/dmon.txt" 2>&1 &   # clocks and power while we run
+dmon=$!
+summary=()
+for what in "$@"; do
+  case $what in
+    tests)
+      ./gpu_tests -r compact 2>&1 | tee "$OUT/gpu_tests.log" | tail -15
+      summary+=("tests: $(tail -1 "$OUT/gpu_tests.log")")
+      ;;
+    bench)
+      ./gpu_eval --epfl epfl --abc ./abc --dplr "$root/examples/dplr_d3.json" --arith-log2-patterns 22 --json "$OUT/gpu_eval.json" \
+        2>&1 | tee "$OUT/gpu_eval.log" | tail -30
+      ;;
+    headline)
+      ./gpu_headline --wfa "$root/examples/wfa_count_ab.att" --length 32 --json "$OUT/headline.json" \
+        2>&1 | tee "$OUT/headline.log" | tail -30
+      ;;
+  esac
+done
+kill $dmon 2>/dev/null
+echo "SM clock (MHz) under load, max seen: $(awk '$1 ~ /^[0-9]+$/ {print $0}' "$OUT/dmon.txt" | awk '{ if ($6 > m) m = $6 } END { print m }')"
+printf '%s\n' "${summary[@]}"

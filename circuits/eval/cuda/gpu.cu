@@ -1,0 +1,647 @@
+// CUDA kernels for device programs; the design is in gpu.hpp, the semantics in program.hpp
+// (exec_word, exec_mod, exec_magnitude, the pattern generators), shared with the CPU twin.
+#include "circuits/eval/cuda/gpu.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "algebra/modp_ops.hpp"
+#include "circuits/eval/gate_ops.hpp"
+
+namespace rnncc::gpu {
+
+namespace {
+
+void check(cudaError_t e, const char* call, const std::string& context) {
+  if (e != cudaSuccess)
+    throw GpuError(std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + context + ")");
+}
+#define RNNCC_CUDA(call, context) check((call), #call, (context))
+
+using ull = unsigned long long;
+
+// Device buffer owned by the host (freed on every path).
+template <class T>
+struct Buffer {
+  T* p = nullptr;
+  std::size_t n = 0;
+  Buffer() = default;
+  Buffer(std::size_t count, const std::string& what) : n(count) {
+    if (count)
+      RNNCC_CUDA(cudaMalloc(&p, count * sizeof(T)),
+                 "allocating " + std::to_string(count * sizeof(T)) + " bytes for " + what);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() {
+    if (p) cudaFree(p);
+  }
+  void upload(const T* src, const std::string& what) {
+    if (n) RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
+  }
+  void fill(int byte, const std::string& what) {
+    if (n) RNNCC_CUDA(cudaMemset(p, byte, n * sizeof(T)), "clearing " + what);
+  }
+  std::vector<T> download(const std::string& what) const {
+    std::vector<T> v(n);
+    if (n)
+      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "downloading " + what);
+    return v;
+  }
+};
+
+struct Common {
+  const uint4* code;
+  std::uint32_t ncode;
+  const std::int32_t* aux;
+  patterns::Spec spec;  // this chunk
+  std::uint32_t outputs;
+  ull* mismatches;      // [pair]
+  ull* first_mismatch;  // one
+  ull* samples;         // [max_samples]
+  unsigned* nsamples;
+  std::uint32_t max_samples;
+  std::uint64_t spill_stride;  // threads in the grid
+};
+
+__device__ void note_mismatch(const Common& P, std::uint64_t pattern) {
+  atomicMin(P.first_mismatch, static_cast<ull>(pattern));
+  const unsigned at = atomicAdd(P.nsamples, 1u);
+  if (at < P.max_samples) P.samples[at] = pattern;
+}
+
+// Runs exec on every instruction. The stream (tens to hundreds of KB) does not fit in L1, and an
+// L2 round trip per instruction would dominate; staging it in shared memory puts a load that
+// may alias the slot stores (so it cannot be hoisted) into every gate's dependency chain. So a
+// warp loads 32 instructions at a time, one per lane (coalesced, the next 32 in flight), and
+// broadcasts instruction i with register shuffles, which the compiler schedules freely. Warps
+// run independently (no barrier).
+template <class Exec>
+__device__ __forceinline__ void for_each_instruction(const uint4* code, std::uint32_t n, Exec&& exec) {
+  const std::uint32_t lane = threadIdx.x & 31;
+  uint4 cur = lane < n ? __ldg(code + lane) : uint4{0, 0, 0, 0};
+  for (std::uint32_t c0 = 0; c0 < n; c0 += 32) {
+    const uint4 next = c0 + 32 + lane < n ? __ldg(code + c0 + 32 + lane) : uint4{0, 0, 0, 0};
+    const std::uint32_t m = min(32u, n - c0);
+    for (std::uint32_t i = 0; i < m; ++i)
+      exec(Instr{__shfl_sync(0xFFFFFFFFu, cur.x, static_cast<int>(i)),
+                 __shfl_sync(0xFFFFFFFFu, cur.y, static_cast<int>(i)),
+                 __shfl_sync(0xFFFFFFFFu, cur.z, static_cast<int>(i)),
+                 __shfl_sync(0xFFFFFFFFu, cur.w, static_cast<int>(i))});
+    cur = next;
+  }
+}
+
+// ---- boolean: one word of 64 patterns per thread and pass ----
+
+struct BoolParams {
+  Common c;
+  std::uint64_t* spill;
+  ull* ones;              // [output]
+  std::uint64_t* store;   // [word][output] of this chunk, or null
+};
+
+__global__ void bool_kernel(BoolParams P) {
+  extern __shared__ std::uint64_t slots[];
+  const std::uint32_t tid = threadIdx.x, T = blockDim.x;
+  const std::uint64_t gtid = static_cast<std::uint64_t>(blockIdx.x) * T + tid;
+  const std::uint64_t words = (P.c.spec.count + 63) / 64, first_word = P.c.spec.first / 64;
+  std::uint64_t* const myspill = P.spill + gtid;
+  const std::uint64_t stride = P.c.spill_stride;
+  auto read = [&](std::uint32_t loc) -> std::uint64_t {
+    switch (loc_kind(loc)) {
+      case LocKind::slot: return slots[loc_index(loc) * T + tid];
+      case LocKind::spill: return myspill[loc_index(loc) * stride];
+      default: return loc_index(loc) ? ~std::uint64_t{0} : 0;
+    }
+  };
+  auto write = [&](std::uint32_t loc, std::uint64_t v) {
+    if (loc_kind(loc) == LocKind::slot)
+      slots[loc_index(loc) * T + tid] = v;
+    else
+      myspill[loc_index(loc) * stride] = v;
+  };
+  // Every thread of a block runs the same number of passes, so warp reductions see full warps.
+  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * T; base < words;
+       base += static_cast<std::uint64_t>(gridDim.x) * T) {
+    const std::uint64_t w = base + tid;
+    std::uint64_t mask = 0;
+    if (w < words) {
+      const std::uint64_t valid = P.c.spec.count - 64 * w;
+      mask = valid >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid) - 1;
+    }
+    for_each_instruction(P.c.code, P.c.ncode, [&](const Instr& in) {
+      switch (in.op()) {
+        case ProgOp::input:
+          write(in.d, patterns::bool_word(P.c.spec, first_word + w, in.b));
+          break;
+        case ProgOp::spill:
+          write(in.d, read(in.a));
+          break;
+        case ProgOp::output: {
+          const std::uint64_t v = read(in.a) ^ (in.op_flags & kInvA ? ~std::uint64_t{0} : 0);
+          if (P.store && w < words) P.store[w * P.c.outputs + in.b] = v;
+          const unsigned n = __reduce_add_sync(0xFFFFFFFFu, __popcll(v & mask));
+          if ((tid & 31) == 0 && n) atomicAdd(P.ones + in.b, static_cast<ull>(n));
+          break;
+        }
+        case ProgOp::compare: {
+          const std::uint64_t a = read(in.a) ^ (in.op_flags & kInvA ? ~std::uint64_t{0} : 0);
+          const std::uint64_t b = read(in.d) ^ (in.op_flags & kInvB ? ~std::uint64_t{0} : 0);
+          const std::uint64_t diff = (a ^ b) & mask;
+          const unsigned n = __reduce_add_sync(0xFFFFFFFFu, __popcll(diff));
+          if ((tid & 31) == 0 && n) atomicAdd(P.c.mismatches + in.b, static_cast<ull>(n));
+          if (diff) note_mismatch(P.c, P.c.spec.first + 64 * w + (__ffsll(static_cast<long long>(diff)) - 1));
+          break;
+        }
+        case ProgOp::thr: {
+          const std::int32_t* aux = P.c.aux + in.a;
+          const std::uint32_t k = in.b, B = static_cast<std::uint32_t>(aux[2 * k + 1]);
+          std::uint64_t planes[64];
+          for (std::uint32_t j = 0; j < B; ++j) planes[j] = 0;
+          for (std::uint32_t j = 0; j < k; ++j)
+            bits::add_masked(planes, B, aux[k + j], read(static_cast<std::uint32_t>(aux[j])));
+          bits::add_masked(planes, B, -static_cast<std::int64_t>(aux[2 * k]), ~std::uint64_t{0});
+          write(in.d, bits::nonnegative(planes, B));
+          break;
+        }
+        default:
+          write(in.d, exec_word(in, read(in.a), read(in.b)));
+          break;
+      }
+    });
+  }
+}
+
+// ---- arithmetic: one pattern per thread, once per prime ----
+
+struct ModParams {
+  Common c;
+  std::uint32_t* spill;
+  double* mspill;
+  const mont31::Field* fields;    // [prime]
+  const std::uint32_t* constants;  // [prime][constant], Montgomery form
+  const double* mconstants;        // [constant]
+  std::uint32_t primes, nconstants;
+  ull* sums;                        // [prime][output], Montgomery form, each term < p
+  ull* max_bound;                   // [pair], bits of a nonnegative double
+  std::uint32_t* store;             // [pattern][prime][output] of this chunk, plain residues
+};
+
+__device__ __forceinline__ std::uint64_t warp_sum(std::uint64_t v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+  return v;
+}
+__device__ __forceinline__ double warp_max(double v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xFFFFFFFFu, v, o));
+  return v;
+}
+
+// NP primes per pass over the program: every instruction is decoded once and evaluated for NP
+// primes (NP independent Montgomery operations in flight). The prime list is padded to a
+// multiple of NP by repeating its last prime (`primes` counts the real ones; padded results are
+// dropped). The magnitude shadow runs with the first group.
+template <bool Shadow, int NP>
+__global__ void mod_kernel(ModParams P, std::uint32_t S) {
+  // Shared memory: S·T magnitudes (if Shadow), then S·NP·T residues.
+  extern __shared__ std::uint64_t raw[];
+  const std::uint32_t tid = threadIdx.x, T = blockDim.x;
+  const std::uint64_t gtid = static_cast<std::uint64_t>(blockIdx.x) * T + tid;
+  double* const mslots = reinterpret_cast<double*>(raw);
+  std::uint32_t* const slots = reinterpret_cast<std::uint32_t*>(raw + (Shadow ? S * T : 0));
+  std::uint32_t* const myspill = P.spill + gtid;
+  double* const mymspill = P.mspill + gtid;
+  const std::uint64_t stride = P.c.spill_stride;
+  const std::uint64_t count = P.c.spec.count;
+  const std::uint32_t groups = (P.primes + NP - 1) / NP;
+  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * T; base < count;
+       base += static_cast<std::uint64_t>(gridDim.x) * T) {
+    const std::uint64_t k = base + tid;
+    const bool active = k < count;
+    const std::uint64_t pattern = P.c.spec.first + k;
+    std::uint32_t differs = 0;
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      mont31::Field f[NP];
+      std::uint32_t one[NP];
+      const std::uint32_t* cst[NP];
+#pragma unroll
+      for (int j = 0; j < NP; ++j) {
+        f[j] = P.fields[g * NP + j];
+        one[j] = mont31::to_mont(1, f[j]);
+        cst[j] = P.constants + static_cast<std::size_t>(g * NP + j) * P.nconstants;
+      }
+      const bool shadow = Shadow && g == 0;
+      // Value j of location loc.
+      auto read = [&](std::uint32_t loc, int j) -> std::uint32_t {
+        switch (loc_kind(loc)) {
+          case LocKind::slot: return slots[(loc_index(loc) * NP + j) * T + tid];
+          case LocKind::spill: return myspill[(loc_index(loc) * NP + j) * stride];
+          default: return __ldg(cst[j] + loc_index(loc));
+        }
+      };
+      auto mread = [&](std::uint32_t loc) -> double {
+        switch (loc_kind(loc)) {
+          case LocKind::slot: return mslots[loc_index(loc) * T + tid];
+          case LocKind::spill: return mymspill[loc_index(loc) * stride];
+          default: return __ldg(P.mconstants + loc_index(loc));
+        }
+      };
+      auto write = [&](std::uint32_t loc, const std::uint32_t (&v)[NP], double m) {
+        if (loc_kind(loc) == LocKind::slot) {
+#pragma unroll
+          for (int j = 0; j < NP; ++j) slots[(loc_index(loc) * NP + j) * T + tid] = v[j];
+          if (shadow) mslots[loc_index(loc) * T + tid] = m;
+        } else {
+#pragma unroll
+          for (int j = 0; j < NP; ++j) myspill[(loc_index(loc) * NP + j) * stride] = v[j];
+          if (shadow) mymspill[loc_index(loc) * stride] = m;
+        }
+      };
+      for_each_instruction(P.c.code, P.c.ncode, [&](const Instr& in) {
+        std::uint32_t r[NP];
+        switch (in.op()) {
+          case ProgOp::input: {
+            const std::uint64_t x = patterns::int_value(P.c.spec, pattern, in.b);
+#pragma unroll
+            for (int j = 0; j < NP; ++j)
+              r[j] = mont31::to_mont(static_cast<std::uint32_t>(x % f[j].p), f[j]);
+            write(in.d, r, shadow ? up(static_cast<double>(x)) : 0.0);
+            break;
+          }
+          case ProgOp::spill:
+#pragma unroll
+            for (int j = 0; j < NP; ++j) r[j] = read(in.a, j);
+            write(in.d, r, shadow ? mread(in.a) : 0.0);
+            break;
+          case ProgOp::output:
+#pragma unroll
+            for (int j = 0; j < NP; ++j) {
+              if (g * NP + j >= P.primes) break;
+              const std::uint32_t v = read(in.a, j);
+              if (P.store && active)
+                P.store[(k * P.primes + g * NP + j) * P.c.outputs + in.b] = mont31::from_mont(v, f[j]);
+              const std::uint64_t s = warp_sum(active ? v : 0);
+              if ((tid & 31) == 0)
+                atomicAdd(P.sums + (g * NP + j) * P.c.outputs + in.b, static_cast<ull>(s % f[j].p));
+            }
+            break;
+          case ProgOp::compare: {
+#pragma unroll
+            for (int j = 0; j < NP; ++j)
+              if (read(in.a, j) != read(in.d, j)) differs |= 1u << in.b;
+            if (shadow) {
+              const double m = warp_max(active ? up(mread(in.a) + mread(in.d)) : 0.0);
+              if ((tid & 31) == 0) atomicMax(P.max_bound + in.b, static_cast<ull>(__double_as_longlong(m)));
+            }
+            break;
+          }
+          case ProgOp::thr: {
+            const std::int32_t* aux = P.c.aux + in.a;
+#pragma unroll
+            for (int j = 0; j < NP; ++j) {
+              std::int64_t s = 0;
+              for (std::uint32_t q = 0; q < in.b; ++q)
+                if (read(static_cast<std::uint32_t>(aux[q]), j) != 0) s += aux[in.b + q];
+              r[j] = s >= aux[2 * in.b] ? one[j] : 0;
+            }
+            write(in.d, r, 1.0);
+            break;
+          }
+          default:
+#pragma unroll
+            for (int j = 0; j < NP; ++j) r[j] = exec_mod(in, read(in.a, j), read(in.b, j), f[j], one[j]);
+            write(in.d, r, shadow ? exec_magnitude(in, mread(in.a), mread(in.b)) : 0.0);
+            break;
+        }
+      });
+    }
+    if (active && differs)
+      for (std::uint32_t q = 0; q < 32; ++q)
+        if (differs >> q & 1) {
+          atomicAdd(P.c.mismatches + q, ull{1});
+          note_mismatch(P.c, pattern);
+        }
+  }
+}
+
+int primes_per_pass(std::size_t primes) {
+  return primes >= 4 ? 4 : static_cast<int>(std::max<std::size_t>(primes, 1));
+}
+
+const void* mod_kernel_for(bool shadow, int np) {
+  switch (np * 2 + (shadow ? 1 : 0)) {
+    case 2: return reinterpret_cast<const void*>(&mod_kernel<false, 1>);
+    case 3: return reinterpret_cast<const void*>(&mod_kernel<true, 1>);
+    case 4: return reinterpret_cast<const void*>(&mod_kernel<false, 2>);
+    case 5: return reinterpret_cast<const void*>(&mod_kernel<true, 2>);
+    case 6: return reinterpret_cast<const void*>(&mod_kernel<false, 3>);
+    case 7: return reinterpret_cast<const void*>(&mod_kernel<true, 3>);
+    case 8: return reinterpret_cast<const void*>(&mod_kernel<false, 4>);
+    default: return reinterpret_cast<const void*>(&mod_kernel<true, 4>);
+  }
+}
+
+std::uint32_t blocks_for(const void* kernel, std::uint32_t threads, std::size_t smem,
+                         const DeviceInfo& d, std::uint32_t blocks_per_sm) {
+  int per_sm = 0;
+  RNNCC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), smem),
+             "occupancy of " + std::to_string(threads) + " threads with " + std::to_string(smem) +
+                 " bytes of shared memory");
+  if (per_sm == 0)
+    throw GpuError("a block of " + std::to_string(threads) + " threads with " +
+                   std::to_string(smem) + " bytes of shared memory does not fit on " + d.name);
+  if (blocks_per_sm) per_sm = std::min<int>(per_sm, static_cast<int>(blocks_per_sm));
+  return static_cast<std::uint32_t>(per_sm * d.multiprocessors);
+}
+
+double elapsed(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0;
+  RNNCC_CUDA(cudaEventElapsedTime(&ms, a, b), "reading kernel time");
+  return ms / 1000.0;
+}
+
+struct Events {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Events() {
+    RNNCC_CUDA(cudaEventCreate(&start), "creating an event");
+    RNNCC_CUDA(cudaEventCreate(&stop), "creating an event");
+  }
+  ~Events() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+};
+
+// 16 independent chains of Montgomery products per thread, `rounds` long.
+__global__ void mont_peak_kernel(std::uint32_t* out, mont31::Field f, std::uint32_t rounds) {
+  std::uint32_t x[16];
+  for (int i = 0; i < 16; ++i) x[i] = (threadIdx.x * 16 + i + 1) % f.p;
+  const std::uint32_t c = mont31::to_mont(12345, f);
+  for (std::uint32_t r = 0; r < rounds; ++r)
+#pragma unroll
+    for (int i = 0; i < 16; ++i) x[i] = mont31::mul(x[i], c, f);
+  std::uint32_t s = 0;
+  for (int i = 0; i < 16; ++i) s ^= x[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+}  // namespace
+
+double copy_bandwidth(std::size_t bytes) {
+  Buffer<char> a(bytes, "copy source"), b(bytes, "copy target");
+  a.fill(1, "copy source");
+  Events ev;
+  RNNCC_CUDA(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice), "warm-up copy");
+  std::vector<double> t;
+  for (int i = 0; i < 5; ++i) {
+    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
+    RNNCC_CUDA(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice), "timed copy");
+    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
+    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "timed copy");
+    t.push_back(elapsed(ev.start, ev.stop));
+  }
+  std::sort(t.begin(), t.end());
+  return 2.0 * static_cast<double>(bytes) / t[t.size() / 2];
+}
+
+double montgomery_multiply_rate() {
+  const DeviceInfo d = probe();
+  if (!d.available) throw GpuError(d.why_not);
+  const std::uint32_t blocks = static_cast<std::uint32_t>(d.multiprocessors) * 8, T = 256,
+                      rounds = 4096;
+  Buffer<std::uint32_t> out(static_cast<std::size_t>(blocks) * T, "peak output");
+  const mont31::Field f = mont31::make_field(2147483647u);
+  Events ev;
+  mont_peak_kernel<<<blocks, T>>>(out.p, f, 16);
+  RNNCC_CUDA(cudaDeviceSynchronize(), "warm-up of the multiply-peak kernel");
+  std::vector<double> t;
+  for (int i = 0; i < 5; ++i) {
+    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
+    mont_peak_kernel<<<blocks, T>>>(out.p, f, rounds);
+    RNNCC_CUDA(cudaGetLastError(), "launching the multiply-peak kernel");
+    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
+    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running the multiply-peak kernel");
+    t.push_back(elapsed(ev.start, ev.stop));
+  }
+  std::sort(t.begin(), t.end());
+  return static_cast<double>(blocks) * T * 16.0 * rounds / t[t.size() / 2];
+}
+
+DeviceInfo probe() {
+  DeviceInfo d;
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    d.why_not = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    cudaGetLastError();
+    return d;
+  }
+  if (n == 0) {
+    d.why_not = "no CUDA device";
+    return d;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    d.why_not = "cannot read the properties of CUDA device 0";
+    return d;
+  }
+  d.available = true;
+  d.name = prop.name;
+  d.multiprocessors = prop.multiProcessorCount;
+  d.global_memory = prop.totalGlobalMem;
+  d.shared_per_block = prop.sharedMemPerBlockOptin;
+  return d;
+}
+
+std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
+                            std::uint32_t threads, std::size_t primes) {
+  const std::size_t bytes = boolean ? 8 : 4 * primes_per_pass(primes) + (magnitude ? 8 : 0);
+  return static_cast<std::uint32_t>(
+      std::min<std::size_t>(d.shared_per_block / (bytes * threads), kLocIndexMask));
+}
+
+ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const LaunchConfig& config,
+                              Timing* timing) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const DeviceInfo d = probe();
+  if (!d.available) throw GpuError(d.why_not);
+  const std::uint32_t T = config.threads;
+  if (T == 0 || T % 32 != 0 || T > 1024)
+    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " + std::to_string(T));
+  if (p.boolean && o.patterns.first % 64 != 0)
+    throw GpuError("boolean runs start at a multiple of 64 patterns");
+  if (!p.boolean && o.primes.empty()) throw GpuError("arithmetic programs need at least one prime");
+  const std::uint32_t S = std::max<std::uint32_t>(p.slots, 1);
+  const bool shadow = !p.boolean && o.magnitude;
+  const int NP = p.boolean ? 1 : primes_per_pass(o.primes.size());
+  const std::size_t slot_bytes = p.boolean ? 8 : 4 * NP + (shadow ? 8 : 0);
+  const std::size_t smem = static_cast<std::size_t>(S) * T * slot_bytes;
+  if (smem > d.shared_per_block)
+    throw GpuError("the program's " + std::to_string(S) + " slots × " + std::to_string(T) +
+                   " threads need " + std::to_string(smem) + " bytes of shared memory; " + d.name +
+                   " allows " + std::to_string(d.shared_per_block) +
+                   " (lower it with slot_capacity())");
+  const void* kernel = p.boolean ? reinterpret_cast<const void*>(&bool_kernel) : mod_kernel_for(shadow, NP);
+  RNNCC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(smem)),
+             "raising the shared-memory limit to " + std::to_string(smem) + " bytes");
+  const std::uint32_t blocks = blocks_for(kernel, T, smem, d, config.blocks_per_sm);
+  const std::uint64_t threads_total = static_cast<std::uint64_t>(blocks) * T;
+
+  // Program, constants and accumulators.
+  std::vector<uint4> code(p.code.size());
+  for (std::size_t i = 0; i < code.size(); ++i)
+    code[i] = uint4{p.code[i].op_flags, p.code[i].d, p.code[i].a, p.code[i].b};
+  Buffer<uint4> dcode(std::max<std::size_t>(code.size(), 1), "the program");
+  if (!code.empty()) dcode.upload(code.data(), "the program");
+  Buffer<std::int32_t> daux(std::max<std::size_t>(p.aux.size(), 1), "threshold data");
+  if (!p.aux.empty()) daux.upload(p.aux.data(), "threshold data");
+  Buffer<ull> dmis(std::max<std::uint32_t>(p.pairs, 1), "mismatch counts");
+  dmis.fill(0, "mismatch counts");
+  Buffer<ull> dfirst(1, "first mismatch");
+  dfirst.fill(0xFF, "first mismatch");
+  Buffer<ull> dsamples(std::max<std::size_t>(o.max_first_mismatches, 1), "mismatch samples");
+  Buffer<unsigned> dnsamples(1, "mismatch sample count");
+  dnsamples.fill(0, "mismatch sample count");
+
+  Common c{dcode.p, static_cast<std::uint32_t>(p.code.size()), daux.p, o.patterns, p.outputs,
+           dmis.p, dfirst.p, dsamples.p, dnsamples.p,
+           static_cast<std::uint32_t>(o.max_first_mismatches), threads_total};
+
+  ProgramResult r;
+  r.patterns = o.patterns.count;
+  Events ev;
+  double kernel_seconds = 0;
+  std::uint64_t launches = 0;
+  // Chunks: bounded store buffers, and launches of at most 2^30 patterns.
+  const std::uint64_t per_pattern_store =
+      o.store ? (p.boolean ? 8 * p.outputs / 64 + 1 : 4 * p.outputs * o.primes.size()) : 0;
+  std::uint64_t chunk = std::max<std::uint64_t>(config.chunk_patterns, 64);
+  if (o.store) chunk = std::min<std::uint64_t>(chunk, std::max<std::uint64_t>((std::uint64_t{1} << 28) / std::max<std::uint64_t>(per_pattern_store, 1), 64));
+  chunk = chunk / 64 * 64;
+
+  auto launch = [&](auto&& body) {
+    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
+    body();
+    RNNCC_CUDA(cudaGetLastError(), "launching the evaluation kernel (" + std::to_string(blocks) +
+                                       " blocks × " + std::to_string(T) + " threads, " +
+                                       std::to_string(smem) + " bytes of shared memory)");
+    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
+    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running the evaluation kernel");
+    kernel_seconds += elapsed(ev.start, ev.stop);
+    ++launches;
+  };
+
+  if (p.boolean) {
+    Buffer<std::uint64_t> dspill(std::max<std::uint64_t>(p.spill_slots, 1) * threads_total, "spill slots");
+    Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
+    dones.fill(0, "output counts");
+    const std::uint64_t words_total = (o.patterns.count + 63) / 64;
+    Buffer<std::uint64_t> dstore(o.store ? std::min(chunk / 64, words_total) * p.outputs : 0, "stored outputs");
+    if (o.store) r.stored.reserve(words_total * p.outputs);
+    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk) {
+      BoolParams bp{c, dspill.p, dones.p, o.store ? dstore.p : nullptr};
+      bp.c.spec.first = o.patterns.first + done;
+      bp.c.spec.count = std::min(chunk, o.patterns.count - done);
+      launch([&] { bool_kernel<<<blocks, T, smem>>>(bp); });
+      if (o.store) {
+        const auto part = dstore.download("stored outputs");
+        const std::uint64_t words = (bp.c.spec.count + 63) / 64;
+        r.stored.insert(r.stored.end(), part.begin(), part.begin() + static_cast<std::ptrdiff_t>(words * p.outputs));
+      }
+    }
+    const auto ones = dones.download("output counts");
+    r.ones.assign(ones.begin(), ones.begin() + p.outputs);
+  } else {
+    const std::size_t np = o.primes.size();
+    std::vector<mont31::Field> fields;
+    std::vector<std::uint32_t> constants;
+    std::vector<double> mconstants;
+    for (const Rational& k : p.constants) mconstants.push_back(magnitude_of(k));
+    std::vector<std::uint32_t> padded = o.primes;  // a multiple of NP (gpu.cu, mod_kernel)
+    while (padded.size() % NP) padded.push_back(o.primes.back());
+    for (std::uint32_t q : padded) {
+      fields.push_back(mont31::make_field(q));
+      for (const Rational& k : p.constants) {
+        const Integer num = numerator(k), den = denominator(k);
+        const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % q) + q) % q));
+        if (dn == 0) throw GpuError("prime " + std::to_string(q) + " divides a constant's denominator");
+        const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % q) + q) % q));
+        constants.push_back(mont31::to_mont(
+            static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, q), q)), fields.back()));
+      }
+    }
+    Buffer<mont31::Field> dfields(fields.size(), "prime fields");
+    dfields.upload(fields.data(), "prime fields");
+    Buffer<std::uint32_t> dconst(std::max<std::size_t>(constants.size(), 1), "constants");
+    if (!constants.empty()) dconst.upload(constants.data(), "constants");
+    Buffer<double> dmconst(std::max<std::size_t>(mconstants.size(), 1), "constant magnitudes");
+    if (!mconstants.empty()) dmconst.upload(mconstants.data(), "constant magnitudes");
+    Buffer<std::uint32_t> dspill(std::max<std::uint64_t>(p.spill_slots, 1) * NP * threads_total,
+                                 "spill slots");
+    Buffer<double> dmspill(shadow ? std::max<std::uint64_t>(p.spill_slots, 1) * threads_total : 1,
+                           "spill magnitudes");
+    Buffer<ull> dsums(std::max<std::size_t>(np * p.outputs, 1), "output sums");
+    dsums.fill(0, "output sums");
+    Buffer<ull> dbound(std::max<std::uint32_t>(p.pairs, 1), "magnitude bounds");
+    dbound.fill(0, "magnitude bounds");
+    Buffer<std::uint32_t> dstore(o.store ? std::min(chunk, o.patterns.count) * np * p.outputs : 0,
+                                 "stored outputs");
+    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk) {
+      ModParams mp{c, dspill.p, dmspill.p, dfields.p, dconst.p, dmconst.p,
+                   static_cast<std::uint32_t>(np), static_cast<std::uint32_t>(p.constants.size()),
+                   dsums.p, dbound.p, o.store ? dstore.p : nullptr};
+      mp.c.spec.first = o.patterns.first + done;
+      mp.c.spec.count = std::min(chunk, o.patterns.count - done);
+      launch([&] {
+        void* args[] = {&mp, const_cast<std::uint32_t*>(&S)};
+        RNNCC_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(T), args, smem, nullptr),
+                   "launching the arithmetic kernel");
+      });
+      if (o.store) {
+        const auto part = dstore.download("stored outputs");
+        r.stored.insert(r.stored.end(), part.begin(),
+                        part.begin() + static_cast<std::ptrdiff_t>(mp.c.spec.count * np * p.outputs));
+      }
+    }
+    const auto sums = dsums.download("output sums");
+    r.sums.assign(np, std::vector<std::uint64_t>(p.outputs));
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::uint32_t k = 0; k < p.outputs; ++k)
+        r.sums[j][k] = mont31::from_mont(static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), fields[j]);
+    const auto bounds = dbound.download("magnitude bounds");
+    for (std::uint32_t q = 0; q < p.pairs; ++q) {
+      double m;
+      std::memcpy(&m, &bounds[q], sizeof m);
+      r.max_difference_bound.push_back(m);
+    }
+  }
+  const auto mis = dmis.download("mismatch counts");
+  r.mismatches.assign(mis.begin(), mis.begin() + p.pairs);
+  const ull first = dfirst.download("first mismatch")[0];
+  if (first != std::numeric_limits<ull>::max()) r.first_mismatch = first;
+  const unsigned ns = std::min<unsigned>(dnsamples.download("mismatch sample count")[0],
+                                         static_cast<unsigned>(o.max_first_mismatches));
+  const auto samples = dsamples.download("mismatch samples");
+  r.first_mismatches.assign(samples.begin(), samples.begin() + ns);
+  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
+  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
+                           r.first_mismatches.end());
+  if (timing) {
+    timing->kernel_seconds = kernel_seconds;
+    timing->total_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    timing->blocks = blocks;
+    timing->threads = T;
+    timing->slots = S;
+    timing->launches = launches;
+  }
+  return r;
+}
+
+}  // namespace rnncc::gpu

@@ -1,0 +1,79 @@
+// Bulk evaluation of device programs (circuits/eval/program.hpp) on an NVIDIA GPU.
+//
+// One kernel per mode, both persistent (a grid that fills the chip and strides over the
+// patterns), both keeping every value of the program on chip: a thread owns one column of a
+// shared-memory slot file (slot s of thread t at s·T + t, so a warp's accesses are consecutive
+// and conflict-free) and reads the spill slots Belady's rule left it from global memory, laid
+// out the same way. The instruction stream is read by every thread of a block at the same
+// address (a broadcast), one instruction ahead.
+//   - boolean: a thread evaluates one 64-bit word = 64 patterns per pass (bit-sliced);
+//     threshold gates through a bit-sliced two's-complement counter (gate_ops.hpp);
+//   - arithmetic: a thread evaluates one pattern for up to 4 primes per pass over the program
+//     (each instruction decoded once, evaluated per prime), in Montgomery form
+//     (algebra/mont31.hpp), with the magnitude shadow in double precision if asked.
+// Inputs are generated on the device (circuits/eval/patterns.hpp); outputs are reduced on the
+// device (popcounts, sums mod p, per-pair mismatch counts, the smallest mismatching pattern, the
+// largest magnitude bound) so only those figures return — unless `store` asks for every value.
+// Runs longer than one launch are split into chunks (patterns.first advances); every CUDA call
+// is checked, and a failure is reported with the call and its context (GpuError).
+//
+// Without CUDA (or without a device) `probe` says why and the callers fall back to the CPU.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "circuits/eval/program.hpp"
+
+namespace rnncc::gpu {
+
+struct DeviceInfo {
+  bool available = false;
+  std::string why_not;  // when unavailable: "built without CUDA", "no CUDA device: …"
+  std::string name;
+  int multiprocessors = 0;
+  std::size_t global_memory = 0;
+  std::size_t shared_per_block = 0;  // opt-in maximum of dynamic shared memory per block
+  double memory_bandwidth = 0;       // bytes/s from the memory clock and bus width
+};
+
+// Never throws.
+DeviceInfo probe();
+
+struct LaunchConfig {
+  std::uint32_t threads = 128;  // per block
+  std::uint32_t blocks_per_sm = 0;  // 0 = as many as fit
+  std::uint64_t chunk_patterns = std::uint64_t{1} << 30;  // patterns per launch (multiple of 64)
+};
+
+// The slot capacity to lower a program with, so that its slot file fits the shared memory of
+// one block of `threads` threads (boolean: 8 bytes a slot; arithmetic: 4 per prime evaluated in
+// one pass — up to 4 — plus 8 with the magnitude shadow).
+std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
+                            std::uint32_t threads, std::size_t primes = 1);
+
+struct Timing {
+  double kernel_seconds = 0;  // device time of the evaluation kernels (events)
+  double total_seconds = 0;   // including transfers and reductions
+  std::uint32_t blocks = 0, threads = 0, slots = 0;
+  std::uint64_t launches = 0;
+};
+
+class GpuError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the program on every pattern of options.patterns, like run_program (the CPU twin):
+// ones / sums / mismatches / first_mismatch equal the twin's bit for bit; first_mismatches holds
+// some mismatching patterns (sorted), not necessarily the smallest. Throws GpuError.
+ProgramResult run_program_gpu(const Program& p, const RunOptions& options,
+                              const LaunchConfig& config = {}, Timing* timing = nullptr);
+
+// Ceilings measured on the device (METHOD.md: measure, don't quote datasheets), for benchmarks:
+// device-to-device copy bandwidth in bytes/s (bytes read + bytes written), and the rate of
+// Montgomery multiplications mod a 31-bit prime (many independent chains) per second.
+double copy_bandwidth(std::size_t bytes = std::size_t{4} << 30);
+double montgomery_multiply_rate();
+
+}  // namespace rnncc::gpu

@@ -1,0 +1,218 @@
+// GPU == CPU, bit for bit: the CUDA kernels (circuits/eval/cuda/) against the CPU twin of the
+// device program (circuits/eval/program.hpp), which tests/circuits/test_program.cpp checks
+// against the plain evaluators. Random circuits of every gate kind, every compiled LRNN family
+// of the examples, the EPFL circuits. Labelled `gpu`; without a device every test prints
+// "SKIPPED: <reason>" and ctest reports it as skipped.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "../circuits/random_circuits.hpp"
+#include "circuits/compile/lrnn.hpp"
+#include "circuits/eval/bitparallel.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
+#include "circuits/io/aiger.hpp"
+#include "rnn/model_json.hpp"
+
+using namespace rnncc;
+
+namespace {
+
+const gpu::DeviceInfo& device() {
+  static const gpu::DeviceInfo d = gpu::probe();
+  return d;
+}
+
+#define REQUIRE_DEVICE()                                  \
+  if (!device().available) {                              \
+    WARN("SKIPPED: no GPU: " << device().why_not);        \
+    return;                                               \
+  }
+
+void require_same(const ProgramResult& g, const ProgramResult& c) {
+  REQUIRE(g.patterns == c.patterns);
+  REQUIRE(g.ones == c.ones);
+  REQUIRE(g.sums == c.sums);
+  REQUIRE(g.mismatches == c.mismatches);
+  REQUIRE(g.first_mismatch == c.first_mismatch);
+  REQUIRE(g.max_difference_bound == c.max_difference_bound);
+  REQUIRE(g.stored == c.stored);
+}
+
+// The repository root: RNNCC_SOURCE_DIR from the environment (the device machine runs a copy
+// of the tree elsewhere), else where it was built.
+std::filesystem::path source_dir() {
+  const char* env = std::getenv("RNNCC_SOURCE_DIR");
+  return env ? std::filesystem::path(env) : std::filesystem::path(RNNCC_SOURCE_DIR);
+}
+
+const std::vector<std::uint32_t> kPrimes = {2147483647u, 2147483629u, 2147483587u};
+
+}  // namespace
+
+TEST_CASE("GPU boolean kernel equals the CPU twin on random circuits of every kind", "[gpu]") {
+  REQUIRE_DEVICE();
+  std::mt19937_64 rng(101);
+  for (int trial = 0; trial < 12; ++trial) {
+    const Circuit c = testing::random_boolean_circuit(rng, 5 + trial, 300 + 50 * trial, 8);
+    for (std::uint32_t threads : {32u, 128u}) {
+      for (std::uint32_t capacity : {4u, gpu::slot_capacity(device(), true, false, threads)}) {
+        ProgramOptions po;
+        po.slot_capacity = capacity;
+        po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}};
+        const Program p = lower_program(c, po);
+        RunOptions ro;
+        ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
+                       static_cast<std::uint64_t>(trial), 2, 0, 0, 64 * 300 - 5};
+        if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
+        ro.store = true;
+        gpu::LaunchConfig lc;
+        lc.threads = threads;
+        const ProgramResult g = gpu::run_program_gpu(p, ro, lc);
+        const ProgramResult cpu = run_program(p, ro);
+        require_same(g, cpu);
+        if (!g.first_mismatches.empty()) {  // samples are mismatching patterns
+          RunOptions one = ro;
+          for (std::uint64_t s : g.first_mismatches) {
+            one.patterns.first = s / 64 * 64;
+            one.patterns.count = 64;
+            const ProgramResult r = run_program(p, one);
+            const bool found = std::find(r.first_mismatches.begin(), r.first_mismatches.end(),
+                                         s) != r.first_mismatches.end();
+            REQUIRE(found);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("GPU arithmetic kernel equals the CPU twin mod several primes, shadow included",
+          "[gpu]") {
+  REQUIRE_DEVICE();
+  std::mt19937_64 rng(102);
+  for (int trial = 0; trial < 12; ++trial) {
+    const Circuit c = testing::random_arithmetic_circuit(rng, 2 * (3 + trial % 4), 150, 6);
+    for (bool shadow : {false, true}) {
+      ProgramOptions po;
+      po.slot_capacity = trial % 3 == 0 ? 5 : gpu::slot_capacity(device(), false, shadow, 128, kPrimes.size());
+      po.compare_pairs = {{0, 1}, {4, 4}, {2, 5}};
+      const Program p = lower_program(c, po);
+      RunOptions ro;
+      ro.primes = kPrimes;
+      ro.magnitude = shadow;
+      ro.store = true;
+      const std::uint32_t L = static_cast<std::uint32_t>(c.inputs().size() / 2);
+      ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
+                     : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
+                                      : patterns::Mode::strings_random,
+                     static_cast<std::uint64_t>(trial), 2, L, 5, 3000};
+      if (ro.patterns.mode == patterns::Mode::strings_exhaustive)
+        ro.patterns.count = (std::uint64_t{1} << L) - 5;
+      require_same(gpu::run_program_gpu(p, ro), run_program(p, ro));
+    }
+  }
+}
+
+TEST_CASE("GPU chunked launches equal one launch", "[gpu]") {
+  REQUIRE_DEVICE();
+  std::mt19937_64 rng(103);
+  const Circuit bc = testing::random_boolean_circuit(rng, 12, 400, 4);
+  ProgramOptions po;
+  po.compare_pairs = {{0, 1}};
+  const Program bp = lower_program(bc, po);
+  RunOptions ro;
+  ro.patterns = {patterns::Mode::bits_exhaustive, 0, 2, 0, 0, 4096};
+  ro.store = true;
+  gpu::LaunchConfig small;
+  small.chunk_patterns = 640;
+  require_same(gpu::run_program_gpu(bp, ro, small), gpu::run_program_gpu(bp, ro));
+  const Circuit ac = testing::random_arithmetic_circuit(rng, 10, 200, 3);
+  po.slot_capacity = gpu::slot_capacity(device(), false, true, 128, kPrimes.size());
+  const Program ap = lower_program(ac, po);
+  RunOptions aro;
+  aro.primes = kPrimes;
+  aro.magnitude = true;
+  aro.store = true;
+  aro.patterns = {patterns::Mode::strings_exhaustive, 0, 2, 5, 0, 32};
+  small.chunk_patterns = 64;
+  aro.patterns = {patterns::Mode::strings_random, 9, 2, 5, 0, 1000};
+  require_same(gpu::run_program_gpu(ap, aro, small), run_program(ap, aro));
+}
+
+TEST_CASE("GPU evaluation of every compiled example family equals the CPU twin", "[gpu]") {
+  REQUIRE_DEVICE();
+  const std::filesystem::path dir = source_dir() / "examples";
+  std::size_t compiled = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json" || e.path().filename().string().find(".wfa.") != std::string::npos)
+      continue;
+    Model m;
+    try {
+      m = load_model(e.path().string());
+    } catch (const std::exception&) {
+      continue;  // not a model file
+    }
+    CompileOptions co;
+    co.acceptance = false;
+    co.outputs = OutputMode::all;
+    CompiledCircuit cc;
+    try {
+      cc = compile_lrnn(m, 5, co);
+    } catch (const std::exception&) {
+      continue;  // non-LRNN layers
+    }
+    INFO(e.path().filename().string());
+    ProgramOptions po;
+    po.slot_capacity = gpu::slot_capacity(device(), false, true, 128, kPrimes.size());
+    const Program p = lower_program(cc.circuit, po);
+    RunOptions ro;
+    ro.primes = kPrimes;
+    ro.store = true;
+    ro.magnitude = true;
+    ro.patterns = {patterns::Mode::strings_exhaustive, 0,
+                   static_cast<std::uint32_t>(m.alphabet.size()), 5, 0, 1};
+    for (std::uint32_t t = 0; t < 5; ++t) ro.patterns.count *= ro.patterns.radix;
+    ro.patterns.count = std::min<std::uint64_t>(ro.patterns.count, 20000);
+    require_same(gpu::run_program_gpu(p, ro), run_program(p, ro));
+    ++compiled;
+  }
+  REQUIRE(compiled >= 5);
+}
+
+TEST_CASE("GPU evaluation of the EPFL circuits equals bit-parallel CPU evaluation", "[gpu]") {
+  REQUIRE_DEVICE();
+  const char* env = std::getenv("RNNCC_EPFL_DIR");
+  const std::filesystem::path dir =
+      env ? std::filesystem::path(env)
+          : source_dir() / ".." / "shared" / "benchmarks" / "epfl";
+  if (!std::filesystem::exists(dir)) {
+    WARN("SKIPPED: the EPFL circuits are not at " << dir.string() << " (set RNNCC_EPFL_DIR)");
+    return;
+  }
+  std::size_t checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".aig") continue;
+    INFO(e.path().filename().string());
+    const Circuit c = load_aiger(e.path().string());
+    ProgramOptions po;
+    po.slot_capacity = gpu::slot_capacity(device(), true, false, 128);
+    const Program p = lower_program(c, po);
+    RunOptions ro;
+    ro.patterns = {patterns::Mode::bits_random, 7, 2, 0, 0, 64 * 64};
+    ro.store = true;
+    const ProgramResult g = gpu::run_program_gpu(p, ro);
+    // Against the bit-parallel evaluator, word by word.
+    const std::size_t ni = c.inputs().size(), no = c.outputs().size();
+    std::vector<bits::Word> in(64 * ni);
+    for (std::uint64_t w = 0; w < 64; ++w)
+      for (std::uint32_t i = 0; i < ni; ++i) in[w * ni + i] = patterns::bool_word(ro.patterns, w, i);
+    const auto expect = evaluate_bits_batch(c, in);
+    REQUIRE(g.stored.size() == expect.size());
+    for (std::size_t k = 0; k < expect.size(); ++k) REQUIRE(g.stored[k] == expect[k]);
+    (void)no;
+    ++checked;
+  }
+  REQUIRE(checked == 20);
+}
