@@ -11,9 +11,10 @@
 //               copy bandwidth, the naive per-level roofline (copy bandwidth / 24 bytes per AND
 //               word × 64), the project's CPU evaluator on all cores (evaluate_bits_batch), and
 //               ABC's simulator (`sim -F 1 -W w`, single-threaded) on the same circuit;
-//   arithmetic  a compiled d = 3 DPLR circuit mod 1 and 4 primes (± magnitude shadow): gate
-//               evaluations/s per prime, the fraction of the measured Montgomery peak, and the
-//               CPU evaluator (evaluate_batch mod p, all cores).
+//   arithmetic  a compiled d = 3 DPLR circuit mod 1 and 4 primes (± float shadow): gate
+//               evaluations/s (each prime's evaluation of a gate counted once), the fraction of
+//               the measured Montgomery peak, and the CPU evaluator (evaluate_batch mod one
+//               prime, all cores) against the one-prime GPU run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -148,7 +149,7 @@ int main(int argc, char** argv) {
     double best = 0;
     std::string best_cfg;
     std::size_t ands = 0;
-    for (std::uint32_t T : {64u, 128u, 256u, 512u}) {
+    for (std::uint32_t T : {64u, 128u, 256u, 512u, 1024u}) {
       ProgramOptions po;
       po.slot_capacity = gpu::slot_capacity(d, true, false, T);
       if (po.slot_capacity < 3) continue;
@@ -214,7 +215,7 @@ int main(int argc, char** argv) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     double best1 = 0;
     std::size_t ops = 0, muls = 0;
-    for (std::uint32_t T : {128u, 256u}) {
+    for (std::uint32_t T : {256u, 1024u}) {
       for (std::size_t np : {std::size_t{1}, std::size_t{4}}) {
         for (bool shadow : {false, true}) {
           ProgramOptions po;
@@ -230,16 +231,17 @@ int main(int argc, char** argv) {
           gpu::LaunchConfig lc;
           lc.threads = T;
           const double s = time_gpu(p, ro, lc, nullptr);
+          // Gate evaluations counting each prime's evaluation of a gate as one.
           const double per_prime = static_cast<double>(ops) * static_cast<double>(patterns) * np / s;
           const double mul_rate = static_cast<double>(muls) * static_cast<double>(patterns) * np / s;
           rows.push_back({{"threads", T}, {"primes", np}, {"shadow", shadow}, {"slots", p.slots},
                           {"spill_slots", p.spill_slots}, {"seconds", s},
                           {"gate_evaluations_per_s_per_prime", per_prime},
                           {"fraction_of_montgomery_peak", mul_rate / mont}});
-          if (!shadow) best1 = std::max(best1, per_prime);
+          if (!shadow && np == 1) best1 = std::max(best1, per_prime);
           table.push_back(fmt::format(
-              "arith DPLR d=3 n={} ops {} (mul {}) T={} primes={} shadow={}: {:.3g} gate-evals/s per prime, "
-              "muls at {:.0f}% of the Montgomery peak",
+              "arith DPLR d=3 n={} ops {} (mul {}) T={} primes={} shadow={}: {:.3g} gate-evals/s (each prime "
+              "counted), muls at {:.0f}% of the Montgomery peak",
               a.dplr_n, ops, muls, T, np, shadow ? "on" : "off", per_prime, 100 * mul_rate / mont));
         }
       }
@@ -260,8 +262,8 @@ int main(int argc, char** argv) {
                        {"patterns", patterns}, {"configs", rows},
                        {"best_gate_evaluations_per_s_per_prime", best1},
                        {"cpu_gate_evaluations_per_s", cpu_rate}, {"cpu_threads", cores}};
-    table.push_back(fmt::format("arith CPU({} thr) {:.3g} gate-evals/s per prime; GPU/CPU {:.0f}x", cores,
-                                cpu_rate, best1 / cpu_rate));
+    table.push_back(fmt::format("arith CPU({} thr) {:.3g} gate-evals/s mod one prime; GPU/CPU (one prime) {:.0f}x",
+                                cores, cpu_rate, best1 / cpu_rate));
   }
   if (!a.json.empty()) std::ofstream(a.json) << J.dump(2) << "\n";
   std::printf("\n==== %s, %d SMs ====\n", d.name.c_str(), d.multiprocessors);

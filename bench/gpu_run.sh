@@ -23,8 +23,14 @@ for what in "$@"; do
       ./gpu_eval --epfl epfl --abc ./abc --dplr "$root/examples/dplr_d3.json" --arith-log2-patterns 22 --json "$OUT/gpu_eval.json" \
         2>&1 | tee "$OUT/gpu_eval.log" | tail -30
       ;;
+    cli)
+      { ./rnncc eval epfl/multiplier.aig --batch 4194304 --device gpu
+        ./rnncc eval epfl/multiplier.aig --batch 4194304 --device cpu
+        ./rnncc verify wfa "$root/examples/wfa_count_ab.att" --family dplr --exhaustive 24 --random 100000 --length 40 --device gpu
+        ./rnncc verify matmul3 --modulus 29 --no-bos --exhaustive 3 --device gpu; } 2>&1 | tee "$OUT/cli.log" | tail -40
+      ;;
     headline)
-      ./gpu_headline --wfa "$root/examples/wfa_count_ab.att" --length 32 --json "$OUT/headline.json" \
+      ./gpu_headline --wfa "$root/examples/wfa_count_ab.att" --length 32 --threads ${HEADLINE_THREADS:-1024} --json "$OUT/headline.json" \
         2>&1 | tee "$OUT/headline.log" | tail -30
       ;;
   esac

@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF >/dev/null
-cmake --build build-gpu --target gpu_tests gpu_eval rnncc
+cmake --build build-gpu --target gpu_tests gpu_eval gpu_headline rnncc
 rm -rf gpu-run && mkdir -p gpu-run/lib gpu-run/epfl
-cp build-gpu/tests/gpu/gpu_tests build-gpu/bench/gpu_eval \
+cp build-gpu/tests/gpu/gpu_tests build-gpu/bench/gpu_eval build-gpu/bench/gpu_headline \
    build-gpu/cli/rnncc gpu-run/
 cp bench/gpu_run.sh gpu-run/run.sh
 cp -L /usr/lib/x86_64-linux-gnu/libfmt.so.9 gpu-run/lib/

@@ -123,27 +123,30 @@ Action add_eval_command(CLI::App& app) {
     if (!cmd->parsed()) return -1;
     if (f->device != "cpu" && f->device != "gpu")
       throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
-    if (f->device == "gpu")
-      std::cerr << "rnncc: this build has no GPU evaluator; evaluating on the CPU\n";
+    f->options.device = f->device == "gpu" ? BulkDevice::gpu : BulkDevice::cpu;
     const CompiledCircuit c = load_circuit(f->path);
     const BulkResult r = evaluate_bulk(c.circuit, f->options);
+    if (!r.notice.empty()) std::cerr << "rnncc: " << r.notice << "\n";
+    const std::string kind = r.boolean ? "boolean" : fmt::format("arithmetic mod {}", kBulkPrime);
     if (f->json) {
       nlohmann::ordered_json j{{"circuit", f->path},
-                               {"device", "cpu"},
-                               {"kind", r.boolean ? "boolean" : "arithmetic mod 2^61-1"},
+                               {"device", r.device},
+                               {"kind", kind},
                                {"patterns", r.patterns},
                                {"per_output", r.per_output},
                                {"fingerprint", fmt::format("{:016x}", r.fingerprint)},
                                {"seconds", r.seconds},
+                               {"gate_evaluations_per_pattern", r.gate_evaluations_per_pattern},
                                {"gate_evaluations_per_second", r.gate_evaluations_per_second}};
       std::cout << j.dump(2) << "\n";
     } else {
-      std::cout << fmt::format("{}: {} circuit, {} patterns on the CPU\n", f->path,
-                               r.boolean ? "boolean" : "arithmetic (mod 2^61 − 1)", r.patterns);
+      std::cout << fmt::format("{}: {} circuit, {} patterns on {}\n", f->path, kind, r.patterns,
+                               r.device);
       std::cout << fmt::format("  {}: {}\n", r.boolean ? "ones per output" : "Σ per output",
                                fmt::join(r.per_output, " "));
-      std::cout << fmt::format("  fingerprint {:016x}\n  {:.3f} s, {:.3e} gate evaluations/s\n",
-                               r.fingerprint, r.seconds, r.gate_evaluations_per_second);
+      std::cout << fmt::format(
+          "  fingerprint {:016x}\n  {:.3f} s, {} two-input gates, {:.3e} gate evaluations/s\n",
+          r.fingerprint, r.seconds, r.gate_evaluations_per_pattern, r.gate_evaluations_per_second);
     }
     return 0;
   };

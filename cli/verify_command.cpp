@@ -115,7 +115,7 @@ struct VerifyCommand {
   VerifyOptions options;
   std::optional<std::size_t> exhaustive;
   bool exhaustive_flag = false;
-  std::string against;
+  std::string against, device = "cpu";
   bool json = false;
 };
 
@@ -168,6 +168,9 @@ Action add_verify_command(CLI::App& app) {
     k->add_option("--identity-length", f->options.identity_max_length, "identity test lengths 1..L")
         ->capture_default_str();
     k->add_option("--seed", f->options.seed, "seed of the random choices")->capture_default_str();
+    k->add_option("--device", f->device,
+                  "gpu: exhaustive and random checks on the GPU (exact, multi-modular)")
+        ->capture_default_str();
     k->add_flag("--json", f->json, "print the report as JSON");
     kinds.emplace_back(kind, k);
   };
@@ -192,6 +195,9 @@ Action add_verify_command(CLI::App& app) {
         sub = a;
       }
     if (sub->count("--exhaustive")) f->options.exhaustive = f->exhaustive.value_or(0);
+    if (f->device != "cpu" && f->device != "gpu")
+      throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
+    f->options.gpu = f->device == "gpu";
     Construction c = kind == "model"
                          ? model_against_wfa(load_model(f->flags.input), load_wfa(f->against))
                          : build(kind, f->flags);

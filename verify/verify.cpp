@@ -15,6 +15,9 @@
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/run_report.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
+#include "verify/check_circuit.hpp"
+#include "verify/device_check.hpp"
 
 namespace rnncc {
 
@@ -159,18 +162,91 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     return m.has_value();
   };
 
-  // 1. exhaustive, in (length, lex) order: the first failure is already minimal.
+  // 0. --device gpu: can the GPU take the exhaustive and random methods?
+  bool gpu = false;
+  if (o.gpu) {
+    const gpu::DeviceInfo dev = gpu::probe();
+    std::string why;
+    const std::size_t n0 = c.target.fixed_length ? *c.target.fixed_length : 1;
+    if (!dev.available)
+      why = dev.why_not;
+    else if (!build_check_circuit(c, n0, &why))
+      why = "no check circuit: " + why;
+    gpu = why.empty();
+    if (!gpu) r.notes.push_back("--device gpu: " + why + "; the CPU ran the checks instead");
+  }
+  // Device runs, one per length, summarized in one note per method; a failing string goes to
+  // the CPU checker (which confirms it).
+  struct DeviceSummary {
+    std::size_t lo = 0, hi = 0;
+    std::uint64_t strings = 0, mismatches = 0;
+    std::size_t max_primes = 0, float_proofs = 0, runs = 0;
+    bool all_exact = true;
+    double max_log2_bound = -INFINITY, work_seconds = 0, work = 0;
+    std::string device;
+    std::optional<std::uint64_t> modulus;
+  };
+  auto on_device = [&](const DeviceCheckOptions& d, const std::string& method, DeviceSummary& s) {
+    const DeviceCheckReport dr = device_check(c, d);
+    if (s.runs++ == 0) s.lo = d.length;
+    s.hi = d.length;
+    s.device = dr.device;
+    s.modulus = dr.modulus;
+    s.strings += dr.strings;
+    s.mismatches += dr.mismatches;
+    s.max_primes = std::max(s.max_primes, dr.primes.size());
+    s.float_proofs += dr.float_proof;
+    s.all_exact = s.all_exact && dr.exact;
+    s.max_log2_bound = std::max(s.max_log2_bound, dr.log2_bound);
+    s.work_seconds += dr.kernel_seconds;
+    s.work += dr.gate_evaluations_per_second * dr.kernel_seconds;
+    if (dr.first_counterexample && !record(*dr.first_counterexample, method, o.three_way))
+      r.notes.push_back("the GPU reported a mismatch on " + join(sigma, *dr.first_counterexample) +
+                        " that the CPU does not reproduce");
+    return dr.strings;
+  };
+  auto summarize = [&](const std::string& method, const DeviceSummary& s) {
+    const std::string exactness =
+        s.modulus ? fmt::format("compared mod {}", *s.modulus)
+        : s.all_exact
+            ? fmt::format("every agreement proved exact ({} of {} lengths by the float bound alone, "
+                          "the others with ≤ {} prime(s))",
+                          s.float_proofs, s.runs, s.max_primes)
+            : "NOT every agreement proved exact (the bound exceeds the primes)";
+    r.notes.push_back(fmt::format(
+        "{}: lengths {}..{}, {} strings on {}, {} mismatching; max |X − f|·D ≤ 2^{:.1f}; {}; "
+        "{:.3g} gate evaluations/s",
+        method, s.lo, s.hi, s.strings, s.device, s.mismatches, s.max_log2_bound, exactness,
+        s.work_seconds > 0 ? s.work / s.work_seconds : 0.0));
+  };
+
+  // 1. exhaustive, in (length, lex) order: the first failure is already minimal. The model has
+  // outputs at positions 1..n only, so non-empty strings (ε only as the fixed-length domain of a
+  // constant formula).
+  const std::size_t ex_lo = c.target.fixed_length ? *c.target.fixed_length : 1;
+  const std::size_t ex_hi = c.target.fixed_length ? *c.target.fixed_length : o.exhaustive.value_or(0);
   if (o.exhaustive) {
-    // The model has outputs at positions 1..n only, so non-empty strings (ε only as the
-    // fixed-length domain of a constant formula).
-    const std::size_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-    const std::size_t hi = c.target.fixed_length ? *c.target.fixed_length : *o.exhaustive;
     double total = 0;
-    for (std::size_t n = lo; n <= hi; ++n) total += count_strings(S, n);
-    if (total > static_cast<double>(o.exhaustive_cap))
+    for (std::size_t n = ex_lo; n <= ex_hi; ++n) total += count_strings(S, n);
+    const double cap = gpu ? static_cast<double>(o.gpu_exhaustive_cap) : static_cast<double>(o.exhaustive_cap);
+    if (total > cap)
       throw InputError("--exhaustive",
-                       fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the cap of {}",
-                                   total, S, lo, hi, o.exhaustive_cap));
+                       fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}",
+                                   total, S, ex_lo, ex_hi, gpu ? "GPU " : "", cap));
+  }
+  if (o.exhaustive && gpu) {
+    std::uint64_t count = 0;
+    DeviceSummary summary;
+    for (std::size_t n = ex_lo; n <= ex_hi && !failing; ++n) {
+      DeviceCheckOptions d;
+      d.length = n;
+      d.threads = o.gpu_threads;
+      count += on_device(d, "exhaustive (gpu)", summary);
+    }
+    summarize("exhaustive (gpu)", summary);
+    r.checked["exhaustive (gpu)"] = count;
+  } else if (o.exhaustive) {
+    const std::size_t lo = ex_lo, hi = ex_hi;
     std::size_t count = 0;
     for (std::size_t n = lo; n <= hi && !failing; ++n)
       for_each_string(S, n, [&](const std::vector<std::size_t>& w) {
@@ -180,8 +256,25 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     r.checked["exhaustive"] = count;
   }
 
-  // 2. random strings: lengths uniform in 1..max, with a third of them at the maximum.
-  if (o.random > 0 && !failing) {
+  // 2. random strings: lengths uniform in 1..max, with a third of them at the maximum (on the
+  // GPU: `random` strings at every length).
+  if (o.random > 0 && !failing && gpu) {
+    std::uint64_t count = 0;
+    DeviceSummary summary;
+    const std::size_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
+    const std::size_t hi = c.target.fixed_length ? *c.target.fixed_length : o.max_random_length;
+    for (std::size_t n = lo; n <= hi && !failing; ++n) {
+      DeviceCheckOptions d;
+      d.length = n;
+      d.exhaustive = false;
+      d.random = o.random;
+      d.seed = o.seed * 0x9E3779B97F4A7C15ull + n;
+      d.threads = o.gpu_threads;
+      count += on_device(d, "random (gpu)", summary);
+    }
+    summarize("random (gpu)", summary);
+    r.checked["random (gpu)"] = count;
+  } else if (o.random > 0 && !failing) {
     std::mt19937_64 rng(o.seed);
     std::size_t count = 0;
     for (std::size_t i = 0; i < o.random && !failing; ++i) {
@@ -280,7 +373,8 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     const std::size_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
     double space = 0;
     for (std::size_t n = lo; n <= w.size(); ++n) space += count_strings(S, n);
-    if (method != "exhaustive" && space <= static_cast<double>(o.shrink_cap)) {
+    const bool minimal_already = method.rfind("exhaustive", 0) == 0;  // (length, lex) order
+    if (!minimal_already && space <= static_cast<double>(o.shrink_cap)) {
       bool found = false;
       for (std::size_t n = lo; n <= w.size() && !found; ++n)
         found = for_each_string(S, n, [&](const std::vector<std::size_t>& cand) {
@@ -290,7 +384,7 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
           }
           return false;
         });
-    } else if (method != "exhaustive") {
+    } else if (!minimal_already) {
       // Greedy: delete symbols, then lower them, while the string still fails.
       ce.minimal = false;
       bool progress = true;

@@ -9,7 +9,10 @@
 //               Both circuits are affine in each position's block of indicators, so agreeing
 //               there is the same as agreeing on every one-hot input: a probabilistic proof for
 //               all strings of each length tested, with error ≤ Σ_n (deg_n/p)^K;
-//   three-way   on the strings checked, f vs X's reference evaluator vs X's compiled circuit.
+//   three-way   on the strings checked, f vs X's reference evaluator vs X's compiled circuit;
+//   gpu         (--device gpu) exhaustive and random strings on the GPU through one check circuit
+//               (X's compiled circuit on encode(w) against f's), exact by multi-modular
+//               arithmetic with a bound check (verify/device_check.hpp).
 // A failure is shrunk to the shortest, then lexicographically least, failing string (exactly,
 // by enumeration in that order, when the search space is under a cap; greedily otherwise, and
 // the report says so) and shown with X's state trace. Claims the construction makes are part of
@@ -39,6 +42,14 @@ struct VerifyOptions {
   std::size_t three_way_max_tokens = 48;   // compile X only for encodings up to this length
   std::size_t exhaustive_cap = 2'000'000;  // refuse larger enumerations (InputError)
   std::size_t shrink_cap = 200'000;        // exact shrinking up to this many candidates
+  // --device gpu: the exhaustive and random methods run on the GPU through the construction's
+  // check circuit (verify/device_check.hpp) — exhaustive up to gpu_exhaustive_cap strings,
+  // random `random` strings at every length 1..max_random_length — and every string the GPU
+  // finds failing is re-checked by the CPU (model, circuit, f), shrunk and traced as usual.
+  // Without a GPU or a check circuit, a note says why and the CPU methods run instead.
+  bool gpu = false;
+  std::uint64_t gpu_exhaustive_cap = std::uint64_t{1} << 40;
+  std::uint32_t gpu_threads = 1024;
 };
 
 struct Counterexample {

@@ -3,50 +3,48 @@
 #include <bit>
 #include <chrono>
 #include <random>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/bitparallel.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "circuits/eval/patterns.hpp"
+#include "circuits/eval/program.hpp"
 
 namespace rnncc {
 
 namespace {
 
-constexpr std::uint64_t kP = 2305843009213693951ull;  // 2^61 − 1
+constexpr std::uint64_t kP = kBulkPrime;
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h * 0xBF58476D1CE4E5B9ull;
-}
-
-// Pattern k's value of input i: exhaustive = bit i of k; random = a seeded stream.
+// Pattern k's value of input i (circuits/eval/patterns.hpp, bit modes).
 struct Patterns {
   const BulkOptions& o;
   std::size_t inputs;
+  patterns::Spec spec() const {
+    return {o.exhaustive ? patterns::Mode::bits_exhaustive : patterns::Mode::bits_random, o.seed,
+            2, 0, 0, count()};
+  }
   std::uint64_t count() const { return o.exhaustive ? std::uint64_t{1} << inputs : o.batch; }
   // Boolean word w of input i: patterns 64w .. 64w+63.
   bits::Word word(std::uint64_t w, std::size_t i) const {
-    if (!o.exhaustive) {
-      std::uint64_t z = mix(o.seed * 0x100000001B3ull + i, w);
-      return mix(z, 0x2545F4914F6CDD1Dull);
-    }
-    if (i < 6) {  // bit i of k = 64w + lane, lane < 64: a fixed word pattern
-      constexpr bits::Word lanes[6] = {0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull,
-                                       0xF0F0F0F0F0F0F0F0ull, 0xFF00FF00FF00FF00ull,
-                                       0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull};
-      return lanes[i];
-    }
-    return (w >> (i - 6) & 1) ? ~bits::Word{0} : 0;
+    return patterns::bool_word(spec(), w, static_cast<std::uint32_t>(i));
   }
   std::uint64_t value(std::uint64_t k, std::size_t i, bool boolean) const {
     if (boolean) return word(k / 64, i) >> (k % 64) & 1;
-    if (o.exhaustive) return k >> i & 1;
-    return mix(mix(o.seed, k), i) % kP;
+    return patterns::int_value(spec(), k, static_cast<std::uint32_t>(i)) % kP;
   }
 };
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  return patterns::mix(h, v);
+}
 
 void check(const Circuit& c, const BulkOptions& o) {
   if (o.exhaustive && c.inputs().size() > o.max_exhaustive_inputs)
@@ -57,9 +55,22 @@ void check(const Circuit& c, const BulkOptions& o) {
   if (!o.exhaustive && o.batch == 0) throw InputError("--batch", "expected at least one pattern");
 }
 
+// Two-input operations per pattern: the device program's gate instructions.
+std::size_t two_input_operations(const Circuit& c) {
+  ProgramOptions po;
+  po.slot_capacity = 1u << 20;
+  po.emit_outputs = false;
+  try {
+    return lower_program(c, po).gate_instructions;
+  } catch (const std::invalid_argument&) {  // positive gates: count the circuit's operations
+    return compute_stats(c).operations();
+  }
+}
+
 void finish(BulkResult& r, const Circuit& c, double seconds) {
   r.seconds = seconds;
-  const double ops = static_cast<double>(compute_stats(c).operations());
+  r.gate_evaluations_per_pattern = two_input_operations(c);
+  const double ops = static_cast<double>(r.gate_evaluations_per_pattern);
   r.gate_evaluations_per_second = seconds > 0 ? ops * static_cast<double>(r.patterns) / seconds : 0;
   std::uint64_t h = r.patterns;
   for (std::uint64_t v : r.per_output) h = mix(h, v);
@@ -68,10 +79,45 @@ void finish(BulkResult& r, const Circuit& c, double seconds) {
 
 }  // namespace
 
-BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
-  check(c, o);
+namespace {
+
+// The GPU path: the device program, patterns generated and reduced on the device.
+BulkResult evaluate_bulk_gpu(const Circuit& c, const BulkOptions& o, const gpu::DeviceInfo& d) {
   const Patterns pat{o, c.inputs().size()};
   BulkResult r;
+  r.device = d.name;
+  r.boolean = is_boolean(c);
+  r.patterns = pat.count();
+  ProgramOptions po;
+  const std::uint32_t threads = r.boolean ? 512 : 1024;  // measured best (docs/performance.md)
+  po.slot_capacity = gpu::slot_capacity(d, r.boolean, false, threads, 1);
+  const Program p = lower_program(c, po);
+  RunOptions ro;
+  ro.patterns = pat.spec();
+  ro.primes = {static_cast<std::uint32_t>(kP)};
+  gpu::LaunchConfig lc;
+  lc.threads = threads;
+  gpu::Timing tm;
+  const ProgramResult res = gpu::run_program_gpu(p, ro, lc, &tm);
+  r.per_output = r.boolean ? res.ones : res.sums.at(0);
+  finish(r, c, tm.kernel_seconds);
+  return r;
+}
+
+}  // namespace
+
+BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
+  check(c, o);
+  std::string notice;
+  if (o.device == BulkDevice::gpu) {
+    const gpu::DeviceInfo d = gpu::probe();
+    if (d.available) return evaluate_bulk_gpu(c, o, d);
+    notice = "no GPU (" + d.why_not + "); evaluated on the CPU";
+  }
+  const Patterns pat{o, c.inputs().size()};
+  BulkResult r;
+  r.notice = notice;
+  r.device = fmt::format("cpu ({} threads)", o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency()));
   r.boolean = is_boolean(c);
   r.per_output.assign(c.outputs().size(), 0);
   const auto t0 = std::chrono::steady_clock::now();
@@ -112,6 +158,7 @@ BulkResult evaluate_bulk_plain(const Circuit& c, const BulkOptions& o) {
   check(c, o);
   const Patterns pat{o, c.inputs().size()};
   BulkResult r;
+  r.device = "cpu (plain)";
   r.boolean = is_boolean(c);
   r.patterns = pat.count();
   r.per_output.assign(c.outputs().size(), 0);

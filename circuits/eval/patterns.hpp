@@ -4,9 +4,11 @@
 //   bits, exhaustive    pattern k sets input i to bit i of k (k < 2^inputs);
 //   bits, random        boolean: a seeded 64-bit word per (input, word of 64 patterns);
 //                       arithmetic: a seeded integer in [0, 2^61 − 1) per (pattern, input);
-//   strings, exhaustive pattern k is the string w over Σ = {0..r−1} of length L whose symbol
-//                       t is digit t of k in base r (w₁ = k mod r); the inputs are w's one-hot
-//                       indicators x[t,σ] = [w_t = σ], input index t·r + σ (compile_lrnn's order);
+//   strings, exhaustive pattern k is the k-th string of Σ^L (Σ = {0..r−1}) in lexicographic
+//                       order: k written in base r with L digits, w₁ the most significant
+//                       (w_L = k mod r); the inputs are w's one-hot indicators x[t,σ] = [w_t = σ],
+//                       input index (t−1)·r + σ (compile_lrnn's order). So the smallest failing
+//                       pattern is the lexicographically least failing string;
 //   strings, random     symbol t of pattern k is a seeded hash of (k, t) reduced mod r.
 // Patterns are numbered from `first`, so a long run splits into chunks and shards.
 #pragma once
@@ -51,12 +53,13 @@ RNNCC_HD std::uint64_t bool_word(const Spec& s, std::uint64_t w, std::uint32_t i
   return (i - 6 < 64 && (w >> (i - 6) & 1)) ? ~std::uint64_t{0} : 0;
 }
 
-// Symbol t of pattern k (string modes).
+// Symbol t (0-based) of pattern k (string modes).
 RNNCC_HD std::uint32_t symbol(const Spec& s, std::uint64_t k, std::uint32_t t) {
   if (s.mode == Mode::strings_random)
     return static_cast<std::uint32_t>(mix(mix(s.seed, k), t) % s.radix);
-  if (s.radix == 2) return static_cast<std::uint32_t>(t < 64 ? (k >> t) & 1 : 0);
-  for (std::uint32_t j = 0; j < t; ++j) k /= s.radix;
+  const std::uint32_t digit = s.length - 1 - t;  // w₁ is the most significant digit
+  if (s.radix == 2) return static_cast<std::uint32_t>(digit < 64 ? (k >> digit) & 1 : 0);
+  for (std::uint32_t j = 0; j < digit; ++j) k /= s.radix;
   return static_cast<std::uint32_t>(k % s.radix);
 }
 

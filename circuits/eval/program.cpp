@@ -30,9 +30,10 @@ std::uint32_t threshold_planes(std::span<const std::int32_t> weights, std::int32
   return static_cast<std::uint32_t>(std::bit_width(static_cast<std::uint64_t>(span))) + 2;
 }
 
-double magnitude_of(const Rational& r) {
-  const double v = std::abs(r.convert_to<double>());
-  return v == 0 ? 0.0 : up(up(v));  // conversion rounds to nearest: two ulps cover it
+Approx approx_of(const Rational& r) {
+  if (r == 0) return {0.0, 0.0};
+  const double v = r.convert_to<double>();
+  return {v, up(dadd(up(dmul(kTwoU, std::abs(v))), 0x1p-1074))};
 }
 
 namespace {
@@ -49,7 +50,7 @@ struct Ref {
 class Lowering {
  public:
   Lowering(const Circuit& c, const ProgramOptions& o) : c_(c), o_(o) {
-    p_.boolean = is_boolean(c);
+    p_.boolean = !o.arithmetic && is_boolean(c);
     p_.inputs = static_cast<std::uint32_t>(c.inputs().size());
     p_.outputs = static_cast<std::uint32_t>(c.outputs().size());
     p_.pairs = static_cast<std::uint32_t>(o.compare_pairs.size());
@@ -481,7 +482,7 @@ struct WordMachine {
 struct ModMachine {
   const Program& p;
   std::vector<std::uint32_t> slot, spill, constants;
-  std::vector<double> mslot, mspill, mconstants;
+  std::vector<Approx> mslot, mspill, mconstants;
   std::uint32_t read(std::uint32_t loc) const {
     switch (loc_kind(loc)) {
       case LocKind::slot: return slot[loc_index(loc)];
@@ -489,14 +490,14 @@ struct ModMachine {
       default: return constants[loc_index(loc)];
     }
   }
-  double magnitude(std::uint32_t loc) const {
+  Approx magnitude(std::uint32_t loc) const {
     switch (loc_kind(loc)) {
       case LocKind::slot: return mslot[loc_index(loc)];
       case LocKind::spill: return mspill[loc_index(loc)];
       default: return mconstants[loc_index(loc)];
     }
   }
-  void write(std::uint32_t loc, std::uint32_t v, double m) {
+  void write(std::uint32_t loc, std::uint32_t v, Approx m) {
     if (loc_kind(loc) == LocKind::slot) {
       slot[loc_index(loc)] = v;
       mslot[loc_index(loc)] = m;
@@ -584,8 +585,8 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
   r.sums.assign(np, std::vector<std::uint64_t>(p.outputs, 0));
   r.max_difference_bound.assign(p.pairs, 0.0);
   ModMachine m{p, std::vector<std::uint32_t>(p.slots), std::vector<std::uint32_t>(p.spill_slots),
-               {}, std::vector<double>(p.slots), std::vector<double>(p.spill_slots), {}};
-  for (const Rational& c : p.constants) m.mconstants.push_back(magnitude_of(c));
+               {}, std::vector<Approx>(p.slots), std::vector<Approx>(p.spill_slots), {}};
+  for (const Rational& c : p.constants) m.mconstants.push_back(approx_of(c));
   std::vector<mont31::Field> fields;
   std::vector<std::vector<std::uint32_t>> constants(np);
   for (std::size_t j = 0; j < np; ++j) {
@@ -617,7 +618,7 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
           case ProgOp::input: {
             const std::uint64_t x = patterns::int_value(o.patterns, pattern, in.b);
             m.write(in.d, mont31::to_mont(static_cast<std::uint32_t>(x % f.p), f),
-                    shadow ? up(static_cast<double>(x)) : 0.0);
+                    shadow ? approx_of_integer(x) : Approx{});
             break;
           }
           case ProgOp::spill: m.write(in.d, m.read(in.a), m.magnitude(in.a)); break;
@@ -631,7 +632,7 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
             if (m.read(in.a) != m.read(in.d)) differs[in.b] = 1;
             if (shadow)
               r.max_difference_bound[in.b] = std::max(
-                  r.max_difference_bound[in.b], up(m.magnitude(in.a) + m.magnitude(in.d)));
+                  r.max_difference_bound[in.b], difference_bound(m.magnitude(in.a), m.magnitude(in.d)));
             break;
           }
           case ProgOp::thr: {
@@ -639,12 +640,12 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
             std::int64_t s = 0;
             for (std::uint32_t i = 0; i < in.b; ++i)
               if (m.read(static_cast<std::uint32_t>(aux[i])) != 0) s += aux[in.b + i];
-            m.write(in.d, s >= aux[2 * in.b] ? one : 0, 1.0);
+            m.write(in.d, s >= aux[2 * in.b] ? one : 0, Approx{0.5, 0.5});
             break;
           }
           default:
             m.write(in.d, exec_mod(in, m.read(in.a), m.read(in.b), f, one),
-                    shadow ? exec_magnitude(in, m.magnitude(in.a), m.magnitude(in.b)) : 0.0);
+                    shadow ? exec_shadow(in, m.magnitude(in.a), m.magnitude(in.b)) : Approx{});
             break;
         }
       }

@@ -19,9 +19,9 @@
 //   - outputs and comparisons are instructions placed right after their value is computed.
 //
 // Values are 64-bit words of 64 patterns (boolean mode) or residues mod 31-bit primes in
-// Montgomery form (arithmetic mode, algebra/mont31.hpp). In arithmetic mode an instruction may
-// also carry the magnitude shadow: an upper bound on |value| in double precision, rounded up at
-// every step, used to prove that the primes suffice (docs/performance.md, "Exactness").
+// Montgomery form (arithmetic mode, algebra/mont31.hpp). In arithmetic mode a run may also carry
+// the float shadow: every value in double precision with a rigorous error bound, from which
+// |a − b| is bounded for compared pairs, to prove that the primes suffice (Approx below).
 #pragma once
 
 #include <cmath>
@@ -89,6 +89,9 @@ struct ProgramOptions {
   // semantics' output of a check circuit).
   std::vector<std::pair<std::size_t, std::size_t>> compare_pairs;
   bool emit_outputs = true;  // `output` instructions for every circuit output
+  // Lower in arithmetic mode even when every gate is boolean (a check circuit that folded to
+  // constants and truth values still reads string patterns and compares residues).
+  bool arithmetic = false;
 };
 
 struct Program {
@@ -146,18 +149,73 @@ RNNCC_HD std::uint32_t exec_mod(const Instr& in, std::uint32_t a, std::uint32_t 
   }
 }
 
-// Magnitude shadow: m ≥ |value|, rounded up (one ulp above round-to-nearest is an upper bound).
+// The float shadow: every value also in double precision with a running error bound (Wilkinson's
+// running error analysis; Higham, "Accuracy and Stability of Numerical Algorithms", §3.3):
+// Approx{v, e} means |exact − v| ≤ e. With u = 2^−53 the unit roundoff, round-to-nearest gives
+// |fl(x ∘ y) − x ∘ y| ≤ u·|fl(x ∘ y)|·(1 + u) ≤ 2u·|fl(x ∘ y)|, so
+//   add/sub  e = e_a + e_b + 2u·|v|
+//   mul      e = |v_a|·e_b + |v_b|·e_a + e_a·e_b + 2u·|v|
+//   neg      e = e_a
+// and every error term is itself rounded up (`up`: the next double above), so e stays an upper
+// bound. Truth-valued gates (and, or, thr, is_zero, …) test exact zeros, which a float cannot
+// decide: they get {0.5, 0.5}, covering both 0 and 1. v is computed with single roundings only
+// (no fused multiply-add: dadd/dmul), so the CPU twin and the GPU agree bit for bit.
+struct Approx {
+  double v = 0, e = 0;
+};
+inline constexpr double kTwoU = 0x1p-52;
+
+// The next double above x ≥ 0 (x itself if infinite or NaN): one integer add on the bits.
 RNNCC_HD double up(double x) {
-  return nextafter(x, INFINITY);
+  if (!(x < INFINITY)) return x;
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double(__double_as_longlong(x) + 1);
+#else
+  std::uint64_t bits;
+  __builtin_memcpy(&bits, &x, sizeof bits);
+  ++bits;
+  __builtin_memcpy(&x, &bits, sizeof bits);
+  return x;
+#endif
 }
-RNNCC_HD double exec_magnitude(const Instr& in, double a, double b) {
+RNNCC_HD double dadd(double a, double b) {
+#ifdef __CUDA_ARCH__
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+RNNCC_HD double dmul(double a, double b) {
+#ifdef __CUDA_ARCH__
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+RNNCC_HD Approx exec_shadow(const Instr& in, Approx a, Approx b) {
   switch (in.op()) {
     case ProgOp::add:
-    case ProgOp::sub: return up(a + b);
-    case ProgOp::mul: return up(a * b);
-    case ProgOp::neg: return a;
-    default: return 1.0;  // truth values
+    case ProgOp::sub: {
+      const double v = in.op() == ProgOp::add ? dadd(a.v, b.v) : dadd(a.v, -b.v);
+      return {v, up(dadd(up(dadd(a.e, b.e)), up(dmul(kTwoU, fabs(v)))))};
+    }
+    case ProgOp::mul: {
+      const double v = dmul(a.v, b.v);
+      const double cross = up(dadd(up(dmul(fabs(a.v), b.e)), up(dmul(fabs(b.v), a.e))));
+      return {v, up(dadd(cross, up(dadd(up(dmul(a.e, b.e)), up(dmul(kTwoU, fabs(v)))))))};
+    }
+    case ProgOp::neg: return {-a.v, a.e};
+    default: return {0.5, 0.5};  // a truth value: 0 or 1
   }
+}
+// |exact a − exact b| ≤ |v_a − v_b| + e_a + e_b, rounded up.
+RNNCC_HD double difference_bound(Approx a, Approx b) {
+  return up(dadd(up(fabs(dadd(a.v, -b.v))), up(dadd(a.e, b.e))));
+}
+// An integer input x: exact below 2^53.
+RNNCC_HD Approx approx_of_integer(std::uint64_t x) {
+  const double v = static_cast<double>(x);
+  return {v, x < (std::uint64_t{1} << 53) ? 0.0 : up(dmul(kTwoU, v))};
 }
 
 // ---- the CPU twin ------------------------------------------------------------------------------
@@ -174,7 +232,8 @@ struct ProgramResult {
   // Some patterns that differ, sorted (the CPU twin keeps the smallest; the GPU the first
   // max_first_mismatches to arrive, so tests check them against the twin's full evaluation).
   std::vector<std::uint64_t> first_mismatches;
-  std::vector<double> max_difference_bound;        // arithmetic: [pair]
+  // Arithmetic with the float shadow: per pair, the largest bound on |a − b| over all patterns.
+  std::vector<double> max_difference_bound;
   std::vector<std::uint64_t> stored;               // if asked: [pattern][prime][output] / words
 };
 
@@ -182,7 +241,7 @@ struct RunOptions {
   patterns::Spec patterns;
   std::vector<std::uint32_t> primes;  // arithmetic
   bool store = false;                 // keep every output value (small runs, tests)
-  bool magnitude = false;             // arithmetic: run the magnitude shadow
+  bool magnitude = false;             // arithmetic: run the float shadow (Approx) with prime 0
   std::size_t max_first_mismatches = 8;
 };
 
@@ -190,7 +249,8 @@ struct RunOptions {
 // kernels. Boolean: patterns.count is rounded up to whole words; lanes past count are masked.
 ProgramResult run_program(const Program& p, const RunOptions& options);
 
-// Magnitude of a constant as a double rounded up (the shadow's value for a constant gate).
-double magnitude_of(const Rational& r);
+// A constant's float shadow (the conversion truncates: error ≤ one ulp ≤ 2u·|v|, plus the
+// smallest subnormal for values that underflow).
+Approx approx_of(const Rational& r);
 
 }  // namespace rnncc

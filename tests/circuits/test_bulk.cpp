@@ -7,6 +7,7 @@
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/bulk.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
@@ -76,4 +77,23 @@ TEST_CASE("bulk arithmetic evaluation over F_p equals the plain twin", "[circuit
   CHECK(evaluate_bulk(c, o).per_output == evaluate_bulk_plain(c, o).per_output);
   o.max_exhaustive_inputs = 8;
   CHECK_THROWS_WITH(evaluate_bulk(c, o), Catch::Contains("2^12 assignments"));
+}
+
+TEST_CASE("bulk evaluation asked for the GPU without one runs on the CPU with a notice",
+          "[circuits][bulk]") {
+  if (gpu::probe().available) return;  // tests/gpu/ compares the two devices
+  CircuitBuilder b;
+  const GateId x = b.input(), y = b.input();
+  const Circuit c = b.finish({b.and_(std::vector{x, y})});
+  BulkOptions o;
+  o.exhaustive = true;
+  o.device = BulkDevice::gpu;
+  const BulkResult g = evaluate_bulk(c, o);
+  REQUIRE_THAT(g.notice, Catch::Contains("evaluated on the CPU"));
+  REQUIRE(g.device.rfind("cpu", 0) == 0);
+  o.device = BulkDevice::cpu;
+  const BulkResult cpu = evaluate_bulk(c, o);
+  REQUIRE(cpu.notice.empty());
+  REQUIRE(g.per_output == std::vector<std::uint64_t>{1});
+  REQUIRE(g.fingerprint == cpu.fingerprint);
 }

@@ -105,11 +105,12 @@ TEST_CASE("arithmetic programs equal evaluation mod p for every prime, with spil
   }
 }
 
-TEST_CASE("string patterns are one-hot and enumerate Σ^L in base-r order", "[program][patterns]") {
+TEST_CASE("string patterns are one-hot and enumerate Σ^L in lexicographic order",
+          "[program][patterns]") {
   patterns::Spec s{patterns::Mode::strings_exhaustive, 0, 3, 4, 0, 81};
   for (std::uint64_t k = 0; k < 81; ++k) {
     std::uint64_t rest = k;
-    for (std::uint32_t t = 0; t < 4; ++t) {
+    for (std::uint32_t t = 4; t-- > 0;) {  // w_L is the least significant digit
       REQUIRE(patterns::symbol(s, k, t) == rest % 3);
       std::uint32_t ones = 0;
       for (std::uint32_t sigma = 0; sigma < 3; ++sigma) ones += patterns::int_value(s, k, 3 * t + sigma);
@@ -158,14 +159,17 @@ TEST_CASE("comparisons count exactly the patterns where two outputs differ",
     const ProgramResult ar = run_program(ap, aro);
     REQUIRE(ar.mismatches == std::vector<std::uint64_t>{0, 1});
     REQUIRE(ar.first_mismatches == std::vector<std::uint64_t>{0});  // x = 1
-    // Shadow: |lhs| + |rhs| ≤ 4 + 4 at x = 1, bounded above but not far.
-    REQUIRE(ar.max_difference_bound[0] >= 8.0);
-    REQUIRE(ar.max_difference_bound[0] < 8.0001);
+    // Float shadow: lhs = rhs exactly (small integers, no rounding), so the bound is ~0; the
+    // second pair differs by exactly 2 at x = 1.
+    REQUIRE(ar.max_difference_bound[0] >= 0.0);
+    REQUIRE(ar.max_difference_bound[0] < 1e-12);
+    REQUIRE(ar.max_difference_bound[1] >= 2.0);
+    REQUIRE(ar.max_difference_bound[1] < 2.0 + 1e-9);
   }
   (void)rng;
 }
 
-TEST_CASE("the magnitude shadow bounds every exact value", "[program][magnitude]") {
+TEST_CASE("the float shadow bounds every exact difference", "[program][shadow]") {
   std::mt19937_64 rng(44);
   RationalField Q;
   for (int trial = 0; trial < 10; ++trial) {

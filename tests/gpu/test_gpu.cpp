@@ -10,10 +10,14 @@
 
 #include "../circuits/random_circuits.hpp"
 #include "circuits/compile/lrnn.hpp"
+#include "circuits/eval/bulk.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/aiger.hpp"
+#include "constructions/wfa.hpp"
+#include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/model_json.hpp"
+#include "verify/device_check.hpp"
 
 using namespace rnncc;
 
@@ -215,4 +219,59 @@ TEST_CASE("GPU evaluation of the EPFL circuits equals bit-parallel CPU evaluatio
     ++checked;
   }
   REQUIRE(checked == 20);
+}
+
+TEST_CASE("GPU device checks of constructions equal the CPU twin's", "[gpu]") {
+  REQUIRE_DEVICE();
+  const Wfa a = load_wfa((source_dir() / "examples" / "wfa_count_ab.att").string());
+  Construction good = wfa_to_lrnn(a, WfaFamily::dplr);
+  Construction bad = good;
+  auto& layer = std::get<LrnnLayer>(bad.model.layers[0].layer);
+  layer.A[layer.features - 1](0, 0) += 1;  // a wrong DPLR factor
+  for (const Construction* c : {&good, &bad}) {
+    for (std::size_t n : {3u, 8u, 13u}) {
+      for (bool exhaustive : {true, false}) {
+        DeviceCheckOptions o;
+        o.length = n;
+        o.exhaustive = exhaustive;
+        o.random = 5000;
+        o.seed = n;
+        o.device = CheckDevice::gpu;
+        const DeviceCheckReport g = device_check(*c, o);
+        o.device = CheckDevice::cpu;
+        const DeviceCheckReport cpu = device_check(*c, o);
+        INFO((c == &good ? "good" : "bad") << " n = " << n << (exhaustive ? " exhaustive" : " random"));
+        REQUIRE(g.strings == cpu.strings);
+        REQUIRE(g.mismatches == cpu.mismatches);
+        REQUIRE(g.first_counterexample == cpu.first_counterexample);
+        REQUIRE(g.primes == cpu.primes);
+        REQUIRE(g.exact == cpu.exact);
+        REQUIRE(g.log2_bound == cpu.log2_bound);
+        if (c == &good) REQUIRE(g.mismatches == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("rnncc eval's bulk digest is the same on the GPU and the CPU", "[gpu]") {
+  REQUIRE_DEVICE();
+  std::mt19937_64 rng(104);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Circuit c = trial % 2 ? testing::random_arithmetic_circuit(rng, 8, 200, 4)
+                                : testing::random_boolean_circuit(rng, 14, 500, 6);
+    for (bool exhaustive : {false, true}) {
+      BulkOptions o;
+      o.exhaustive = exhaustive;
+      o.batch = 10000;
+      o.seed = static_cast<std::uint64_t>(trial);
+      o.device = BulkDevice::gpu;
+      const BulkResult g = evaluate_bulk(c, o);
+      o.device = BulkDevice::cpu;
+      const BulkResult cpu = evaluate_bulk(c, o);
+      REQUIRE(g.notice.empty());
+      REQUIRE(g.device == device().name);
+      REQUIRE(g.per_output == cpu.per_output);
+      REQUIRE(g.fingerprint == cpu.fingerprint);
+    }
+  }
 }

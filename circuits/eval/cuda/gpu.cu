@@ -183,13 +183,13 @@ __global__ void bool_kernel(BoolParams P) {
 struct ModParams {
   Common c;
   std::uint32_t* spill;
-  double* mspill;
+  double2* mspill;                 // float shadow (value, error) of the spill slots
   const mont31::Field* fields;    // [prime]
   const std::uint32_t* constants;  // [prime][constant], Montgomery form
-  const double* mconstants;        // [constant]
+  const double2* mconstants;       // [constant] float shadows
   std::uint32_t primes, nconstants;
   ull* sums;                        // [prime][output], Montgomery form, each term < p
-  ull* max_bound;                   // [pair], bits of a nonnegative double
+  ull* max_bound;                   // [pair], bits of a nonnegative double (|a − b| bound)
   std::uint32_t* store;             // [pattern][prime][output] of this chunk, plain residues
 };
 
@@ -208,14 +208,14 @@ __device__ __forceinline__ double warp_max(double v) {
 // dropped). The magnitude shadow runs with the first group.
 template <bool Shadow, int NP>
 __global__ void mod_kernel(ModParams P, std::uint32_t S) {
-  // Shared memory: S·T magnitudes (if Shadow), then S·NP·T residues.
-  extern __shared__ std::uint64_t raw[];
+  // Shared memory: S·T float shadows (double2, if Shadow), then S·NP·T residues.
+  extern __shared__ double2 raw[];
   const std::uint32_t tid = threadIdx.x, T = blockDim.x;
   const std::uint64_t gtid = static_cast<std::uint64_t>(blockIdx.x) * T + tid;
-  double* const mslots = reinterpret_cast<double*>(raw);
+  double2* const mslots = raw;
   std::uint32_t* const slots = reinterpret_cast<std::uint32_t*>(raw + (Shadow ? S * T : 0));
   std::uint32_t* const myspill = P.spill + gtid;
-  double* const mymspill = P.mspill + gtid;
+  double2* const mymspill = P.mspill + gtid;
   const std::uint64_t stride = P.c.spill_stride;
   const std::uint64_t count = P.c.spec.count;
   const std::uint32_t groups = (P.primes + NP - 1) / NP;
@@ -244,14 +244,17 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
           default: return __ldg(cst[j] + loc_index(loc));
         }
       };
-      auto mread = [&](std::uint32_t loc) -> double {
+      auto mread = [&](std::uint32_t loc) -> Approx {
+        double2 m;
         switch (loc_kind(loc)) {
-          case LocKind::slot: return mslots[loc_index(loc) * T + tid];
-          case LocKind::spill: return mymspill[loc_index(loc) * stride];
-          default: return __ldg(P.mconstants + loc_index(loc));
+          case LocKind::slot: m = mslots[loc_index(loc) * T + tid]; break;
+          case LocKind::spill: m = mymspill[loc_index(loc) * stride]; break;
+          default: m = __ldg(P.mconstants + loc_index(loc)); break;
         }
+        return Approx{m.x, m.y};
       };
-      auto write = [&](std::uint32_t loc, const std::uint32_t (&v)[NP], double m) {
+      auto write = [&](std::uint32_t loc, const std::uint32_t (&v)[NP], Approx a) {
+        const double2 m{a.v, a.e};
         if (loc_kind(loc) == LocKind::slot) {
 #pragma unroll
           for (int j = 0; j < NP; ++j) slots[(loc_index(loc) * NP + j) * T + tid] = v[j];
@@ -270,13 +273,13 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
 #pragma unroll
             for (int j = 0; j < NP; ++j)
               r[j] = mont31::to_mont(static_cast<std::uint32_t>(x % f[j].p), f[j]);
-            write(in.d, r, shadow ? up(static_cast<double>(x)) : 0.0);
+            write(in.d, r, shadow ? approx_of_integer(x) : Approx{});
             break;
           }
           case ProgOp::spill:
 #pragma unroll
             for (int j = 0; j < NP; ++j) r[j] = read(in.a, j);
-            write(in.d, r, shadow ? mread(in.a) : 0.0);
+            write(in.d, r, shadow ? mread(in.a) : Approx{});
             break;
           case ProgOp::output:
 #pragma unroll
@@ -295,7 +298,7 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
             for (int j = 0; j < NP; ++j)
               if (read(in.a, j) != read(in.d, j)) differs |= 1u << in.b;
             if (shadow) {
-              const double m = warp_max(active ? up(mread(in.a) + mread(in.d)) : 0.0);
+              const double m = warp_max(active ? difference_bound(mread(in.a), mread(in.d)) : 0.0);
               if ((tid & 31) == 0) atomicMax(P.max_bound + in.b, static_cast<ull>(__double_as_longlong(m)));
             }
             break;
@@ -309,13 +312,13 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
                 if (read(static_cast<std::uint32_t>(aux[q]), j) != 0) s += aux[in.b + q];
               r[j] = s >= aux[2 * in.b] ? one[j] : 0;
             }
-            write(in.d, r, 1.0);
+            write(in.d, r, Approx{0.5, 0.5});
             break;
           }
           default:
 #pragma unroll
             for (int j = 0; j < NP; ++j) r[j] = exec_mod(in, read(in.a, j), read(in.b, j), f[j], one[j]);
-            write(in.d, r, shadow ? exec_magnitude(in, mread(in.a), mread(in.b)) : 0.0);
+            write(in.d, r, shadow ? exec_shadow(in, mread(in.a), mread(in.b)) : Approx{});
             break;
         }
       });
@@ -460,7 +463,7 @@ DeviceInfo probe() {
 
 std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
                             std::uint32_t threads, std::size_t primes) {
-  const std::size_t bytes = boolean ? 8 : 4 * primes_per_pass(primes) + (magnitude ? 8 : 0);
+  const std::size_t bytes = boolean ? 8 : 4 * primes_per_pass(primes) + (magnitude ? 16 : 0);
   return static_cast<std::uint32_t>(
       std::min<std::size_t>(d.shared_per_block / (bytes * threads), kLocIndexMask));
 }
@@ -479,7 +482,7 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
   const std::uint32_t S = std::max<std::uint32_t>(p.slots, 1);
   const bool shadow = !p.boolean && o.magnitude;
   const int NP = p.boolean ? 1 : primes_per_pass(o.primes.size());
-  const std::size_t slot_bytes = p.boolean ? 8 : 4 * NP + (shadow ? 8 : 0);
+  const std::size_t slot_bytes = p.boolean ? 8 : 4 * NP + (shadow ? 16 : 0);
   const std::size_t smem = static_cast<std::size_t>(S) * T * slot_bytes;
   if (smem > d.shared_per_block)
     throw GpuError("the program's " + std::to_string(S) + " slots × " + std::to_string(T) +
@@ -561,8 +564,11 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
     const std::size_t np = o.primes.size();
     std::vector<mont31::Field> fields;
     std::vector<std::uint32_t> constants;
-    std::vector<double> mconstants;
-    for (const Rational& k : p.constants) mconstants.push_back(magnitude_of(k));
+    std::vector<double2> mconstants;
+    for (const Rational& k : p.constants) {
+      const Approx a = approx_of(k);
+      mconstants.push_back(double2{a.v, a.e});
+    }
     std::vector<std::uint32_t> padded = o.primes;  // a multiple of NP (gpu.cu, mod_kernel)
     while (padded.size() % NP) padded.push_back(o.primes.back());
     for (std::uint32_t q : padded) {
@@ -580,12 +586,12 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
     dfields.upload(fields.data(), "prime fields");
     Buffer<std::uint32_t> dconst(std::max<std::size_t>(constants.size(), 1), "constants");
     if (!constants.empty()) dconst.upload(constants.data(), "constants");
-    Buffer<double> dmconst(std::max<std::size_t>(mconstants.size(), 1), "constant magnitudes");
-    if (!mconstants.empty()) dmconst.upload(mconstants.data(), "constant magnitudes");
+    Buffer<double2> dmconst(std::max<std::size_t>(mconstants.size(), 1), "constant shadows");
+    if (!mconstants.empty()) dmconst.upload(mconstants.data(), "constant shadows");
     Buffer<std::uint32_t> dspill(std::max<std::uint64_t>(p.spill_slots, 1) * NP * threads_total,
                                  "spill slots");
-    Buffer<double> dmspill(shadow ? std::max<std::uint64_t>(p.spill_slots, 1) * threads_total : 1,
-                           "spill magnitudes");
+    Buffer<double2> dmspill(shadow ? std::max<std::uint64_t>(p.spill_slots, 1) * threads_total : 1,
+                            "spill shadows");
     Buffer<ull> dsums(std::max<std::size_t>(np * p.outputs, 1), "output sums");
     dsums.fill(0, "output sums");
     Buffer<ull> dbound(std::max<std::uint32_t>(p.pairs, 1), "magnitude bounds");

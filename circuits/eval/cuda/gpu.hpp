@@ -10,10 +10,10 @@
 //     threshold gates through a bit-sliced two's-complement counter (gate_ops.hpp);
 //   - arithmetic: a thread evaluates one pattern for up to 4 primes per pass over the program
 //     (each instruction decoded once, evaluated per prime), in Montgomery form
-//     (algebra/mont31.hpp), with the magnitude shadow in double precision if asked.
+//     (algebra/mont31.hpp), with the float shadow (value and error bound) if asked.
 // Inputs are generated on the device (circuits/eval/patterns.hpp); outputs are reduced on the
 // device (popcounts, sums mod p, per-pair mismatch counts, the smallest mismatching pattern, the
-// largest magnitude bound) so only those figures return — unless `store` asks for every value.
+// largest bound on a compared difference) so only those figures return — unless `store` asks for every value.
 // Runs longer than one launch are split into chunks (patterns.first advances); every CUDA call
 // is checked, and a failure is reported with the call and its context (GpuError).
 //
@@ -49,7 +49,7 @@ struct LaunchConfig {
 
 // The slot capacity to lower a program with, so that its slot file fits the shared memory of
 // one block of `threads` threads (boolean: 8 bytes a slot; arithmetic: 4 per prime evaluated in
-// one pass — up to 4 — plus 8 with the magnitude shadow).
+// one pass — up to 4 — plus 16 with the float shadow).
 std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
                             std::uint32_t threads, std::size_t primes = 1);
 

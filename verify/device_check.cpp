@@ -1,0 +1,182 @@
+#include "verify/device_check.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "algebra/error.hpp"
+#include "algebra/modp_ops.hpp"
+#include "algebra/multimodular.hpp"
+#include "circuits/analysis.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
+#include "circuits/eval/program.hpp"
+#include "verify/check_circuit.hpp"
+
+namespace rnncc {
+
+namespace {
+
+Integer ceil_integer(double x) {
+  return Integer(std::ceil(x));
+}
+
+// log2 of a positive Integer, from its bit length and leading bits (a few ulps are enough here:
+// it only reports the bound and sizes the prime count, which is then checked exactly).
+double log2_of(const Integer& v) {
+  if (v <= 0) return -INFINITY;
+  const std::size_t bits = msb(v) + 1;
+  if (bits <= 53) return std::log2(v.convert_to<double>());
+  const Integer top = v >> (bits - 53);
+  return std::log2(top.convert_to<double>()) + static_cast<double>(bits - 53);
+}
+
+}  // namespace
+
+DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& o) {
+  std::string why;
+  const auto cc = build_check_circuit(c, o.length, &why);
+  if (!cc)
+    throw InputError("--device", fmt::format("{} has no check circuit at length {}: {}", c.name,
+                                             o.length, why));
+  DeviceCheckReport rep;
+  const std::uint32_t r = static_cast<std::uint32_t>(cc->symbols);
+  const std::uint32_t L = static_cast<std::uint32_t>(o.length);
+
+  // The strings: a slice of Σ^L in lexicographic order, or seeded random ones.
+  patterns::Spec spec;
+  spec.radix = r;
+  spec.length = L;
+  spec.seed = o.seed;
+  spec.first = o.first;
+  if (o.exhaustive) {
+    spec.mode = patterns::Mode::strings_exhaustive;
+    const double total = std::pow(static_cast<double>(r), static_cast<double>(L));
+    if (total > std::ldexp(1.0, 62))
+      throw InputError("--exhaustive", fmt::format("|Σ|^{} = {:.3g} strings exceed 2^62", L, total));
+    std::uint64_t all = 1;
+    for (std::uint32_t t = 0; t < L; ++t) all *= r;
+    if (o.first >= all) throw InputError("--first", "the slice starts past the last string");
+    spec.count = o.count ? std::min(o.count, all - o.first) : all - o.first;
+  } else {
+    spec.mode = patterns::Mode::strings_random;
+    spec.count = o.random;
+  }
+  rep.strings = spec.count;
+  if (spec.count == 0) return rep;
+
+  ProgramOptions po;
+  po.compare_pairs = cc->pairs;
+  po.emit_outputs = false;
+  po.arithmetic = true;
+  const bool gpu = o.device == CheckDevice::gpu;
+  gpu::DeviceInfo dev;
+  if (gpu) {
+    dev = gpu::probe();
+    if (!dev.available) throw gpu::GpuError(dev.why_not);
+    rep.device = dev.name;
+  } else {
+    rep.device = "cpu (device program twin)";
+  }
+  auto lower = [&](std::size_t primes, bool shadow) {
+    if (gpu) po.slot_capacity = gpu::slot_capacity(dev, false, shadow, o.threads, primes);
+    return lower_program(cc->circuit, po);
+  };
+  double work = 0;  // gate instructions × strings × primes, over all runs
+  auto run = [&](const Program& p, const RunOptions& ro) {
+    work += static_cast<double>(p.gate_instructions) * static_cast<double>(ro.patterns.count) *
+            static_cast<double>(ro.primes.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    ProgramResult res;
+    if (gpu) {
+      gpu::LaunchConfig lc;
+      lc.threads = o.threads;
+      gpu::Timing tm;
+      res = gpu::run_program_gpu(p, ro, lc, &tm);
+      rep.kernel_seconds += tm.kernel_seconds;
+    } else {
+      res = run_program(p, ro);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rep.seconds += s;
+    ++rep.runs;
+    return res;
+  };
+
+  RunOptions ro;
+  ro.patterns = spec;
+  const auto& pair = cc->pairs.at(0);
+  if (cc->modulus) {
+    const std::uint64_t q = *cc->modulus;
+    if (q < 3 || q >= (std::uint64_t{1} << 31) || !modp::is_prime(q))
+      throw InputError("--device", fmt::format("the construction computes mod {}, but the device "
+                                               "evaluates mod odd primes below 2^31", q));
+    rep.modulus = q;
+    ro.primes = {static_cast<std::uint32_t>(q)};
+    const Program p = lower(1, false);
+    rep.gates = p.gate_instructions;
+    const ProgramResult res = run(p, ro);
+    rep.mismatches = res.mismatches.at(0);
+    rep.primes = ro.primes;
+    rep.exact = true;
+    if (res.first_mismatch) {
+      std::vector<std::size_t> w(L);
+      for (std::uint32_t t = 0; t < L; ++t) w[t] = patterns::symbol(spec, *res.first_mismatch, t);
+      rep.first_counterexample = w;
+    }
+  } else {
+    // Static denominators of the two outputs; lucky primes (no constant denominator ≡ 0).
+    const auto heights = height_table(cc->circuit);
+    const Integer D = lcm(heights[cc->circuit.outputs()[pair.first]].denominator,
+                          heights[cc->circuit.outputs()[pair.second]].denominator);
+    const auto denominators = constant_denominators(cc->circuit);
+    const std::vector<std::uint32_t> candidates = lucky_primes(64, denominators);
+    const double log2_D = log2_of(D);
+    // First prime count from the shadow on a CPU sample of the same strings (plus 1 bit).
+    std::size_t k = 1;
+    if (o.sample > 0) {
+      RunOptions sample = ro;
+      sample.patterns.count = std::min<std::uint64_t>(o.sample, spec.count);
+      sample.primes = {candidates[0]};
+      sample.magnitude = true;
+      ProgramOptions cpu_po = po;
+      cpu_po.slot_capacity = 1024;
+      const ProgramResult s = run_program(lower_program(cc->circuit, cpu_po), sample);
+      const double m = s.max_difference_bound.at(0);
+      if (m > 0 && std::isfinite(m) && std::log2(m) + log2_D >= 0)
+        k = std::max<std::size_t>(1, primes_for_bits(std::log2(m) + log2_D + 1, candidates));
+    }
+    for (;;) {
+      ro.primes.assign(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k));
+      ro.magnitude = true;
+      const Program p = lower(k, true);
+      rep.gates = p.gate_instructions;
+      const ProgramResult res = run(p, ro);
+      rep.primes = ro.primes;
+      rep.mismatches = res.mismatches.at(0);
+      if (res.first_mismatch) {
+        std::vector<std::size_t> w(L);
+        for (std::uint32_t t = 0; t < L; ++t) w[t] = patterns::symbol(spec, *res.first_mismatch, t);
+        rep.first_counterexample = w;
+      }
+      const double m = res.max_difference_bound.at(0);
+      Integer P = 1;
+      for (std::uint32_t q : ro.primes) P *= q;
+      const Integer N = std::isfinite(m) ? ceil_integer(m) * D : Integer(0);  // ≥ |(X − f)·D|
+      rep.log2_bound = m > 0 ? std::log2(m) + log2_D : -INFINITY;
+      const double D_up = up(D.convert_to<double>());  // ≥ D (the conversion truncates)
+      rep.float_proof = std::isfinite(m) && up(m * D_up) < 1.0;
+      rep.exact = rep.float_proof || (std::isfinite(m) && 2 * N < P);
+      if (!std::isfinite(m)) break;  // the shadow overflowed: no bound, no proof
+      if (rep.exact || rep.mismatches > 0) break;  // proved, or a counterexample (decisive)
+      const std::size_t need = primes_for_bits(log2_of(N), candidates);
+      if (need <= k) break;  // cannot happen (primes_for_bits guarantees Π p > 2N)
+      k = need;
+    }
+  }
+  const double t = gpu ? rep.kernel_seconds : rep.seconds;
+  rep.gate_evaluations_per_second = t > 0 ? work / t : 0;
+  return rep;
+}
+
+}  // namespace rnncc
