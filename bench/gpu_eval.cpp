@@ -149,9 +149,10 @@ int main(int argc, char** argv) {
     double best = 0;
     std::string best_cfg;
     std::size_t ands = 0;
-    for (std::uint32_t T : {64u, 128u, 256u, 512u, 1024u}) {
+    for (auto [T, W] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+             {64, 1}, {128, 1}, {256, 1}, {512, 1}, {1024, 1}, {128, 2}, {256, 2}, {512, 2}}) {
       ProgramOptions po;
-      po.slot_capacity = gpu::slot_capacity(d, true, false, T);
+      po.slot_capacity = gpu::slot_capacity(d, true, false, T, 1, W);
       if (po.slot_capacity < 3) continue;
       const Program p = lower_program(c, po);
       ands = p.gate_instructions;
@@ -159,18 +160,19 @@ int main(int argc, char** argv) {
       ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, patterns};
       gpu::LaunchConfig lc;
       lc.threads = T;
+      lc.words_per_thread = W;
       gpu::Timing tm;
       const double s = time_gpu(p, ro, lc, &tm);
       const double rate = static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / s;
       const double words = static_cast<double>(patterns) / 64;
       const double spill_bytes = static_cast<double>(p.spill_reads + p.spill_stores) * 8 * words;
-      rows.push_back({{"threads", T}, {"slots", p.slots}, {"spill_slots", p.spill_slots},
+      rows.push_back({{"threads", T}, {"words_per_thread", W}, {"slots", p.slots}, {"spill_slots", p.spill_slots},
                       {"spill_reads", p.spill_reads}, {"spill_stores", p.spill_stores},
                       {"blocks", tm.blocks}, {"seconds", s}, {"gate_evaluations_per_s", rate},
                       {"spill_fraction_of_copy_bandwidth", spill_bytes / s / bw}});
       if (rate > best) {
         best = rate;
-        best_cfg = fmt::format("T={} slots={} spills r/w {}/{} ({:.1f}% of copy bw)", T, p.slots,
+        best_cfg = fmt::format("T={} W={} slots={} spills r/w {}/{} ({:.1f}% of copy bw)", T, W, p.slots,
                                p.spill_reads, p.spill_stores, 100 * spill_bytes / s / bw);
       }
     }

@@ -99,12 +99,12 @@ Action add_stats_command(CLI::App& app) {
 namespace rnncc::cli {
 
 // rnncc eval CIRCUIT.(json|aig|aag) [--batch N | --exhaustive] [--seed S] [--device cpu|gpu]
-// [--json]
+// [--outputs] [--json]
 Action add_eval_command(CLI::App& app) {
   struct Flags {
     std::string path, device = "cpu";
     BulkOptions options;
-    bool json = false;
+    bool json = false, outputs = false;
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -118,6 +118,8 @@ Action add_eval_command(CLI::App& app) {
       ->excludes(batch);
   cmd->add_option("--seed", f->options.seed, "seed of the random patterns")->capture_default_str();
   cmd->add_option("--device", f->device, "cpu or gpu")->capture_default_str();
+  cmd->add_flag("--outputs", f->outputs,
+                "print every output of every pattern, exactly (arithmetic: multi-modular + CRT)");
   cmd->add_flag("--json", f->json, "print JSON");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
@@ -125,9 +127,34 @@ Action add_eval_command(CLI::App& app) {
       throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
     f->options.device = f->device == "gpu" ? BulkDevice::gpu : BulkDevice::cpu;
     const CompiledCircuit c = load_circuit(f->path);
+    if (f->outputs) {
+      const ExactOutputs x = evaluate_exact(c.circuit, f->options);
+      if (!x.notice.empty()) std::cerr << "rnncc: " << x.notice << "\n";
+      if (f->json) {
+        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+        for (const auto& row : x.values) {
+          nlohmann::ordered_json r = nlohmann::ordered_json::array();
+          for (const Rational& v : row) r.push_back(to_string(v));
+          rows.push_back(r);
+        }
+        std::cout << nlohmann::ordered_json{{"circuit", f->path}, {"device", x.device},
+                                            {"primes", x.primes}, {"outputs", rows}}
+                         .dump(2)
+                  << "\n";
+      } else {
+        std::cout << fmt::format("{}: {} patterns on {}{}\n", f->path, x.values.size(), x.device,
+                                 x.primes.empty() ? "" : fmt::format(", exact from {} prime(s)", x.primes.size()));
+        for (std::size_t k = 0; k < x.values.size(); ++k) {
+          std::vector<std::string> vs;
+          for (const Rational& v : x.values[k]) vs.push_back(to_string(v));
+          std::cout << fmt::format("  {}: {}\n", k, fmt::join(vs, " "));
+        }
+      }
+      return 0;
+    }
     const BulkResult r = evaluate_bulk(c.circuit, f->options);
     if (!r.notice.empty()) std::cerr << "rnncc: " << r.notice << "\n";
-    const std::string kind = r.boolean ? "boolean" : fmt::format("arithmetic mod {}", kBulkPrime);
+    const std::string kind = r.boolean ? "boolean" : fmt::format("arithmetic mod {}", r.modulus);
     if (f->json) {
       nlohmann::ordered_json j{{"circuit", f->path},
                                {"device", r.device},

@@ -15,6 +15,7 @@
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/subjects.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
 #include "verify/verify.hpp"
 
 namespace rnncc::cli {
@@ -198,6 +199,10 @@ Action add_verify_command(CLI::App& app) {
     if (f->device != "cpu" && f->device != "gpu")
       throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
     f->options.gpu = f->device == "gpu";
+    if (f->options.gpu) {
+      const gpu::DeviceInfo d = gpu::probe();
+      if (!d.available) std::cerr << "rnncc: no GPU (" << d.why_not << "); verifying on the CPU\n";
+    }
     Construction c = kind == "model"
                          ? model_against_wfa(load_model(f->flags.input), load_wfa(f->against))
                          : build(kind, f->flags);

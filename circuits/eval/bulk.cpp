@@ -10,6 +10,8 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
+#include "algebra/modp_ops.hpp"
+#include "algebra/multimodular.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
@@ -21,7 +23,10 @@ namespace rnncc {
 
 namespace {
 
-constexpr std::uint64_t kP = kBulkPrime;
+// The digest prime of c: 2^31 − 1 unless unlucky for c's constants.
+std::uint64_t digest_prime(const Circuit& c) {
+  return lucky_primes(1, constant_denominators(c)).at(0);
+}
 
 // Pattern k's value of input i (circuits/eval/patterns.hpp, bit modes).
 struct Patterns {
@@ -36,9 +41,9 @@ struct Patterns {
   bits::Word word(std::uint64_t w, std::size_t i) const {
     return patterns::bool_word(spec(), w, static_cast<std::uint32_t>(i));
   }
-  std::uint64_t value(std::uint64_t k, std::size_t i, bool boolean) const {
+  std::uint64_t value(std::uint64_t k, std::size_t i, bool boolean, std::uint64_t p) const {
     if (boolean) return word(k / 64, i) >> (k % 64) & 1;
-    return patterns::int_value(spec(), k, static_cast<std::uint32_t>(i)) % kP;
+    return patterns::int_value(spec(), k, static_cast<std::uint32_t>(i)) % p;
   }
 };
 
@@ -89,14 +94,17 @@ BulkResult evaluate_bulk_gpu(const Circuit& c, const BulkOptions& o, const gpu::
   r.boolean = is_boolean(c);
   r.patterns = pat.count();
   ProgramOptions po;
-  const std::uint32_t threads = r.boolean ? 512 : 1024;  // measured best (docs/performance.md)
-  po.slot_capacity = gpu::slot_capacity(d, r.boolean, false, threads, 1);
+  // The measured best (docs/performance.md): boolean 256 threads × 2 words, arithmetic 1024.
+  const std::uint32_t threads = r.boolean ? 256 : 1024, words = r.boolean ? 2 : 1;
+  po.slot_capacity = gpu::slot_capacity(d, r.boolean, false, threads, 1, words);
   const Program p = lower_program(c, po);
   RunOptions ro;
   ro.patterns = pat.spec();
-  ro.primes = {static_cast<std::uint32_t>(kP)};
+  if (!r.boolean) r.modulus = digest_prime(c);
+  ro.primes = {static_cast<std::uint32_t>(r.boolean ? kBulkPrime : r.modulus)};
   gpu::LaunchConfig lc;
   lc.threads = threads;
+  lc.words_per_thread = words;
   gpu::Timing tm;
   const ProgramResult res = gpu::run_program_gpu(p, ro, lc, &tm);
   r.per_output = r.boolean ? res.ones : res.sums.at(0);
@@ -141,11 +149,13 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
     }
   } else {
     r.patterns = pat.count();
-    const ModP F(kP);
+    r.modulus = digest_prime(c);
+    const ModP F(r.modulus);
     std::vector<std::vector<std::uint64_t>> rows(r.patterns,
                                                  std::vector<std::uint64_t>(c.inputs().size()));
     for (std::uint64_t k = 0; k < r.patterns; ++k)
-      for (std::size_t i = 0; i < c.inputs().size(); ++i) rows[k][i] = pat.value(k, i, false);
+      for (std::size_t i = 0; i < c.inputs().size(); ++i)
+        rows[k][i] = pat.value(k, i, false, r.modulus);
     const auto outs = evaluate_batch(c, F, rows, o.threads);
     for (const auto& row : outs)
       for (std::size_t k = 0; k < row.size(); ++k) r.per_output[k] = F.add(r.per_output[k], row[k]);
@@ -162,16 +172,86 @@ BulkResult evaluate_bulk_plain(const Circuit& c, const BulkOptions& o) {
   r.boolean = is_boolean(c);
   r.patterns = pat.count();
   r.per_output.assign(c.outputs().size(), 0);
-  const ModP F(kP);
+  if (!r.boolean) r.modulus = digest_prime(c);
+  const ModP F(r.boolean ? kBulkPrime : r.modulus);
   for (std::uint64_t k = 0; k < r.patterns; ++k) {
     std::vector<std::uint64_t> x(c.inputs().size());
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = pat.value(k, i, r.boolean);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = pat.value(k, i, r.boolean, F.modulus());
     const auto y = evaluate(c, F, std::span<const std::uint64_t>(x));
     for (std::size_t j = 0; j < y.size(); ++j)
       r.per_output[j] = r.boolean ? r.per_output[j] + y[j] : F.add(r.per_output[j], y[j]);
   }
   finish(r, c, 0);
   return r;
+}
+
+ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_t max_patterns) {
+  check(c, o);
+  const Patterns pat{o, c.inputs().size()};
+  const std::uint64_t count = pat.count();
+  if (count > max_patterns)
+    throw InputError("--outputs", fmt::format("{} patterns: printing every output is limited to {} "
+                                              "(use --batch N)", count, max_patterns));
+  ExactOutputs x;
+  gpu::DeviceInfo d;
+  if (o.device == BulkDevice::gpu) {
+    d = gpu::probe();
+    if (!d.available) x.notice = "no GPU (" + d.why_not + "); evaluated on the CPU";
+  }
+  x.device = d.available ? d.name : "cpu (device program twin)";
+  const bool boolean = is_boolean(c);
+  const std::uint32_t threads = boolean ? 512 : 1024;
+  RunOptions ro;
+  ro.patterns = pat.spec();
+  ro.store = true;
+  if (boolean) {
+    ProgramOptions po;
+    if (d.available) po.slot_capacity = gpu::slot_capacity(d, true, false, threads, 1);
+    const Program p = lower_program(c, po);
+    gpu::LaunchConfig lc;
+    lc.threads = threads;
+    const ProgramResult res = d.available ? gpu::run_program_gpu(p, ro, lc) : run_program(p, ro);
+    x.values.assign(count, std::vector<Rational>(c.outputs().size()));
+    for (std::uint64_t k = 0; k < count; ++k)
+      for (std::size_t j = 0; j < c.outputs().size(); ++j)
+        x.values[k][j] = static_cast<int>(res.stored[(k / 64) * c.outputs().size() + j] >> (k % 64) & 1);
+    return x;
+  }
+  // Arithmetic: heights → primes → residues → CRT.
+  const double input_bits = o.exhaustive ? 0.0 : 61.0;
+  const std::vector<HeightBound> heights = output_heights(c, input_bits);
+  double bits = 0;
+  for (const HeightBound& h : heights) bits = std::max(bits, h.log2_numerator);
+  constexpr double kMaxPrimes = 4096;  // about 127 000 bits
+  const double estimate = std::ceil((bits + 2) / 30.0) + 1;  // each prime > 2^30
+  if (!(estimate <= kMaxPrimes))
+    throw InputError("--outputs", fmt::format("the outputs' height bound 2^{:.0f} needs more than "
+                                              "{:.0f} primes of 31 bits", bits, kMaxPrimes));
+  const std::vector<std::uint32_t> candidates =
+      lucky_primes(static_cast<std::size_t>(std::max(estimate, 2.0)), constant_denominators(c));
+  const std::size_t k = std::max<std::size_t>(1, primes_for_bits(bits, candidates));
+  x.primes.assign(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k));
+  ro.primes = x.primes;
+  ProgramOptions po;
+  if (d.available) po.slot_capacity = gpu::slot_capacity(d, false, false, threads, k);
+  const Program p = lower_program(c, po);
+  gpu::LaunchConfig lc;
+  lc.threads = threads;
+  const ProgramResult res = d.available ? gpu::run_program_gpu(p, ro, lc) : run_program(p, ro);
+  const std::size_t no = c.outputs().size();
+  x.values.assign(count, std::vector<Rational>(no));
+  std::vector<std::uint32_t> residues(k);
+  for (std::uint64_t q = 0; q < count; ++q)
+    for (std::size_t j = 0; j < no; ++j) {
+      const Integer& D = heights[j].denominator;
+      for (std::size_t i = 0; i < k; ++i) {  // (value mod p)·D mod p
+        const std::uint64_t pi = x.primes[i];
+        const std::uint64_t dm = static_cast<std::uint64_t>(Integer(D % pi));
+        residues[i] = static_cast<std::uint32_t>(modp::mul(res.stored[(q * k + i) * no + j], dm, pi));
+      }
+      x.values[q][j] = Rational(crt_symmetric(residues, x.primes), D);
+    }
+  return x;
 }
 
 }  // namespace rnncc

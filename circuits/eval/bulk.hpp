@@ -28,9 +28,12 @@ struct BulkOptions {
   unsigned max_exhaustive_inputs = 32;
 };
 
+// The prime of arithmetic digests: 2^31 − 1, unless it divides a constant's denominator; then
+// the next lucky prime below it (algebra/multimodular.hpp: an unlucky prime is replaced).
 inline constexpr std::uint64_t kBulkPrime = 2147483647;  // 2^31 − 1
 
 struct BulkResult {
+  std::uint64_t modulus = 0;  // arithmetic: the prime the digest is taken mod
   std::string device;  // "cpu (N threads)" or the GPU's name
   std::string notice;  // why a GPU request ran on the CPU
   bool boolean = false;
@@ -50,5 +53,22 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& options);
 
 // The plain twin: one pattern at a time through the generic evaluator (tests compare).
 BulkResult evaluate_bulk_plain(const Circuit& c, const BulkOptions& options);
+
+// Every output of every pattern, exactly (`rnncc eval --outputs`). Boolean circuits: 0/1.
+// Arithmetic circuits over Q: evaluated mod k lucky 31-bit primes (on the GPU if asked and
+// present, else the CPU twin of the device program) and reconstructed on the host: the static
+// height analysis (circuits/analysis.hpp) gives each output a denominator D and a bound
+// |value·D| ≤ 2^h for inputs |x| ≤ 2^b (b = 0 for 0/1 patterns, 61 for random integers), k is
+// the least count with Π p > 2^(h+1) (algebra/multimodular.hpp, primes_for_bits), and value·D
+// is the symmetric CRT residue of (value mod p_i)·D. Truth-valued gates (and, is_zero, thr, …)
+// are exact only where no prime divides the value they test. Throws InputError for more than
+// max_patterns patterns or a bound needing more than 4096 primes.
+struct ExactOutputs {
+  std::string device, notice;
+  std::vector<std::uint32_t> primes;           // arithmetic: the primes used
+  std::vector<std::vector<Rational>> values;   // [pattern][output]
+};
+ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& options,
+                            std::uint64_t max_patterns = 100000);
 
 }  // namespace rnncc

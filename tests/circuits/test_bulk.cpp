@@ -8,6 +8,10 @@
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
+#include "circuits/eval/evaluate.hpp"
+#include "circuits/eval/patterns.hpp"
+#include "random_circuits.hpp"
+#include "algebra/exact.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
@@ -96,4 +100,55 @@ TEST_CASE("bulk evaluation asked for the GPU without one runs on the CPU with a 
   REQUIRE(cpu.notice.empty());
   REQUIRE(g.per_output == std::vector<std::uint64_t>{1});
   REQUIRE(g.fingerprint == cpu.fingerprint);
+}
+
+TEST_CASE("exact outputs: multi-modular evaluation and CRT reconstruction equal evaluation over Q",
+          "[circuits][bulk][exact]") {
+  std::mt19937_64 rng(77);
+  RationalField Q;
+  for (int trial = 0; trial < 8; ++trial) {
+    // Arithmetic gates only: a truth-valued gate mod p can disagree with Q when p divides the
+    // value it tests (docs/formats.md, `rnncc eval --outputs`).
+    const Circuit c = testing::random_arithmetic_circuit(rng, 6, 25, 3, false);
+    BulkOptions o;
+    o.exhaustive = trial % 2 == 0;
+    o.batch = 50;
+    o.seed = static_cast<std::uint64_t>(trial);
+    const ExactOutputs x = evaluate_exact(c, o);
+    REQUIRE_FALSE(x.primes.empty());
+    const patterns::Spec spec{o.exhaustive ? patterns::Mode::bits_exhaustive : patterns::Mode::bits_random,
+                              o.seed, 2, 0, 0, x.values.size()};
+    for (std::uint64_t k = 0; k < x.values.size(); ++k) {
+      std::vector<Rational> in;
+      for (std::uint32_t i = 0; i < c.inputs().size(); ++i)
+        in.push_back(Rational(Integer(patterns::int_value(spec, k, i))));
+      const auto y = evaluate(c, Q, std::span<const Rational>(in));
+      for (std::size_t j = 0; j < y.size(); ++j) REQUIRE(x.values[k][j] == y[j]);
+    }
+  }
+}
+
+TEST_CASE("an unlucky digest prime is replaced, not ignored", "[circuits][bulk][exact]") {
+  CircuitBuilder b;
+  const GateId x = b.input();
+  // 1/(2^31 − 1) has no value mod 2^31 − 1.
+  const Circuit c = b.finish({b.mul(x, b.constant(Rational(1, 2147483647)))});
+  BulkOptions o;
+  o.exhaustive = true;
+  const BulkResult r = evaluate_bulk(c, o);
+  REQUIRE(r.modulus != 0);
+  REQUIRE(r.modulus != kBulkPrime);
+  REQUIRE(r.fingerprint == evaluate_bulk_plain(c, o).fingerprint);
+  const ExactOutputs e = evaluate_exact(c, o);
+  REQUIRE(std::find(e.primes.begin(), e.primes.end(), 2147483647u) == e.primes.end());
+  REQUIRE(e.values.at(1).at(0) == Rational(1, 2147483647));
+}
+
+TEST_CASE("printing every output is refused for too many patterns", "[circuits][bulk][errors]") {
+  CircuitBuilder b;
+  const GateId x = b.input();
+  const Circuit c = b.finish({b.mul(x, x)});
+  BulkOptions o;
+  o.batch = 200;
+  REQUIRE_THROWS_AS(evaluate_exact(c, o, 100), InputError);
 }

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "../circuits/random_circuits.hpp"
+#include "../random_models.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "circuits/eval/bitparallel.hpp"
@@ -60,8 +61,8 @@ TEST_CASE("GPU boolean kernel equals the CPU twin on random circuits of every ki
   std::mt19937_64 rng(101);
   for (int trial = 0; trial < 12; ++trial) {
     const Circuit c = testing::random_boolean_circuit(rng, 5 + trial, 300 + 50 * trial, 8);
-    for (std::uint32_t threads : {32u, 128u}) {
-      for (std::uint32_t capacity : {4u, gpu::slot_capacity(device(), true, false, threads)}) {
+    for (auto [threads, words] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{32, 1}, {128, 1}, {64, 2}}) {
+      for (std::uint32_t capacity : {4u, gpu::slot_capacity(device(), true, false, threads, 1, words)}) {
         ProgramOptions po;
         po.slot_capacity = capacity;
         po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}};
@@ -73,6 +74,7 @@ TEST_CASE("GPU boolean kernel equals the CPU twin on random circuits of every ki
         ro.store = true;
         gpu::LaunchConfig lc;
         lc.threads = threads;
+        lc.words_per_thread = words;
         const ProgramResult g = gpu::run_program_gpu(p, ro, lc);
         const ProgramResult cpu = run_program(p, ro);
         require_same(g, cpu);
@@ -132,6 +134,9 @@ TEST_CASE("GPU chunked launches equal one launch", "[gpu]") {
   gpu::LaunchConfig small;
   small.chunk_patterns = 640;
   require_same(gpu::run_program_gpu(bp, ro, small), gpu::run_program_gpu(bp, ro));
+  small.words_per_thread = 2;  // chunks of 10 words: the last unit of two words is half empty
+  require_same(gpu::run_program_gpu(bp, ro, small), run_program(bp, ro));
+  small.words_per_thread = 1;
   const Circuit ac = testing::random_arithmetic_circuit(rng, 10, 200, 3);
   po.slot_capacity = gpu::slot_capacity(device(), false, true, 128, kPrimes.size());
   const Program ap = lower_program(ac, po);
@@ -272,6 +277,55 @@ TEST_CASE("rnncc eval's bulk digest is the same on the GPU and the CPU", "[gpu]"
       REQUIRE(g.device == device().name);
       REQUIRE(g.per_output == cpu.per_output);
       REQUIRE(g.fingerprint == cpu.fingerprint);
+    }
+  }
+}
+
+TEST_CASE("exact outputs reconstructed from GPU residues equal the CPU twin's", "[gpu]") {
+  REQUIRE_DEVICE();
+  std::mt19937_64 rng(105);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Circuit c = testing::random_arithmetic_circuit(rng, 6, 30, 3, false);
+    BulkOptions o;
+    o.exhaustive = trial % 2 == 0;
+    o.batch = 500;
+    o.seed = static_cast<std::uint64_t>(trial);
+    o.device = BulkDevice::gpu;
+    const ExactOutputs g = evaluate_exact(c, o);
+    o.device = BulkDevice::cpu;
+    const ExactOutputs cpu = evaluate_exact(c, o);
+    REQUIRE(g.device == device().name);
+    REQUIRE(g.primes == cpu.primes);
+    REQUIRE(g.values == cpu.values);
+  }
+}
+
+TEST_CASE("GPU evaluation of random models of every LRNN family equals the CPU twin", "[gpu]") {
+  REQUIRE_DEVICE();
+  std::mt19937_64 rng(106);
+  for (Family family : test::all_families) {
+    for (int trial = 0; trial < 2; ++trial) {
+      const std::size_t d = 2 + trial, m = 1 + rng() % 2, sigma = 2 + rng() % 2;
+      const Model model = test::single_layer_model(test::random_layer(rng, family, d, m, sigma), sigma);
+      INFO(to_string(family) << " d=" << d);
+      for (ScanKind scan : {ScanKind::sequential, ScanKind::brent_kung}) {
+        CompileOptions co;
+        co.scan = scan;
+        co.acceptance = false;
+        co.outputs = OutputMode::all;
+        const Circuit c = compile_lrnn(model, 6, co).circuit;
+        ProgramOptions po;
+        po.slot_capacity = gpu::slot_capacity(device(), false, true, 256, kPrimes.size());
+        const Program p = lower_program(c, po);
+        RunOptions ro;
+        ro.primes = kPrimes;
+        ro.store = true;
+        ro.magnitude = true;
+        ro.patterns = {patterns::Mode::strings_random, 3, static_cast<std::uint32_t>(sigma), 6, 0, 3000};
+        gpu::LaunchConfig lc;
+        lc.threads = 256;
+        require_same(gpu::run_program_gpu(p, ro, lc), run_program(p, ro));
+      }
     }
   }
 }

@@ -106,73 +106,119 @@ struct BoolParams {
   std::uint64_t* store;   // [word][output] of this chunk, or null
 };
 
+// W consecutive words per thread (W independent operations per decoded instruction). A slot holds
+// the W words of a thread contiguously (W·8 bytes), so a warp's access is one contiguous run.
+template <int W>
+struct Words {
+  std::uint64_t w[W];
+};
+
+template <int W>
 __global__ void bool_kernel(BoolParams P) {
-  extern __shared__ std::uint64_t slots[];
+  extern __shared__ std::uint64_t raw_slots[];
+  Words<W>* const slots = reinterpret_cast<Words<W>*>(raw_slots);
   const std::uint32_t tid = threadIdx.x, T = blockDim.x;
   const std::uint64_t gtid = static_cast<std::uint64_t>(blockIdx.x) * T + tid;
   const std::uint64_t words = (P.c.spec.count + 63) / 64, first_word = P.c.spec.first / 64;
-  std::uint64_t* const myspill = P.spill + gtid;
+  const std::uint64_t units = (words + W - 1) / W;
+  Words<W>* const myspill = reinterpret_cast<Words<W>*>(P.spill) + gtid;
   const std::uint64_t stride = P.c.spill_stride;
-  auto read = [&](std::uint32_t loc) -> std::uint64_t {
+  auto read = [&](std::uint32_t loc) -> Words<W> {
     switch (loc_kind(loc)) {
       case LocKind::slot: return slots[loc_index(loc) * T + tid];
       case LocKind::spill: return myspill[loc_index(loc) * stride];
-      default: return loc_index(loc) ? ~std::uint64_t{0} : 0;
+      default: {
+        Words<W> v;
+#pragma unroll
+        for (int j = 0; j < W; ++j) v.w[j] = loc_index(loc) ? ~std::uint64_t{0} : 0;
+        return v;
+      }
     }
   };
-  auto write = [&](std::uint32_t loc, std::uint64_t v) {
+  auto write = [&](std::uint32_t loc, const Words<W>& v) {
     if (loc_kind(loc) == LocKind::slot)
       slots[loc_index(loc) * T + tid] = v;
     else
       myspill[loc_index(loc) * stride] = v;
   };
   // Every thread of a block runs the same number of passes, so warp reductions see full warps.
-  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * T; base < words;
+  for (std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * T; base < units;
        base += static_cast<std::uint64_t>(gridDim.x) * T) {
-    const std::uint64_t w = base + tid;
-    std::uint64_t mask = 0;
-    if (w < words) {
-      const std::uint64_t valid = P.c.spec.count - 64 * w;
-      mask = valid >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid) - 1;
+    const std::uint64_t u = base + tid;
+    std::uint64_t mask[W];
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+      const std::uint64_t w = u * W + j;
+      mask[j] = 0;
+      if (w < words) {
+        const std::uint64_t valid = P.c.spec.count - 64 * w;
+        mask[j] = valid >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid) - 1;
+      }
     }
     for_each_instruction(P.c.code, P.c.ncode, [&](const Instr& in) {
+      Words<W> r;
       switch (in.op()) {
         case ProgOp::input:
-          write(in.d, patterns::bool_word(P.c.spec, first_word + w, in.b));
+#pragma unroll
+          for (int j = 0; j < W; ++j) r.w[j] = patterns::bool_word(P.c.spec, first_word + u * W + j, in.b);
+          write(in.d, r);
           break;
         case ProgOp::spill:
           write(in.d, read(in.a));
           break;
         case ProgOp::output: {
-          const std::uint64_t v = read(in.a) ^ (in.op_flags & kInvA ? ~std::uint64_t{0} : 0);
-          if (P.store && w < words) P.store[w * P.c.outputs + in.b] = v;
-          const unsigned n = __reduce_add_sync(0xFFFFFFFFu, __popcll(v & mask));
+          const Words<W> v = read(in.a);
+          const std::uint64_t inv = in.op_flags & kInvA ? ~std::uint64_t{0} : 0;
+          unsigned n = 0;
+#pragma unroll
+          for (int j = 0; j < W; ++j) {
+            const std::uint64_t x = v.w[j] ^ inv;
+            if (P.store && u * W + j < words) P.store[(u * W + j) * P.c.outputs + in.b] = x;
+            n += __popcll(x & mask[j]);
+          }
+          n = __reduce_add_sync(0xFFFFFFFFu, n);
           if ((tid & 31) == 0 && n) atomicAdd(P.ones + in.b, static_cast<ull>(n));
           break;
         }
         case ProgOp::compare: {
-          const std::uint64_t a = read(in.a) ^ (in.op_flags & kInvA ? ~std::uint64_t{0} : 0);
-          const std::uint64_t b = read(in.d) ^ (in.op_flags & kInvB ? ~std::uint64_t{0} : 0);
-          const std::uint64_t diff = (a ^ b) & mask;
-          const unsigned n = __reduce_add_sync(0xFFFFFFFFu, __popcll(diff));
+          const Words<W> a = read(in.a), b = read(in.d);
+          const std::uint64_t ia = in.op_flags & kInvA ? ~std::uint64_t{0} : 0;
+          const std::uint64_t ib = in.op_flags & kInvB ? ~std::uint64_t{0} : 0;
+          unsigned n = 0;
+#pragma unroll
+          for (int j = 0; j < W; ++j) {
+            const std::uint64_t diff = ((a.w[j] ^ ia) ^ (b.w[j] ^ ib)) & mask[j];
+            n += __popcll(diff);
+            if (diff)
+              note_mismatch(P.c, P.c.spec.first + 64 * (u * W + j) +
+                                     (__ffsll(static_cast<long long>(diff)) - 1));
+          }
+          n = __reduce_add_sync(0xFFFFFFFFu, n);
           if ((tid & 31) == 0 && n) atomicAdd(P.c.mismatches + in.b, static_cast<ull>(n));
-          if (diff) note_mismatch(P.c, P.c.spec.first + 64 * w + (__ffsll(static_cast<long long>(diff)) - 1));
           break;
         }
         case ProgOp::thr: {
           const std::int32_t* aux = P.c.aux + in.a;
           const std::uint32_t k = in.b, B = static_cast<std::uint32_t>(aux[2 * k + 1]);
-          std::uint64_t planes[64];
-          for (std::uint32_t j = 0; j < B; ++j) planes[j] = 0;
-          for (std::uint32_t j = 0; j < k; ++j)
-            bits::add_masked(planes, B, aux[k + j], read(static_cast<std::uint32_t>(aux[j])));
-          bits::add_masked(planes, B, -static_cast<std::int64_t>(aux[2 * k]), ~std::uint64_t{0});
-          write(in.d, bits::nonnegative(planes, B));
+#pragma unroll
+          for (int j = 0; j < W; ++j) {
+            std::uint64_t planes[64];
+            for (std::uint32_t q = 0; q < B; ++q) planes[q] = 0;
+            for (std::uint32_t q = 0; q < k; ++q)
+              bits::add_masked(planes, B, aux[k + q], read(static_cast<std::uint32_t>(aux[q])).w[j]);
+            bits::add_masked(planes, B, -static_cast<std::int64_t>(aux[2 * k]), ~std::uint64_t{0});
+            r.w[j] = bits::nonnegative(planes, B);
+          }
+          write(in.d, r);
           break;
         }
-        default:
-          write(in.d, exec_word(in, read(in.a), read(in.b)));
+        default: {
+          const Words<W> a = read(in.a), b = read(in.b);
+#pragma unroll
+          for (int j = 0; j < W; ++j) r.w[j] = exec_word(in, a.w[j], b.w[j]);
+          write(in.d, r);
           break;
+        }
       }
     });
   }
@@ -462,8 +508,8 @@ DeviceInfo probe() {
 }
 
 std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
-                            std::uint32_t threads, std::size_t primes) {
-  const std::size_t bytes = boolean ? 8 : 4 * primes_per_pass(primes) + (magnitude ? 16 : 0);
+                            std::uint32_t threads, std::size_t primes, std::uint32_t words) {
+  const std::size_t bytes = boolean ? 8 * words : 4 * primes_per_pass(primes) + (magnitude ? 16 : 0);
   return static_cast<std::uint32_t>(
       std::min<std::size_t>(d.shared_per_block / (bytes * threads), kLocIndexMask));
 }
@@ -482,14 +528,18 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
   const std::uint32_t S = std::max<std::uint32_t>(p.slots, 1);
   const bool shadow = !p.boolean && o.magnitude;
   const int NP = p.boolean ? 1 : primes_per_pass(o.primes.size());
-  const std::size_t slot_bytes = p.boolean ? 8 : 4 * NP + (shadow ? 16 : 0);
+  const std::uint32_t W = config.words_per_thread;
+  if (W != 1 && W != 2) throw GpuError("words per thread must be 1 or 2, got " + std::to_string(W));
+  const std::size_t slot_bytes = p.boolean ? 8 * W : 4 * NP + (shadow ? 16 : 0);
   const std::size_t smem = static_cast<std::size_t>(S) * T * slot_bytes;
   if (smem > d.shared_per_block)
     throw GpuError("the program's " + std::to_string(S) + " slots × " + std::to_string(T) +
                    " threads need " + std::to_string(smem) + " bytes of shared memory; " + d.name +
                    " allows " + std::to_string(d.shared_per_block) +
                    " (lower it with slot_capacity())");
-  const void* kernel = p.boolean ? reinterpret_cast<const void*>(&bool_kernel) : mod_kernel_for(shadow, NP);
+  const void* kernel = !p.boolean ? mod_kernel_for(shadow, NP)
+                       : W == 2   ? reinterpret_cast<const void*>(&bool_kernel<2>)
+                                  : reinterpret_cast<const void*>(&bool_kernel<1>);
   RNNCC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(smem)),
              "raising the shared-memory limit to " + std::to_string(smem) + " bytes");
@@ -541,7 +591,8 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
   };
 
   if (p.boolean) {
-    Buffer<std::uint64_t> dspill(std::max<std::uint64_t>(p.spill_slots, 1) * threads_total, "spill slots");
+    Buffer<std::uint64_t> dspill(std::max<std::uint64_t>(p.spill_slots, 1) * threads_total * W,
+                                 "spill slots");
     Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
     dones.fill(0, "output counts");
     const std::uint64_t words_total = (o.patterns.count + 63) / 64;
@@ -551,7 +602,11 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
       BoolParams bp{c, dspill.p, dones.p, o.store ? dstore.p : nullptr};
       bp.c.spec.first = o.patterns.first + done;
       bp.c.spec.count = std::min(chunk, o.patterns.count - done);
-      launch([&] { bool_kernel<<<blocks, T, smem>>>(bp); });
+      launch([&] {
+        void* args[] = {&bp};
+        RNNCC_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(T), args, smem, nullptr),
+                   "launching the boolean kernel");
+      });
       if (o.store) {
         const auto part = dstore.download("stored outputs");
         const std::uint64_t words = (bp.c.spec.count + 63) / 64;

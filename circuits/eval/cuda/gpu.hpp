@@ -6,7 +6,8 @@
 // and conflict-free) and reads the spill slots Belady's rule left it from global memory, laid
 // out the same way. The instruction stream is read by every thread of a block at the same
 // address (a broadcast), one instruction ahead.
-//   - boolean: a thread evaluates one 64-bit word = 64 patterns per pass (bit-sliced);
+//   - boolean: a thread evaluates one or two 64-bit words = 64 or 128 patterns per pass
+//     (bit-sliced);
 //     threshold gates through a bit-sliced two's-complement counter (gate_ops.hpp);
 //   - arithmetic: a thread evaluates one pattern for up to 4 primes per pass over the program
 //     (each instruction decoded once, evaluated per prime), in Montgomery form
@@ -45,13 +46,15 @@ struct LaunchConfig {
   std::uint32_t threads = 128;  // per block
   std::uint32_t blocks_per_sm = 0;  // 0 = as many as fit
   std::uint64_t chunk_patterns = std::uint64_t{1} << 30;  // patterns per launch (multiple of 64)
+  std::uint32_t words_per_thread = 1;  // boolean: 1 or 2 words of 64 patterns per thread
 };
 
 // The slot capacity to lower a program with, so that its slot file fits the shared memory of
 // one block of `threads` threads (boolean: 8 bytes a slot; arithmetic: 4 per prime evaluated in
-// one pass — up to 4 — plus 16 with the float shadow).
+// one pass — up to 4 — plus 16 with the float shadow; boolean with 2 words per thread: 16).
 std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
-                            std::uint32_t threads, std::size_t primes = 1);
+                            std::uint32_t threads, std::size_t primes = 1,
+                            std::uint32_t words_per_thread = 1);
 
 struct Timing {
   double kernel_seconds = 0;  // device time of the evaluation kernels (events)

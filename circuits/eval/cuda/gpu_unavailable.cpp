@@ -11,9 +11,9 @@ DeviceInfo probe() {
 }
 
 std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
-                            std::uint32_t threads, std::size_t primes) {
+                            std::uint32_t threads, std::size_t primes, std::uint32_t words) {
   const std::size_t np = primes >= 4 ? 4 : (primes == 0 ? 1 : primes);
-  const std::size_t bytes = boolean ? 8 : 4 * np + (magnitude ? 16 : 0);
+  const std::size_t bytes = boolean ? 8 * words : 4 * np + (magnitude ? 16 : 0);
   return static_cast<std::uint32_t>(d.shared_per_block / (bytes * threads));
 }
 
