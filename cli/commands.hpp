@@ -23,6 +23,8 @@ Action add_draw_command(CLI::App& app);
 Action add_construct_command(CLI::App& app);
 Action add_verify_command(CLI::App& app);
 Action add_eval_command(CLI::App& app);
+Action add_depth_command(CLI::App& app);
+Action add_convert_command(CLI::App& app);
 
 // Flags shared by `compile` and `draw MODEL.json`.
 struct CompileFlags {

@@ -1,5 +1,8 @@
-// rnncc compile MODEL.json --length N [--scan S] [--outputs last|all] [-o CIRCUIT.json] [--stats]
-// [--json] rnncc stats CIRCUIT.json [--json]
+// rnncc compile MODEL.json --length N [--scan S] [--outputs last|all] [-o CIRCUIT] [--stats]
+//               [--json]
+// rnncc stats CIRCUIT [--json]
+// rnncc convert IN OUT
+// CIRCUIT files by extension (circuits/io/circuit_json.hpp): .json, .aig/.aag, .blif, .bench.
 #include <iostream>
 #include <memory>
 
@@ -51,6 +54,9 @@ struct StatsCommand {
   std::string circuit_path;
   bool json = false;
 };
+struct ConvertCommand {
+  std::string in, out;
+};
 
 void print_report(const CompiledCircuit& c, bool json) {
   CircuitReport r = report_circuit(c);
@@ -67,13 +73,14 @@ Action add_compile_command(CLI::App& app) {
       "compile", "Compile an LRNN model for inputs of length n into an arithmetic circuit");
   cmd->add_option("MODEL", f->model_path, "model file (JSON)")->required();
   add_compile_flags(cmd, f->flags);
-  cmd->add_option("-o,--output", f->output, "write the circuit (JSON, docs/formats.md)");
+  cmd->add_option("-o,--output", f->output,
+                  "write the circuit: .json, .aig, .aag, .blif or .bench (docs/formats.md)");
   cmd->add_flag("--stats", f->stats, "print size, depth and gate counts (the default without -o)");
   cmd->add_flag("--json", f->json, "statistics as JSON");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
-    if (!f->output.empty()) write_file_atomically(f->output, circuit_to_json(c).dump() + "\n");
+    if (!f->output.empty()) write_circuit(c, f->output);
     if (f->stats || f->output.empty()) print_report(c, f->json);
     return 0;
   };
@@ -83,11 +90,27 @@ Action add_stats_command(CLI::App& app) {
   auto f = std::make_shared<StatsCommand>();
   CLI::App* cmd =
       app.add_subcommand("stats", "Print size, depth, fan-in and gate counts of a circuit file");
-  cmd->add_option("CIRCUIT", f->circuit_path, "circuit file (JSON)")->required();
+  cmd->add_option("CIRCUIT", f->circuit_path, "circuit file: .json, .aig, .aag, .blif or .bench")
+      ->required();
   cmd->add_flag("--json", f->json, "print JSON");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     print_report(load_circuit(f->circuit_path), f->json);
+    return 0;
+  };
+}
+
+// rnncc convert IN OUT: formats by extension (.json, .aig, .aag, .blif, .bench).
+Action add_convert_command(CLI::App& app) {
+  auto g = std::make_shared<ConvertCommand>();
+  CLI::App* conv = app.add_subcommand(
+      "convert",
+      "Convert a circuit file to another format (by extension: .json, .aig, .aag, .blif, .bench)");
+  conv->add_option("IN", g->in, "circuit file to read")->required();
+  conv->add_option("OUT", g->out, "circuit file to write")->required();
+  return [conv, g]() -> int {
+    if (!conv->parsed()) return -1;
+    write_circuit(load_circuit(g->in), g->out);
     return 0;
   };
 }
@@ -98,8 +121,8 @@ Action add_stats_command(CLI::App& app) {
 
 namespace rnncc::cli {
 
-// rnncc eval CIRCUIT.(json|aig|aag) [--batch N | --exhaustive] [--seed S] [--device cpu|gpu]
-// [--outputs] [--json]
+// rnncc eval CIRCUIT.(json|aig|aag|blif|bench) [--batch N | --exhaustive] [--seed S]
+// [--device cpu|gpu] [--outputs] [--json]
 Action add_eval_command(CLI::App& app) {
   struct Flags {
     std::string path, device = "cpu";
@@ -110,7 +133,9 @@ Action add_eval_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "eval",
       "Evaluate a circuit on many inputs (all cores) and print a digest and the throughput");
-  cmd->add_option("CIRCUIT", f->path, "circuit file: JSON, or AIGER (.aig, .aag)")->required();
+  cmd->add_option("CIRCUIT", f->path,
+                  "circuit file: JSON, AIGER (.aig, .aag), BLIF (.blif) or ISCAS (.bench)")
+      ->required();
   auto* batch = cmd->add_option("--batch", f->options.batch, "random patterns (seeded)")
                     ->capture_default_str();
   cmd->add_flag("--exhaustive", f->options.exhaustive,

@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   std::vector<rnncc::cli::Action> actions{
       rnncc::cli::add_run_command(app), rnncc::cli::add_compile_command(app),
       rnncc::cli::add_stats_command(app), rnncc::cli::add_construct_command(app),
-      rnncc::cli::add_verify_command(app), rnncc::cli::add_eval_command(app)};
+      rnncc::cli::add_verify_command(app), rnncc::cli::add_eval_command(app),
+      rnncc::cli::add_depth_command(app), rnncc::cli::add_convert_command(app)};
 #ifdef RNNCC_HAVE_GRAPHVIZ
   actions.push_back(rnncc::cli::add_draw_command(app));
 #endif

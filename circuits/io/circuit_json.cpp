@@ -6,6 +6,8 @@
 
 #include "algebra/error.hpp"
 #include "circuits/io/aiger.hpp"
+#include "circuits/io/blif.hpp"
+#include "circuits/io/iscas.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {
@@ -191,7 +193,54 @@ CompiledCircuit load_circuit(const std::string& path) {
     c.circuit = load_aiger(path);
     return c;
   }
+  if (path.ends_with(".blif")) {
+    CompiledCircuit c;
+    c.circuit = load_blif(path);
+    return c;
+  }
+  if (path.ends_with(".bench")) {
+    CompiledCircuit c;
+    c.circuit = load_bench(path);
+    return c;
+  }
   return circuit_from_json(read_text_file(path, "circuit file"), path);
+}
+
+void write_circuit(const CompiledCircuit& cc, const std::string& path) {
+  const Circuit& c = cc.circuit;
+  std::string text;
+  try {
+    if (path.ends_with(".json")) {
+      text = circuit_to_json(cc).dump() + "\n";
+    } else if (path.ends_with(".aig") || path.ends_with(".aag")) {
+      const AigerFormat f = path.ends_with(".aag") ? AigerFormat::ascii : AigerFormat::binary;
+      bool threshold = false;
+      for (GateId id = 0; id < c.size() && !threshold; ++id)
+        threshold = c.kind(id) == GateKind::maj || c.kind(id) == GateKind::thr;
+      text = write_aiger(threshold ? lower_threshold_gates(c) : c, f);
+    } else if (path.ends_with(".blif")) {
+      text = write_blif(c, std::filesystem::path(path).stem().string());
+    } else if (path.ends_with(".bench")) {
+      text = write_bench(c);
+    } else {
+      throw InputError(path,
+                       "expected an output file ending in .json, .aig, .aag, .blif or .bench");
+    }
+  } catch (const InputError& e) {
+    if (e.where() == path) throw;
+    // The writers name their format ("blif: gate 3 is add: …"); name the file instead.
+    std::string what = e.what();
+    if (!e.where().empty() && what.starts_with(e.where() + ": "))
+      what = what.substr(e.where().size() + 2);
+    throw InputError(path, what);
+  }
+  write_file_atomically(path, text);
+}
+
+void write_circuit(const Circuit& c, const std::string& path) {
+  CompiledCircuit cc;
+  cc.circuit = c;
+  write_circuit(cc, path);
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {

@@ -21,8 +21,16 @@ namespace rnncc {
 
 nlohmann::ordered_json circuit_to_json(const CompiledCircuit& c);
 CompiledCircuit circuit_from_json(std::string_view text, const std::string& source);
-// By extension: .aig/.aag are AIGER (circuits/io/aiger.hpp), anything else this JSON format.
+// By extension: .aig/.aag are AIGER (circuits/io/aiger.hpp), .blif BLIF (circuits/io/blif.hpp),
+// .bench ISCAS-89 (circuits/io/iscas.hpp), anything else this JSON format.
 CompiledCircuit load_circuit(const std::string& path);
+// By extension, atomically (write_file_atomically): .json this format (with the regions of a
+// compiled circuit), .aig binary and .aag ASCII AIGER, .blif BLIF, .bench ISCAS-89. The three
+// netlist formats hold boolean circuits: maj/thr gates are lowered to and/or/xor/not first
+// (lower_threshold_gates), anything else non-boolean is an InputError naming `path` and the
+// gate, as is an unknown extension.
+void write_circuit(const CompiledCircuit& c, const std::string& path);
+void write_circuit(const Circuit& c, const std::string& path);
 // Writes to `path` through a temporary file renamed into place, so a failure leaves no
 // half-written file.
 void write_file_atomically(const std::string& path, const std::string& contents);

@@ -72,3 +72,18 @@ rnncc_golden(err-eval-device 2 err_eval_device.txt stderr eval tests/cli/circuit
 rnncc_golden(err-verify-device 2 err_verify_device.txt stderr verify wfa examples/wfa_count_ab.att --family dplr --device tpu)
 rnncc_golden(eval-outputs 0 eval_outputs.txt stdout eval tests/cli/circuits/arith.json --exhaustive --outputs)
 rnncc_golden(err-eval-outputs 2 err_eval_outputs.txt stderr eval tests/cli/circuits/arith.json --batch 300000 --outputs)
+rnncc_golden(depth-json 0 depth_json.txt stdout depth --arch dplr,relu-rnn --lengths 2..32 --json)
+rnncc_golden(err-depth-arch 2 err_depth_arch.txt stderr depth --arch dplr,transformer --lengths 2..8)
+rnncc_golden(err-depth-lengths 2 err_depth_lengths.txt stderr depth --arch dplr --lengths 64..8)
+rnncc_golden(err-depth-max-gates 2 err_depth_max_gates.txt stderr depth --arch dplr --lengths 2..65536 --max-gates 100000)
+
+# BLIF and ISCAS .bench (circuits/io/blif.hpp, circuits/io/iscas.hpp): convert between formats
+# (threshold gates lowered to and/or/xor), read them in stats and eval, and their diagnostics.
+rnncc_golden(convert-bench-blif 0 convert_bench_blif.txt "file:${CMAKE_CURRENT_BINARY_DIR}/c17.blif" convert tests/cli/circuits/small.bench ${CMAKE_CURRENT_BINARY_DIR}/c17.blif)
+rnncc_golden(convert-threshold-bench 0 convert_threshold_bench.txt "file:${CMAKE_CURRENT_BINARY_DIR}/threshold.bench" convert tests/cli/circuits/threshold.json ${CMAKE_CURRENT_BINARY_DIR}/threshold.bench)
+rnncc_golden(stats-blif 0 stats_blif.txt stdout stats tests/cli/circuits/small.blif)
+rnncc_golden(eval-bench 0 eval_bench.txt stdout eval tests/cli/circuits/small.bench --exhaustive --outputs)
+rnncc_golden(err-blif-cycle 2 err_blif_cycle.txt stderr stats tests/cli/circuits/cycle.blif)
+rnncc_golden(err-bench-dff 2 err_bench_dff.txt stderr eval tests/cli/circuits/sequential.bench --exhaustive)
+rnncc_golden(err-convert-not-boolean 2 err_convert_not_boolean.txt stderr convert tests/cli/circuits/tiny.json tiny.blif)
+rnncc_golden(err-convert-extension 2 err_convert_extension.txt stderr convert tests/cli/circuits/small.blif small.txt)

@@ -1,0 +1,800 @@
+// Finite-state models to fan-in-2 boolean circuits (finite_state.hpp states the construction,
+// the depth bound and the sources; docs/circuits.md, "Finite-state models to boolean circuits").
+#include "circuits/compile/finite_state.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "algebra/error.hpp"
+#include "circuits/compile/lrnn_parts.hpp"
+
+namespace rnncc {
+
+namespace {
+
+using detail::GMat;
+
+// An entry that is constantly 0 (no symbol leads there). Kept out of the circuit: a product
+// term with such a factor is dropped instead of built and folded.
+constexpr GateId kFalse = kNoGate;
+
+// Partial-sum tables of the tracked acceptance larger than this are refused.
+constexpr std::size_t kMaxSums = std::size_t{1} << 16;
+// Value tuples the tracked reference enumerates at most.
+constexpr std::size_t kMaxTuples = std::size_t{1} << 20;
+
+std::size_t ceil_log2(std::size_t n) {
+  return n <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(n - 1));
+}
+
+bool accepted(Acceptance::Mode mode, const Rational& y) {
+  return mode == Acceptance::Mode::positive ? y > 0 : y == 0;
+}
+
+std::string symbol_name(const std::vector<std::string>& alphabet, std::size_t s) {
+  return s < alphabet.size() ? alphabet[s] : std::to_string(s);
+}
+
+GateId and2(CircuitBuilder& b, GateId x, GateId y) {
+  if (x == kFalse || y == kFalse) return kFalse;
+  const std::array<GateId, 2> ops{x, y};
+  return b.and_(ops);
+}
+
+// A balanced tree of binary ORs over the terms that are not constantly 0: depth ⌈log₂ k⌉ above
+// the deepest term. Consumes `terms`.
+GateId or_tree(CircuitBuilder& b, std::vector<GateId>& terms) {
+  terms.erase(std::remove(terms.begin(), terms.end(), kFalse), terms.end());
+  if (terms.empty()) return kFalse;
+  while (terms.size() > 1) {
+    std::size_t w = 0;
+    for (std::size_t i = 0; i + 1 < terms.size(); i += 2) {
+      const std::array<GateId, 2> ops{terms[i], terms[i + 1]};
+      terms[w++] = b.or_(ops);
+    }
+    if (terms.size() % 2 == 1) terms[w++] = terms.back();
+    terms.resize(w);
+  }
+  return terms[0];
+}
+
+GateId materialize(CircuitBuilder& b, GateId g) {
+  return g == kFalse ? b.constant(Rational(0)) : g;
+}
+
+// ---- machine checks ----------------------------------------------------------------------
+
+void check_transitions(std::size_t symbols, const std::vector<std::vector<std::size_t>>& delta,
+                       const std::vector<std::string>& labels,
+                       const std::vector<std::string>& alphabet) {
+  const std::string where = "machine";
+  if (delta.empty()) throw InputError(where, "a machine needs at least one state");
+  if (symbols == 0) throw InputError(where, "a machine needs at least one symbol");
+  const std::size_t Q = delta.size();
+  for (std::size_t q = 0; q < Q; ++q) {
+    if (delta[q].size() != symbols)
+      throw InputError(where, "delta[" + std::to_string(q) + "] has " +
+                                  std::to_string(delta[q].size()) + " entries, expected |Σ| = " +
+                                  std::to_string(symbols));
+    for (std::size_t s = 0; s < symbols; ++s)
+      if (delta[q][s] >= Q)
+        throw InputError(where, "delta[" + std::to_string(q) + "][" + std::to_string(s) +
+                                    "] = " + std::to_string(delta[q][s]) + " is not a state (Q = " +
+                                    std::to_string(Q) + ")");
+  }
+  if (!labels.empty() && labels.size() != Q)
+    throw InputError(where, "labels has " + std::to_string(labels.size()) +
+                                " entries, expected none or Q = " + std::to_string(Q));
+  if (!alphabet.empty() && alphabet.size() != symbols)
+    throw InputError(where, "alphabet has " + std::to_string(alphabet.size()) +
+                                " names, expected none or |Σ| = " + std::to_string(symbols));
+}
+
+std::size_t step(const std::vector<std::vector<std::size_t>>& delta, std::size_t q,
+                 std::size_t s) {
+  const auto& row = delta.at(q);
+  if (s >= row.size())
+    throw std::out_of_range("symbol id " + std::to_string(s) + " is not below |Σ| = " +
+                            std::to_string(row.size()));
+  return row[s];
+}
+
+// ---- the prefix compiler, shared by plain and tracked machines ---------------------------
+
+struct Spec {
+  std::size_t symbols;
+  const std::vector<std::vector<std::size_t>>& delta;
+  std::vector<std::size_t> starts;  // one per anchored column
+  const std::vector<std::string>& alphabet;
+};
+
+// Acceptance of an anchored state: V is Q×k (entries may be kFalse); returns kFalse for 0.
+using AcceptFn = std::function<GateId(CircuitBuilder&, const GMat&)>;
+
+// A scan element: a segment's transition relation (Q×Q), or — anchored, the segment starts at
+// position 1 — the state reached from the starts (Q×k).
+struct Element {
+  bool anchored = false;
+  GMat M;
+  std::uint32_t chain = 0;
+};
+
+// X (Q×Q) · Y (Q×c) over the boolean semiring, skipping constant-0 entries.
+GMat product(CircuitBuilder& b, const GMat& X, const GMat& Y) {
+  const std::size_t Q = X.rows(), c = Y.cols();
+  GMat R(Q, c, kFalse);
+  std::vector<std::size_t> nz;
+  std::vector<GateId> terms;
+  for (std::size_t j = 0; j < c; ++j) {
+    nz.clear();
+    for (std::size_t l = 0; l < Q; ++l)
+      if (Y(l, j) != kFalse) nz.push_back(l);
+    for (std::size_t i = 0; i < Q; ++i) {
+      terms.clear();
+      for (std::size_t l : nz)
+        if (X(i, l) != kFalse) terms.push_back(and2(b, X(i, l), Y(l, j)));
+      R(i, j) = or_tree(b, terms);
+    }
+  }
+  return R;
+}
+
+// With outputs = last only v[n−1] is read: keep the nodes it depends on. Walking the levels
+// backwards, a node is kept iff its target's new value is needed; then its source's (and its
+// target's) old value is needed.
+PrefixNetwork prune(const PrefixNetwork& net, std::size_t n) {
+  std::vector<char> need(n, 0);
+  need[n - 1] = 1;
+  PrefixNetwork out(net.size());
+  for (std::size_t l = net.size(); l-- > 0;) {
+    for (const PrefixNode& node : net[l])
+      if (need[node.target]) out[l].push_back(node);
+    for (const PrefixNode& node : out[l]) need[node.source] = 1;
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const auto& lv) { return lv.empty(); }),
+            out.end());
+  return out;
+}
+
+// Upper bound on the gates the compiler creates (dense Q×Q relations; folding only lowers it).
+std::size_t estimate(const PrefixNetwork& net, std::size_t n, std::size_t Q, std::size_t S,
+                     std::size_t k) {
+  std::vector<char> anchored(n, 0);
+  anchored[0] = 1;
+  std::size_t total = n * Q * S + n * (Q * (k + 1) + 64);
+  for (const auto& level : net)
+    for (const PrefixNode& node : level) {
+      total += anchored[node.source] ? 2 * Q * Q * std::max<std::size_t>(k, 1) : 2 * Q * Q * Q;
+      anchored[node.target] = anchored[node.source];
+    }
+  return total;
+}
+
+CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateOptions& o,
+                             const AcceptFn& accept) {
+  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
+  const std::size_t Q = spec.delta.size(), S = spec.symbols, k = spec.starts.size();
+  PrefixNetwork net = prefix_network(o.scan, n, o.ladner_fischer_k);
+  if (o.outputs == OutputMode::last) net = prune(net, n);
+  const std::size_t est = estimate(net, n, Q, S, k);
+  if (est > o.max_gates)
+    throw InputError("--max-gates", "the circuit would have up to " + std::to_string(est) +
+                                        " gates (Q = " + std::to_string(Q) +
+                                        "), more than the limit of " +
+                                        std::to_string(o.max_gates) +
+                                        " (raise --max-gates to build it anyway)");
+  CompiledCircuit out;
+  CircuitBuilder b;
+  b.reserve(std::min<std::size_t>(est, std::size_t{1} << 22));
+  detail::RegionRecorder rec{b, out.regions};
+  rec.enter({.kind = RegionKind::input, .layer = 0, .level = 0, .target = 0, .source = 0});
+
+  std::vector<std::vector<GateId>> x(n);
+  for (std::size_t t = 0; t < n; ++t)
+    for (std::size_t s = 0; s < S; ++s)
+      x[t].push_back(
+          b.input("x[" + std::to_string(t + 1) + "," + symbol_name(spec.alphabet, s) + "]"));
+
+  // Leaves: M_t[q'][q] = OR_{σ : δ(q,σ) = q'} x[t,σ]; position 1 only the start columns.
+  std::vector<Element> v(n);
+  std::vector<std::vector<GateId>> into(Q);
+  std::vector<GateId> terms;
+  for (std::size_t t = 0; t < n; ++t) {
+    rec.enter({.kind = RegionKind::leaf,
+               .layer = 0,
+               .level = static_cast<std::uint32_t>(t + 1),
+               .target = 0,
+               .source = 0});
+    Element& e = v[t];
+    e.anchored = t == 0;
+    e.M = GMat(Q, e.anchored ? k : Q, kFalse);
+    for (std::size_t col = 0; col < e.M.cols(); ++col) {
+      const std::size_t q = e.anchored ? spec.starts[col] : col;
+      for (std::size_t s = 0; s < S; ++s) into[spec.delta[q][s]].push_back(x[t][s]);
+      for (std::size_t to = 0; to < Q; ++to) {
+        if (into[to].empty()) continue;
+        terms.swap(into[to]);
+        e.M(to, col) = or_tree(b, terms);
+        terms.clear();
+      }
+    }
+  }
+
+  for (const auto& level : net)
+    for (const PrefixNode& node : level) {
+      Element& later = v[node.target];
+      const Element& earlier = v[node.source];
+      if (later.anchored)
+        throw std::logic_error("prefix network combines into the complete prefix at position " +
+                               std::to_string(node.target + 1));
+      const std::uint32_t chain = std::max(later.chain, earlier.chain) + 1;
+      rec.enter({.kind = RegionKind::combine,
+                 .layer = 0,
+                 .level = chain,
+                 .target = static_cast<std::uint32_t>(node.target),
+                 .source = static_cast<std::uint32_t>(node.source)});
+      Element r;
+      r.anchored = earlier.anchored;
+      r.chain = chain;
+      r.M = product(b, later.M, earlier.M);
+      later = std::move(r);
+    }
+
+  std::vector<GateId> outputs;
+  std::vector<std::string> names;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (o.outputs == OutputMode::last && t + 1 != n) continue;
+    if (!v[t].anchored)
+      throw std::logic_error("prefix network left position " + std::to_string(t + 1) +
+                             " incomplete");
+    rec.enter({.kind = RegionKind::accept,
+               .layer = 0,
+               .level = static_cast<std::uint32_t>(t + 1),
+               .target = 0,
+               .source = 0});
+    outputs.push_back(materialize(b, accept(b, v[t].M)));
+    names.push_back(o.outputs == OutputMode::last ? "accept"
+                                                  : "accept[" + std::to_string(t + 1) + "]");
+    out.combine_levels = std::max<std::size_t>(out.combine_levels, v[t].chain);
+  }
+  out.requested_gates = b.requests();
+  out.hash_table_bytes = b.hash_table_bytes();
+  out.circuit = b.finish(std::move(outputs), std::move(names));
+  return out;
+}
+
+std::vector<std::size_t> track_starts(const TrackedMachine& m) {
+  std::vector<std::size_t> s;
+  for (const MachineTrack& t : m.tracks) s.push_back(t.start);
+  return s;
+}
+
+// The tracked acceptance: P_j[s] = "some choice of one state per track 1..j has
+// Σ w_i·value[q_i] = s", built track by track, then OR over the accepted sums.
+GateId tracked_accept(CircuitBuilder& b, const TrackedMachine& m, const GMat& V) {
+  if (m.tracks.empty())
+    return accepted(m.mode, m.bias) ? b.constant(Rational(1)) : kFalse;
+  std::map<Rational, GateId> P;
+  std::vector<GateId> terms;
+  for (std::size_t j = 0; j < m.tracks.size(); ++j) {
+    std::map<Rational, std::vector<GateId>> groups;
+    for (std::size_t q = 0; q < V.rows(); ++q)
+      if (V(q, j) != kFalse) groups[m.tracks[j].weight * m.value[q]].push_back(V(q, j));
+    std::map<Rational, GateId> u;
+    for (auto& [c, g] : groups) u[c] = or_tree(b, g);
+    if (j == 0) {
+      P = std::move(u);
+      continue;
+    }
+    std::map<Rational, std::vector<GateId>> next;
+    for (const auto& [s, p] : P)
+      for (const auto& [c, g] : u) next[s + c].push_back(and2(b, p, g));
+    P.clear();
+    for (auto& [s, g] : next) P[s] = or_tree(b, g);
+    if (P.size() > kMaxSums)
+      throw InputError("machine", "the tracked acceptance has more than " +
+                                      std::to_string(kMaxSums) + " distinct partial sums");
+  }
+  for (const auto& [s, g] : P)
+    if (accepted(m.mode, s + m.bias)) terms.push_back(g);
+  return or_tree(b, terms);
+}
+
+// Number of distinct Σ_j w_j·value[q_j] over all state tuples (capped: nullopt beyond kMaxSums).
+std::optional<std::size_t> distinct_sums(const TrackedMachine& m) {
+  std::set<Rational> sums{Rational(0)};
+  for (const MachineTrack& t : m.tracks) {
+    std::set<Rational> vals, next;
+    for (const Rational& v : m.value) vals.insert(t.weight * v);
+    for (const Rational& s : sums)
+      for (const Rational& v : vals) next.insert(s + v);
+    if (next.size() > kMaxSums) return std::nullopt;
+    sums.swap(next);
+  }
+  return sums.size();
+}
+
+// ---- the sequential reference ------------------------------------------------------------
+
+struct Reference {
+  CircuitBuilder b;
+  std::vector<std::vector<GateId>> x;
+};
+
+void reference_inputs(Reference& r, std::size_t n, std::size_t S,
+                      const std::vector<std::string>& alphabet) {
+  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
+  r.x.assign(n, {});
+  for (std::size_t t = 0; t < n; ++t)
+    for (std::size_t s = 0; s < S; ++s)
+      r.x[t].push_back(
+          r.b.input("x[" + std::to_string(t + 1) + "," + symbol_name(alphabet, s) + "]"));
+}
+
+// v_t[q'] = OR_{(q,σ) : δ(q,σ) = q'} (v_{t−1}[q] ∧ x[t,σ]), n-ary gates.
+std::vector<GateId> reference_step(Reference& r, const std::vector<std::vector<std::size_t>>& delta,
+                                   const std::vector<GateId>& v, std::size_t t) {
+  const std::size_t Q = delta.size();
+  std::vector<std::vector<GateId>> terms(Q);
+  for (std::size_t q = 0; q < Q; ++q)
+    for (std::size_t s = 0; s < delta[q].size(); ++s) {
+      const std::array<GateId, 2> ops{v[q], r.x[t][s]};
+      terms[delta[q][s]].push_back(r.b.and_(ops));
+    }
+  std::vector<GateId> next(Q);
+  for (std::size_t q = 0; q < Q; ++q) next[q] = r.b.or_(terms[q]);
+  return next;
+}
+
+std::vector<GateId> one_hot(Reference& r, std::size_t Q, std::size_t q) {
+  std::vector<GateId> v(Q, r.b.constant(Rational(0)));
+  v[q] = r.b.constant(Rational(1));
+  return v;
+}
+
+// ---- reading LRNN layers -----------------------------------------------------------------
+
+std::string feature_name(const std::vector<std::string>& names, std::size_t f) {
+  return f < names.size() ? "symbol '" + names[f] + "'" : "feature " + std::to_string(f);
+}
+
+// The coordinate machine of a layer: δ(q,σ) = row of column q's 1 in A_σ; the state column
+// and readout row the acceptance reads.
+struct LayerMachine {
+  std::vector<std::vector<std::size_t>> delta;
+  std::vector<Rational> s0;     // S_0[·][col]
+  std::vector<Rational> value;  // C[row][·]
+  Rational bias = 0;            // c₀[row][col]
+};
+
+LayerMachine read_layer(const LrnnLayer& layer, const Acceptance& acc,
+                        const std::vector<std::string>& names, const std::string& where) {
+  const std::size_t d = layer.d;
+  if (layer.features == 0 || d == 0)
+    throw InputError(where, "the layer has no features or no state");
+  if (acc.row >= layer.readout.rows() || acc.col >= layer.m)
+    throw InputError(where, "acceptance reads y[" + std::to_string(acc.row) + "][" +
+                                std::to_string(acc.col) + "] but y is " +
+                                std::to_string(layer.readout.rows()) + "×" +
+                                std::to_string(layer.m));
+  for (std::size_t f = 0; f < layer.readout_feature.size(); ++f)
+    for (const Rational& c : layer.readout_feature[f].data())
+      if (c != 0)
+        throw InputError(where, feature_name(names, f) +
+                                    " has a per-symbol readout C_σ ≠ 0: acceptance would depend "
+                                    "on the last symbol, not on the state alone");
+  LayerMachine lm;
+  lm.delta.assign(d, std::vector<std::size_t>(layer.features));
+  for (std::size_t f = 0; f < layer.features; ++f) {
+    const std::string sym = feature_name(names, f);
+    for (std::size_t i = 0; i < d; ++i)
+      if (layer.B[f](i, acc.col) != 0)
+        throw InputError(where, sym + ": B[" + std::to_string(i) + "][" +
+                                    std::to_string(acc.col) + "] = " +
+                                    to_string(layer.B[f](i, acc.col)) +
+                                    " ≠ 0: S_t = A_σ S_{t−1} + B_σ with B_σ ≠ 0 is not a "
+                                    "function on the coordinates");
+    const Matrix<Rational>& A = layer.A[f];
+    const std::string bad =
+        sym + ": A is not a deterministic transition (a 0/1 matrix with exactly one 1 per "
+              "column): ";
+    for (std::size_t j = 0; j < d; ++j) {
+      std::optional<std::size_t> one;
+      for (std::size_t i = 0; i < d; ++i) {
+        const Rational& a = A(i, j);
+        if (a == 0) continue;
+        if (a != 1)
+          throw InputError(where, bad + "entry [" + std::to_string(i) + "][" + std::to_string(j) +
+                                      "] = " + to_string(a) +
+                                      " (a PD layer must have D = 1 to be finite-state)");
+        if (one)
+          throw InputError(where, bad + "column " + std::to_string(j) + " has 1s in rows " +
+                                      std::to_string(*one) + " and " + std::to_string(i) +
+                                      " (non-deterministic)");
+        one = i;
+      }
+      if (!one)
+        throw InputError(where, bad + "column " + std::to_string(j) +
+                                    " is zero (state " + std::to_string(j) +
+                                    " has no successor; D = 0 there)");
+      lm.delta[j][f] = *one;
+    }
+  }
+  for (std::size_t i = 0; i < d; ++i) lm.s0.push_back(layer.initial_state(i, acc.col));
+  for (std::size_t q = 0; q < d; ++q) lm.value.push_back(layer.readout(acc.row, q));
+  if (!layer.readout_bias.empty()) lm.bias = layer.readout_bias(acc.row, acc.col);
+  return lm;
+}
+
+std::string vector_label(const std::vector<Rational>& s) {
+  std::string out;
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    if (s[j] == 0) continue;
+    if (!out.empty()) out += s[j] < 0 ? "" : "+";
+    if (s[j] != 1) out += s[j] == -1 ? "-" : to_string(s[j]) + "·";
+    out += "e" + std::to_string(j);
+  }
+  return out.empty() ? "0" : out;
+}
+
+FiniteStateMachine pd_layer_machine(const LrnnLayer& layer, const Acceptance& acc,
+                                    const FsmBuildOptions& options,
+                                    const std::vector<std::string>& names,
+                                    const std::string& where) {
+  const LayerMachine lm = read_layer(layer, acc, names, where);
+  const std::size_t d = layer.d, S = layer.features;
+  FiniteStateMachine m;
+  m.symbols = S;
+  if (names.size() == S) m.alphabet = names;
+  std::vector<std::size_t> nonzero;
+  for (std::size_t i = 0; i < d; ++i)
+    if (lm.s0[i] != 0) nonzero.push_back(i);
+  if (nonzero.size() == 1) {  // coordinates are the states
+    const std::size_t s = nonzero[0];
+    m.delta = lm.delta;
+    m.start = s;
+    for (std::size_t q = 0; q < d; ++q) {
+      m.accepting.push_back(accepted(acc.mode, lm.s0[s] * lm.value[q] + lm.bias));
+      m.labels.push_back("e" + std::to_string(q));
+    }
+    return m;
+  }
+  if (!options.explore_orbit) {
+    std::string list;
+    for (std::size_t i : nonzero) list += (list.empty() ? "" : ", ") + std::to_string(i);
+    throw InputError(where, "S_0 (column " + std::to_string(acc.col) + ") is not one-hot: " +
+                                (nonzero.empty() ? std::string("it is zero")
+                                                 : "entries " + list + " are nonzero") +
+                                "; a machine with one start state needs exactly one nonzero "
+                                "entry (explore_orbit builds one state per reachable vector; "
+                                "tracked_fsm_from_model keeps one track per entry)");
+  }
+  // States: the vectors S_t reachable from S_0 (A_σ S: entry j moves to row δ(j,σ)).
+  std::map<std::vector<Rational>, std::size_t> id;
+  std::vector<std::vector<Rational>> vecs{lm.s0};
+  id.emplace(lm.s0, 0);
+  for (std::size_t q = 0; q < vecs.size(); ++q) {
+    m.delta.emplace_back(S);
+    for (std::size_t f = 0; f < S; ++f) {
+      std::vector<Rational> next(d, Rational(0));
+      for (std::size_t j = 0; j < d; ++j) next[lm.delta[j][f]] += vecs[q][j];
+      auto [it, fresh] = id.emplace(next, vecs.size());
+      if (fresh) {
+        if (vecs.size() >= options.max_states)
+          throw InputError(where, "S_0 is not one-hot and more than " +
+                                      std::to_string(options.max_states) +
+                                      " state vectors are reachable from it (raise "
+                                      "max_states, or use tracked_fsm_from_model)");
+        vecs.push_back(std::move(next));
+      }
+      m.delta[q][f] = it->second;
+    }
+  }
+  for (const auto& s : vecs) {
+    Rational y = lm.bias;
+    for (std::size_t j = 0; j < d; ++j) y += s[j] * lm.value[j];
+    m.accepting.push_back(accepted(acc.mode, y));
+    m.labels.push_back(vector_label(s));
+  }
+  m.start = 0;
+  return m;
+}
+
+const LrnnLayer& single_lrnn_layer(const Model& model) {
+  if (model.layers.size() != 1)
+    throw InputError("layers", "the model has " + std::to_string(model.layers.size()) +
+                                   " layers; a finite-state machine is read from a one-layer "
+                                   "model (exactly one LRNN layer)");
+  const auto* l = std::get_if<LrnnLayer>(&model.layers[0].layer);
+  if (!l)
+    throw InputError("layer 0", "is " + layer_kind(model.layers[0].layer) +
+                                    "; only an LRNN layer with deterministic 0/1 transitions is "
+                                    "read as a finite-state machine");
+  return *l;
+}
+
+}  // namespace
+
+// ---- machines ----------------------------------------------------------------------------
+
+void check_machine(const FiniteStateMachine& m) {
+  check_transitions(m.symbols, m.delta, m.labels, m.alphabet);
+  if (m.start >= m.states())
+    throw InputError("machine", "start state " + std::to_string(m.start) +
+                                    " is not a state (Q = " + std::to_string(m.states()) + ")");
+  if (m.accepting.size() != m.states())
+    throw InputError("machine", "accepting has " + std::to_string(m.accepting.size()) +
+                                    " entries, expected Q = " + std::to_string(m.states()));
+}
+
+void check_machine(const TrackedMachine& m) {
+  check_transitions(m.symbols, m.delta, m.labels, m.alphabet);
+  for (std::size_t j = 0; j < m.tracks.size(); ++j)
+    if (m.tracks[j].start >= m.states())
+      throw InputError("machine", "track " + std::to_string(j) + " starts at " +
+                                      std::to_string(m.tracks[j].start) +
+                                      ", not a state (Q = " + std::to_string(m.states()) + ")");
+  if (m.value.size() != m.states())
+    throw InputError("machine", "value has " + std::to_string(m.value.size()) +
+                                    " entries, expected Q = " + std::to_string(m.states()));
+}
+
+std::size_t run_machine(const FiniteStateMachine& m, std::span<const std::size_t> w) {
+  std::size_t q = m.start;
+  for (std::size_t s : w) q = step(m.delta, q, s);
+  return q;
+}
+
+bool accepts(const FiniteStateMachine& m, std::span<const std::size_t> w) {
+  return m.accepting.at(run_machine(m, w));
+}
+
+bool accepts(const TrackedMachine& m, std::span<const std::size_t> w) {
+  Rational y = m.bias;
+  for (const MachineTrack& t : m.tracks) {
+    std::size_t q = t.start;
+    for (std::size_t s : w) q = step(m.delta, q, s);
+    y += t.weight * m.value.at(q);
+  }
+  return accepted(m.mode, y);
+}
+
+// ---- builders ----------------------------------------------------------------------------
+
+FiniteStateMachine fsm_from_pd_layer(const LrnnLayer& layer, const Acceptance& accept,
+                                     const FsmBuildOptions& options,
+                                     const std::vector<std::string>& symbol_names) {
+  return pd_layer_machine(layer, accept, options, symbol_names, "layer");
+}
+
+FiniteStateMachine fsm_from_model(const Model& model, const FsmBuildOptions& options) {
+  const LrnnLayer& l = single_lrnn_layer(model);
+  return pd_layer_machine(l, model.accept, options, model.alphabet.symbols(), "layer 0");
+}
+
+namespace {
+
+TrackedMachine tracked_machine(const LrnnLayer& layer, const Acceptance& acc,
+                               const std::vector<std::string>& names, const std::string& where) {
+  LayerMachine lm = read_layer(layer, acc, names, where);
+  TrackedMachine m;
+  m.symbols = layer.features;
+  if (names.size() == layer.features) m.alphabet = names;
+  m.delta = std::move(lm.delta);
+  for (std::size_t j = 0; j < layer.d; ++j) {
+    if (lm.s0[j] != 0) m.tracks.push_back({j, lm.s0[j]});
+    m.labels.push_back("e" + std::to_string(j));
+  }
+  m.value = std::move(lm.value);
+  m.bias = lm.bias;
+  m.mode = acc.mode;
+  return m;
+}
+
+}  // namespace
+
+TrackedMachine tracked_fsm_from_pd_layer(const LrnnLayer& layer, const Acceptance& accept,
+                                         const std::vector<std::string>& symbol_names) {
+  return tracked_machine(layer, accept, symbol_names, "layer");
+}
+
+TrackedMachine tracked_fsm_from_model(const Model& model) {
+  return tracked_machine(single_lrnn_layer(model), model.accept, model.alphabet.symbols(),
+                         "layer 0");
+}
+
+FiniteStateMachine fsm_from_dwfa_parts(const Alphabet& alphabet,
+                                       const std::vector<std::string>& state_names,
+                                       const std::vector<Rational>& initial,
+                                       const std::vector<Rational>& final_weights,
+                                       const std::vector<Matrix<Rational>>& transition) {
+  const std::string where = "wfa";
+  const std::size_t P = initial.size(), S = alphabet.size();
+  auto name = [&](std::size_t p) {
+    return "'" + (p < state_names.size() ? state_names[p] : std::to_string(p)) + "'";
+  };
+  if (P == 0) throw InputError(where, "the automaton has no states");
+  if (final_weights.size() != P || transition.size() != S)
+    throw InputError(where, "expected " + std::to_string(P) + " final weights and " +
+                                std::to_string(S) + " transition matrices, got " +
+                                std::to_string(final_weights.size()) + " and " +
+                                std::to_string(transition.size()));
+  std::vector<std::size_t> starts;
+  for (std::size_t p = 0; p < P; ++p)
+    if (initial[p] != 0) starts.push_back(p);
+  if (starts.size() != 1) {
+    std::string list;
+    for (std::size_t p : starts) list += (list.empty() ? "" : ", ") + name(p);
+    throw InputError(where, "expected exactly one initial state, got " +
+                                std::to_string(starts.size()) +
+                                (list.empty() ? "" : " (" + list + ")") +
+                                ": not a deterministic WFA");
+  }
+  if (initial[starts[0]] != 1)
+    throw InputError(where, "the initial weight of state " + name(starts[0]) + " is " +
+                                to_string(initial[starts[0]]) +
+                                "; a finite-state machine needs 0/1 weights");
+  FiniteStateMachine m;
+  m.symbols = S;
+  m.alphabet = alphabet.symbols();
+  m.start = starts[0];
+  const std::size_t sink = P;  // used only when some arc is missing
+  bool need_sink = false;
+  m.delta.assign(P, std::vector<std::size_t>(S, sink));
+  for (std::size_t s = 0; s < S; ++s) {
+    const Matrix<Rational>& M = transition[s];
+    if (M.rows() != P || M.cols() != P)
+      throw InputError(where, "the transition matrix of '" + alphabet.symbol(s) + "' is " +
+                                  shape_string(M) + ", expected " + std::to_string(P) + "×" +
+                                  std::to_string(P));
+    for (std::size_t p = 0; p < P; ++p) {
+      std::optional<std::size_t> to;
+      for (std::size_t q = 0; q < P; ++q) {
+        if (M(p, q) == 0) continue;
+        if (to)
+          throw InputError(where, "state " + name(p) + " has two '" + alphabet.symbol(s) +
+                                      "'-arcs (to " + name(*to) + " and " + name(q) +
+                                      "): not deterministic");
+        if (M(p, q) != 1)
+          throw InputError(where, "the arc " + name(p) + " --" + alphabet.symbol(s) + "--> " +
+                                      name(q) + " has weight " + to_string(M(p, q)) +
+                                      "; a finite-state machine needs 0/1 weights");
+        to = q;
+      }
+      if (to)
+        m.delta[p][s] = *to;
+      else
+        need_sink = true;
+    }
+  }
+  for (std::size_t p = 0; p < P; ++p) {
+    if (final_weights[p] != 0 && final_weights[p] != 1)
+      throw InputError(where, "the final weight of state " + name(p) + " is " +
+                                  to_string(final_weights[p]) +
+                                  "; a finite-state machine needs 0/1 weights");
+    m.accepting.push_back(final_weights[p] == 1);
+    m.labels.push_back(p < state_names.size() ? state_names[p] : std::to_string(p));
+  }
+  if (need_sink) {
+    m.delta.emplace_back(S, sink);
+    m.accepting.push_back(false);
+    m.labels.push_back("sink");
+  }
+  return m;
+}
+
+// ---- compilation -------------------------------------------------------------------------
+
+CompiledCircuit compile_finite_state(const FiniteStateMachine& m, std::size_t n,
+                                     const FiniteStateOptions& options) {
+  check_machine(m);
+  const Spec spec{m.symbols, m.delta, {m.start}, m.alphabet};
+  return compile_core(spec, n, options, [&](CircuitBuilder& b, const GMat& V) {
+    std::vector<GateId> terms;
+    for (std::size_t q = 0; q < m.states(); ++q)
+      if (m.accepting[q]) terms.push_back(V(q, 0));
+    return or_tree(b, terms);
+  });
+}
+
+CompiledCircuit compile_finite_state(const TrackedMachine& m, std::size_t n,
+                                     const FiniteStateOptions& options) {
+  check_machine(m);
+  const Spec spec{m.symbols, m.delta, track_starts(m), m.alphabet};
+  return compile_core(spec, n, options,
+                      [&](CircuitBuilder& b, const GMat& V) { return tracked_accept(b, m, V); });
+}
+
+std::size_t finite_state_depth_bound(const FiniteStateMachine& m, std::size_t n,
+                                     const FiniteStateOptions& o) {
+  check_machine(m);
+  const std::size_t L = ceil_log2(m.states());
+  return ceil_log2(m.symbols) + prefix_chain_depth(o.scan, n, o.ladner_fischer_k) * (1 + L) + L;
+}
+
+std::size_t finite_state_depth_bound(const TrackedMachine& m, std::size_t n,
+                                     const FiniteStateOptions& o) {
+  check_machine(m);
+  const std::size_t L = ceil_log2(m.states()), k = m.tracks.size();
+  std::size_t accept = 0;
+  if (k > 0) {
+    const auto sums = distinct_sums(m);
+    accept = L + (k - 1) * (1 + L) + (sums ? ceil_log2(*sums) : k * L);
+  }
+  return ceil_log2(m.symbols) + prefix_chain_depth(o.scan, n, o.ladner_fischer_k) * (1 + L) +
+         accept;
+}
+
+Circuit reference_sequential_fsm(const FiniteStateMachine& m, std::size_t n,
+                                 OutputMode outputs) {
+  check_machine(m);
+  Reference r;
+  reference_inputs(r, n, m.symbols, m.alphabet);
+  std::vector<GateId> v = one_hot(r, m.states(), m.start), outs;
+  std::vector<std::string> names;
+  for (std::size_t t = 0; t < n; ++t) {
+    v = reference_step(r, m.delta, v, t);
+    if (outputs == OutputMode::last && t + 1 != n) continue;
+    std::vector<GateId> acc;
+    for (std::size_t q = 0; q < m.states(); ++q)
+      if (m.accepting[q]) acc.push_back(v[q]);
+    outs.push_back(r.b.or_(acc));
+    names.push_back(outputs == OutputMode::last ? "accept" : "accept[" + std::to_string(t + 1) + "]");
+  }
+  return r.b.finish(std::move(outs), std::move(names));
+}
+
+Circuit reference_sequential_fsm(const TrackedMachine& m, std::size_t n, OutputMode outputs) {
+  check_machine(m);
+  Reference r;
+  reference_inputs(r, n, m.symbols, m.alphabet);
+  const std::size_t k = m.tracks.size();
+  std::vector<std::vector<GateId>> v;
+  for (const MachineTrack& t : m.tracks) v.push_back(one_hot(r, m.states(), t.start));
+  std::vector<GateId> outs;
+  std::vector<std::string> names;
+  for (std::size_t t = 0; t < n; ++t) {
+    for (auto& track : v) track = reference_step(r, m.delta, track, t);
+    if (outputs == OutputMode::last && t + 1 != n) continue;
+    // Per track, the indicator of each weighted value; then OR over the accepted tuples of
+    // the AND of their indicators.
+    std::vector<std::vector<std::pair<Rational, GateId>>> cls(k);
+    std::size_t tuples = 1;
+    for (std::size_t j = 0; j < k; ++j) {
+      std::map<Rational, std::vector<GateId>> by;
+      for (std::size_t q = 0; q < m.states(); ++q)
+        by[m.tracks[j].weight * m.value[q]].push_back(v[j][q]);
+      for (auto& [c, g] : by) cls[j].emplace_back(c, r.b.or_(g));
+      tuples *= cls[j].size();
+      if (tuples > kMaxTuples)
+        throw InputError("machine", "the reference acceptance would enumerate more than " +
+                                        std::to_string(kMaxTuples) + " value tuples");
+    }
+    std::vector<std::size_t> pick(k, 0);
+    std::vector<GateId> acc, conj;
+    for (std::size_t i = 0; i < tuples; ++i) {
+      Rational y = m.bias;
+      conj.clear();
+      for (std::size_t j = 0; j < k; ++j) {
+        y += cls[j][pick[j]].first;
+        conj.push_back(cls[j][pick[j]].second);
+      }
+      if (accepted(m.mode, y)) acc.push_back(k == 0 ? r.b.constant(Rational(1)) : r.b.and_(conj));
+      for (std::size_t j = 0; j < k; ++j) {  // odometer
+        if (++pick[j] < cls[j].size()) break;
+        pick[j] = 0;
+      }
+    }
+    outs.push_back(r.b.or_(acc));
+    names.push_back(outputs == OutputMode::last ? "accept" : "accept[" + std::to_string(t + 1) + "]");
+  }
+  return r.b.finish(std::move(outs), std::move(names));
+}
+
+}  // namespace rnncc
