@@ -692,19 +692,12 @@ std::string write_blif(const Circuit& c, std::string_view model) {
           out += ".names " + level[0] + ' ' + nm[id] + "\n1 1\n";
           break;
         }
-        while (level.size() > 1) {
-          std::vector<std::string> next;
-          for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
-            const bool last = level.size() == 2;
-            std::string x = last ? nm[id] : names.fresh(nm[id] + "_x");
-            const std::string pair[] = {level[i], level[i + 1]};
-            names_line(pair, x);
-            out += "01 1\n10 1\n";
-            next.push_back(std::move(x));
-          }
-          if (level.size() % 2) next.push_back(level.back());
-          level = std::move(next);
-        }
+        netlist_io::xor_tree(std::move(level), nm[id], names,
+                             [&](const std::string& x, const std::string& l, const std::string& r) {
+                               const std::string pair[] = {l, r};
+                               names_line(pair, x);
+                               out += "01 1\n10 1\n";
+                             });
         break;
       }
       default:

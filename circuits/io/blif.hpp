@@ -123,6 +123,24 @@ class SignalNames {
   std::unordered_map<std::string, std::size_t> next_suffix_;
 };
 
+// A parity of ≥ 2 signals as a balanced tree of two-input XORs, paired level by level as
+// write_aiger pairs them: the root is named `root`, inner nodes get fresh names from it, and
+// emit(name, a, b) writes one XOR node.
+template <class Emit>
+void xor_tree(std::vector<std::string> level, const std::string& root, SignalNames& names,
+              Emit&& emit) {
+  while (level.size() > 1) {
+    std::vector<std::string> next;
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+      std::string x = level.size() == 2 ? root : names.fresh(root + "_x");
+      emit(x, level[i], level[i + 1]);
+      next.push_back(std::move(x));
+    }
+    if (level.size() % 2) next.push_back(level.back());
+    level = std::move(next);
+  }
+}
+
 // How a boolean circuit is written as a netlist: the (threshold-free) circuit, the name of
 // every gate, and the output names with the gates they must copy (a buffer) when the output
 // cannot simply be the gate's own signal (it is an input, or a second output of the same gate).

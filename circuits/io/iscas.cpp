@@ -328,17 +328,11 @@ std::string write_bench(const Circuit& c) {
           gate(nm[id], "BUFF", level);
           break;
         }
-        while (level.size() > 1) {  // balanced tree of 2-input xors, paired as write_aiger
-          std::vector<std::string> next;
-          for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
-            std::string x = level.size() == 2 ? nm[id] : names.fresh(nm[id] + "_x");
-            const std::string pair[] = {level[i], level[i + 1]};
-            gate(x, "XOR", pair);
-            next.push_back(std::move(x));
-          }
-          if (level.size() % 2) next.push_back(level.back());
-          level = std::move(next);
-        }
+        netlist_io::xor_tree(std::move(level), nm[id], names,
+                             [&](const std::string& x, const std::string& l, const std::string& r) {
+                               const std::string pair[] = {l, r};
+                               gate(x, "XOR", pair);
+                             });
         break;
       }
       default:
