@@ -14,6 +14,7 @@
 #include "circuits/compile/finite_state.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/nonlinear.hpp"
+#include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "rnn/families.hpp"
 #include "rnn/nonlinear.hpp"
@@ -21,8 +22,8 @@
 namespace rnncc {
 
 const std::vector<std::string>& architecture_names() {
-  static const std::vector<std::string> names = {"diagonal", "s4",     "pd",       "dplr", "deltanet",
-                                                 "gdn",      "rwkv7", "relu-rnn", "uhat", "hybrid"};
+  static const std::vector<std::string> names = {"diagonal", "s4",       "pd",   "dplr",   "deltanet", "gdn",
+                                                 "rwkv7",    "relu-rnn", "uhat", "hybrid", "counter"};
   return names;
 }
 
@@ -63,6 +64,20 @@ LayerFrame frame(Params& p) {
   return f;
 }
 
+// A unique-hard attention layer over k features: query and key of size 2, one value, a small
+// recency bias λ > 0 and ties to the most recent position (rnn/attention.hpp).
+AttentionLayer attention_layer(Params& p, std::size_t k) {
+  AttentionLayer a;
+  a.kind = AttentionKind::unique_hard;
+  a.tie = TieRule::rightmost;
+  a.features = k;
+  a.query = {p.mat(2, k), p.mat(2, 1)};
+  a.key = {p.mat(2, k), p.mat(2, 1)};
+  a.value = {p.mat(1, k), p.mat(1, 1)};
+  a.position_bias = Rational(1, 8);
+  return a;
+}
+
 Model wrap(Layer layer) {
   Model m;
   m.alphabet = Alphabet({"a", "b"}, "representative model");
@@ -77,10 +92,32 @@ Model representative_model(const std::string& arch) {
   if (arch == "diagonal" || arch == "s4") {
     const Family fam = arch == "s4" ? Family::s4 : Family::diagonal;
     LayerFrame f = frame(p);
-    const Vector shared = p.vec(kD);
+    // Decays in (0, 1), as in trained (stable) SSMs: at log precision the kernel C·A^j·B then
+    // vanishes after O(log n) steps instead of overflowing.
+    auto decays = [&] {
+      Vector v;
+      for (std::size_t k = 0; k < kD; ++k) v.push_back(p.gate());
+      return v;
+    };
+    const Vector shared = decays();
     std::vector<DecayStep> s;
-    for (std::size_t k = 0; k < kSigma; ++k) s.push_back({fam == Family::s4 ? shared : p.vec(kD), p.mat(kD, 1)});
+    for (std::size_t k = 0; k < kSigma; ++k) s.push_back({fam == Family::s4 ? shared : decays(), p.mat(kD, 1)});
     return wrap(make_diagonal(fam, f, s));
+  }
+  if (arch == "counter") {
+    // y_t = #a − #b (d = 1, A = 1 for both symbols, B_a = 1, B_b = −1), accepting iff positive:
+    // majority, the counting model every input position matters to.
+    LayerFrame f;
+    f.d = 1;
+    f.m = 1;
+    f.features = kSigma;
+    f.initial_state = Matrix<Rational>(1, 1);
+    f.readout = Matrix<Rational>(1, 1);
+    f.readout(0, 0) = 1;
+    Matrix<Rational> up(1, 1), down(1, 1);
+    up(0, 0) = 1;
+    down(0, 0) = -1;
+    return wrap(make_diagonal(Family::s4, f, {{Vector{Rational(1)}, up}, {Vector{Rational(1)}, down}}));
   }
   if (arch == "pd") {
     LayerFrame f = frame(p);
@@ -120,9 +157,17 @@ Model representative_model(const std::string& arch) {
     l.readout = p.mat(1, kD);
     return wrap(l);
   }
-  if (arch == "uhat" || arch == "hybrid")
-    throw InputError("--arch", arch + ": attention layers are not in rnncc yet (issue 7 adds "
-                                      "them; issue 6 compiles them to threshold circuits)");
+  if (arch == "uhat") return wrap(attention_layer(p, kSigma));
+  if (arch == "hybrid") {
+    // A gated DeltaNet layer (d = 3, r = 1) under one unique-hard attention layer reading two
+    // features of its output, z_t = W·y_t (the 3 GDN : 1 attention pattern in miniature).
+    Model gdn = representative_model("gdn");
+    Model m = wrap(std::move(gdn.layers[0].layer));
+    InputMap map;
+    map.weights = p.mat(2, 1);
+    m.layers.push_back({map, attention_layer(p, 2)});
+    return m;
+  }
   throw InputError("--arch", "unknown architecture '" + arch + "'");
 }
 
@@ -179,15 +224,9 @@ std::vector<std::string> parse_architectures(const std::string& text, const std:
 
 namespace {
 
-// Boolean target: the finite-state architectures through compile_finite_state. The PD model
-// with permutation matrices, D = 1 and a one-hot S_0 (the S₃ generators (0 1 2) and (0 1)
-// over 3 states) is a 3-state automaton; its circuit is a prefix tree of one-hot transition
-// compositions with fan-in 2 (circuits/compile/finite_state.hpp): boolean depth O(log n).
-FiniteStateMachine boolean_machine(const std::string& arch) {
-  if (arch != "pd")
-    throw InputError("--target", "boolean: " + arch + " has no boolean compiler yet (only the "
-                                     "finite-state pd compiles to boolean circuits; arithmetic to "
-                                     "boolean — adders, multipliers — is the rest of issue 6)");
+// The S₃ permutation automaton: a PD layer with permutation matrices (0 1 2) and (0 1), D = 1,
+// B = 0 and a one-hot S_0 — finite-state, so its boolean circuit is exact (no rounding).
+Model permutation_pd() {
   LayerFrame f;
   f.d = kD;
   f.m = 1;
@@ -199,57 +238,146 @@ FiniteStateMachine boolean_machine(const std::string& arch) {
   const Vector ones(kD, Rational(1));
   std::vector<PdStep> s = {{{1, 2, 0}, ones, Matrix<Rational>(kD, 1)},
                            {{1, 0, 2}, ones, Matrix<Rational>(kD, 1)}};
-  return fsm_from_model(wrap(make_pd(f, s, true)));
+  return wrap(make_pd(f, s, true));
+}
+
+// The ReLU balance counter (examples/relu_counter.json): h = (relu(c), relu(−c)), c = #a − #b,
+// accepting iff balanced. Its 2n + 1 reachable states make the finite-state route concrete.
+Model relu_counter() {
+  ElmanLayer l;
+  l.activation = Activation::relu;
+  l.d = 2;
+  l.features = kSigma;
+  l.pre.W = Matrix<Rational>(2, 2);
+  l.pre.U = Matrix<Rational>(2, 2);
+  l.pre.bias = Matrix<Rational>(2, 1);
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 2; ++j) l.pre.W(i, j) = l.pre.U(i, j) = i == j ? 1 : -1;
+  l.initial_state = Matrix<Rational>(2, 1);
+  l.readout = Matrix<Rational>(1, 2);
+  l.readout(0, 0) = 1;
+  l.readout(0, 1) = -1;
+  Model m = wrap(l);
+  m.accept.mode = Acceptance::Mode::zero;
+  return m;
+}
+
+bool lrnn_arch(const std::string& a) {
+  return a == "diagonal" || a == "s4" || a == "pd" || a == "dplr" || a == "deltanet" ||
+         a == "gdn" || a == "rwkv7" || a == "counter";
 }
 
 }  // namespace
 
-std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
-                                       const std::vector<std::size_t>& lengths, DepthTarget target,
-                                       std::size_t max_gates) {
-  if (target == DepthTarget::threshold)
-    throw InputError("--target", "threshold: the threshold compilers are not in rnncc yet "
-                                 "(issue 6); use --target arith or boolean");
-  if (target == DepthTarget::boolean) {
-    std::vector<std::pair<std::string, FiniteStateMachine>> machines;
-    for (const auto& a : archs) machines.emplace_back(a, boolean_machine(a));
-    FiniteStateOptions fo;
-    fo.max_gates = max_gates;
-    std::vector<DepthPoint> out;
-    for (const auto& [a, m] : machines)
-      for (std::size_t n : lengths) {
-        const CircuitStats s = compute_stats(compile_finite_state(m, n, fo).circuit);
-        out.push_back({a, n, s.size, s.depth, s.bounded_fanin_depth});
-      }
-    return out;
+DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
+  DepthSubject s;
+  s.options.target = target;
+  s.options.compile.scan = ScanKind::brent_kung;
+  s.options.compile.acceptance = false;
+  s.options.compile.outputs = OutputMode::last;
+  if (target == CircuitTarget::arithmetic) {
+    s.model = representative_model(arch);
+    s.options.compile.acceptance = arch == "uhat" || arch == "hybrid";  // y_n and the verdict
+    return s;
   }
-  CompileOptions o;
-  o.scan = ScanKind::brent_kung;
-  o.acceptance = false;
-  o.outputs = OutputMode::last;
-  o.max_gates = max_gates;
-  std::map<std::string, Model> models;
-  for (const auto& a : archs) models.emplace(a, representative_model(a));
-  // Every estimate first, so a range too large fails before any work.
-  for (const auto& a : archs)
-    for (std::size_t n : lengths) {
-      const Model& m = models.at(a);
-      if (std::holds_alternative<LrnnLayer>(m.layers[0].layer)) {
-        const std::size_t est = estimate_operations(m, n, o);
-        if (est > max_gates)
-          throw InputError("--max-gates", a + " at n = " + std::to_string(n) + " would have about " +
-                                              std::to_string(est) + " gates, more than the limit of " +
-                                              std::to_string(max_gates));
-      }
+  if (target == CircuitTarget::boolean) {
+    if (arch == "pd") {
+      s.model = permutation_pd();  // exact: the finite-state route
+      s.options.compile.acceptance = true;
+      return s;
     }
-  std::vector<DepthPoint> out;
-  for (const auto& a : archs)
+    if (arch == "relu-rnn") {
+      s.model = relu_counter();
+      s.options.log_c = 1;
+      return s;
+    }
+    if (arch == "hybrid")
+      throw InputError("--target", "boolean: hybrid: no boolean compiler for attention over LRNN "
+                                   "features (compile the GDN layer with --target boolean and the "
+                                   "attention layer with --target threshold separately)");
+    s.model = representative_model(arch);
+    s.options.log_c = 1;  // LRNNs: the scan-rounded fixed-point circuit; uhat: lowered thresholds
+    s.options.compile.acceptance = arch == "uhat";
+    return s;
+  }
+  // threshold
+  if (arch == "s4" || arch == "uhat" || arch == "counter") {
+    s.model = representative_model(arch);
+    s.options.log_c = 1;
+    s.options.compile.acceptance = true;
+    return s;
+  }
+  if (arch == "diagonal")
+    throw InputError("--target", "threshold: diagonal: input-dependent decays make y a sum of "
+                                 "iterated products (in TC⁰ by iterated multiplication [MJLLS26], "
+                                 "not built); only the time-invariant s4 compiles to thresholds");
+  if (lrnn_arch(arch))
+    throw InputError("--target", "threshold: " + arch + ": input-dependent transitions compose "
+                                 "matrix products, NC¹-hard already for 5×5 permutations [Bar89]; a "
+                                 "constant-depth threshold circuit would show TC⁰ = NC¹");
+  if (arch == "relu-rnn")
+    throw InputError("--target", "threshold: relu-rnn: log-precision ReLU RNNs are L-complete "
+                                 "[MJLLS26, Thm 1]; a threshold circuit would show TC⁰ = L");
+  throw InputError("--target", "threshold: hybrid: its GDN layer is NC¹-hard (see deltanet/gdn)");
+}
+
+std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
+                                       const std::vector<std::size_t>& lengths,
+                                       CircuitTarget target, std::size_t max_gates,
+                                       std::vector<std::string>* skipped) {
+  std::vector<std::pair<std::string, DepthSubject>> subjects;
+  std::vector<std::string> reasons;
+  for (const auto& a : archs) {
+    try {
+      subjects.emplace_back(a, depth_subject(a, target));
+      subjects.back().second.options.compile.max_gates = max_gates;
+    } catch (const InputError& e) {
+      if (!skipped) throw;
+      // "--target: threshold: pd: reason" → "pd: reason"
+      std::string why = e.what();
+      const std::string prefix = e.where() + ": " + to_string(target) + ": ";
+      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+      reasons.push_back(why);
+    }
+  }
+  if (skipped) skipped->insert(skipped->end(), reasons.begin(), reasons.end());
+  if (subjects.empty() && !archs.empty()) {
+    std::string all;
+    for (const auto& r : reasons) all += "; " + r;
+    throw InputError("--target", to_string(target) + ": none of the architectures compiles to "
+                                                     "this target" + all);
+  }
+  // Every estimate first, so a range too large fails before any work; the message names the
+  // largest length of the range that fits.
+  for (const auto& [a, sub] : subjects) {
+    std::optional<std::size_t> largest_ok;
     for (std::size_t n : lengths) {
-      const Model& m = models.at(a);
-      const Circuit c = std::holds_alternative<LrnnLayer>(m.layers[0].layer)
-                            ? compile_lrnn(m, n, o).circuit
-                            : compile_nonlinear_sequential(m, n, o).circuit;
-      const CircuitStats s = compute_stats(c);
+      const auto est = estimate_model_gates(sub.model, n, sub.options);
+      if (!est || *est <= max_gates) {
+        largest_ok = n;
+        continue;
+      }
+      throw InputError("--max-gates",
+                       a + " at n = " + std::to_string(n) + " would have about " +
+                           std::to_string(*est) + " gates (" + to_string(target) +
+                           "), more than the limit of " + std::to_string(max_gates) +
+                           (largest_ok ? "; the largest length of the range that fits is " +
+                                             std::to_string(*largest_ok)
+                                       : std::string()));
+    }
+  }
+  std::vector<DepthPoint> out;
+  for (const auto& [a, sub] : subjects)
+    for (std::size_t n : lengths) {
+      CompiledCircuit c;
+      try {
+        c = compile_model(sub.model, n, sub.options);
+      } catch (const InputError& e) {  // limits only the compiler can check (states, wires)
+        std::string msg = e.what();
+        if (!e.where().empty()) msg = msg.substr(e.where().size() + 2);
+        throw InputError(e.where(), a + " at n = " + std::to_string(n) + ": " + msg);
+      }
+      const CircuitStats s = compute_stats(c.circuit);
       out.push_back({a, n, s.size, s.depth, s.bounded_fanin_depth});
     }
   return out;

@@ -6,24 +6,31 @@
 // least squares to a·log₂n + b, a·log₂²n + b and a·n + b; the model with the smallest residual
 // (root-mean-square) is named best.
 //
-// Architectures and the compilers that measure them:
-//   diagonal, s4, pd, dplr, deltanet, gdn, rwkv7   arith: compile_lrnn, Brent–Kung prefix scan
-//   relu-rnn                                        arith: compile_nonlinear_sequential (depth Θ(n))
-//   uhat, hybrid                                    not yet: attention is not in rnncc (issue 7)
-//   pd (permutation matrices, D = 1)                boolean: compile_finite_state (fan-in 2)
-// The other boolean targets and the threshold target need the arithmetic-to-boolean and
-// threshold compilers (issue 6); until then they are refused with the reason.
+// Architectures, targets and what is compiled (compile_model, circuits/compile/target.hpp):
+//   arith      diagonal, s4, pd, dplr, deltanet, gdn, rwkv7,  compile_lrnn, Brent–Kung (exact)
+//              counter (y = #a − #b, time-invariant)
+//              relu-rnn                                     compile_nonlinear_sequential (Θ(n))
+//              uhat, hybrid (gdn + unique-hard attention)    compile_attention_arith
+//   boolean    diagonal, s4, dplr, deltanet, gdn, rwkv7,     compile_lrnn_boolean at log:1
+//              counter
+//              pd (the S₃ permutation automaton, exact)     compile_finite_state
+//              relu-rnn (the balance counter, log:1)        compile_nonlinear_composed
+//              uhat (log:1)                                 threshold circuit, thr gates lowered
+//   threshold  s4, counter (log:1, convolution-rounded)     compile_time_invariant_threshold
+//              uhat (log:1)                                 compile_unique_hard_threshold
+// Other pairs have no compiler; depth_subject says why (for most, a complexity-class reason).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "circuits/compile/target.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
 
-enum class DepthTarget { arithmetic, boolean, threshold };
+using DepthTarget = CircuitTarget;
 
 // "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid"
 const std::vector<std::string>& architecture_names();
@@ -54,12 +61,22 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const std::strin
 // Parses a comma-separated architecture list (InputError naming the unknown name).
 std::vector<std::string> parse_architectures(const std::string& text, const std::string& flag = "--arch");
 
+// The model and compile options measured for an architecture and target (the table above).
+// Throws InputError with the reason when the pair has no compiler.
+struct DepthSubject {
+  Model model;
+  TargetOptions options;
+};
+DepthSubject depth_subject(const std::string& arch, CircuitTarget target);
+
 // Measures every (arch, n). Checks every estimate against max_gates before compiling anything
-// (InputError naming the architecture and n). Throws InputError for a target an architecture
-// has no compiler for yet.
+// (InputError naming the architecture, n and the largest length that fits). An architecture
+// with no compiler for the target throws — or, when `skipped` is given, is left out with
+// "arch: reason" appended there (InputError, with every reason, only if none is left).
 std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
-                                       const std::vector<std::size_t>& lengths, DepthTarget target,
-                                       std::size_t max_gates);
+                                       const std::vector<std::size_t>& lengths,
+                                       CircuitTarget target, std::size_t max_gates,
+                                       std::vector<std::string>* skipped = nullptr);
 
 // Least-squares fits of depth per architecture (needs ≥ 2 distinct lengths; ≥ 3 to tell the
 // models apart meaningfully).

@@ -1,5 +1,5 @@
-// rnncc compile MODEL.json --length N [--scan S] [--outputs last|all] [-o CIRCUIT] [--stats]
-//               [--json]
+// rnncc compile MODEL.json --length N [--target arith|boolean|threshold] [--precision exact|log:C]
+//               [--scan S] [--outputs last|all] [-o CIRCUIT] [--stats] [--json]
 // rnncc stats CIRCUIT [--json]
 // rnncc convert IN OUT
 // CIRCUIT files by extension (circuits/io/circuit_json.hpp): .json, .aig/.aag, .blif, .bench.
@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "algebra/error.hpp"
+#include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/report.hpp"
 #include "cli/commands.hpp"
@@ -28,6 +29,20 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
       ->capture_default_str();
   cmd->add_option("--max-gates", f.max_gates, "refuse circuits estimated larger than this")
       ->capture_default_str();
+  cmd->add_option("--target", f.target,
+                  "circuit class: arith (over Q), boolean (fan-in-2 and/or/xor/not) or threshold")
+      ->capture_default_str();
+  cmd->add_option("--precision", f.precision,
+                  "exact, or log:C (F = C*ceil(log2(n+1)) fraction bits; boolean and threshold)")
+      ->capture_default_str();
+  cmd->add_option("--rounding", f.rounding, "log precision: nearest-even or toward-zero")
+      ->capture_default_str();
+  cmd->add_option("--overflow", f.overflow, "log precision: saturate or error (an output flag)")
+      ->capture_default_str();
+  cmd->add_option("--int-bits", f.int_bits, "log precision: integer bits I (default F)");
+  cmd->add_option("--max-states", f.max_states,
+                  "nonlinear models, boolean: refuse more reachable states than this")
+      ->capture_default_str();
 }
 
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
@@ -40,8 +55,20 @@ CompiledCircuit compile_from_flags(const std::string& model_path, const CompileF
     throw InputError("--structure", "'" + f.structure + "': expected auto or dense");
   o.structure = f.structure == "dense" ? Structure::dense : Structure::automatic;
   o.max_gates = f.max_gates;
+  TargetOptions t;
+  t.target = parse_target(f.target);
+  parse_target_precision(f.precision, t);
+  if (f.rounding != "nearest-even" && f.rounding != "toward-zero")
+    throw InputError("--rounding", "'" + f.rounding + "': expected nearest-even or toward-zero");
+  t.rounding = f.rounding == "toward-zero" ? Rounding::toward_zero : Rounding::nearest_even;
+  if (f.overflow != "saturate" && f.overflow != "error")
+    throw InputError("--overflow", "'" + f.overflow + "': expected saturate or error");
+  t.overflow = f.overflow == "error" ? Overflow::error : Overflow::saturate;
+  t.int_bits = f.int_bits;
+  t.max_states = f.max_states;
+  t.compile = o;
   Model model = load_model(model_path);
-  return compile_lrnn(model, f.length, o);
+  return compile_model(model, f.length, t);
 }
 
 namespace {
@@ -70,7 +97,7 @@ void print_report(const CompiledCircuit& c, bool json) {
 Action add_compile_command(CLI::App& app) {
   auto f = std::make_shared<CompileCommand>();
   CLI::App* cmd = app.add_subcommand(
-      "compile", "Compile an LRNN model for inputs of length n into an arithmetic circuit");
+      "compile", "Compile a model for inputs of length n into an arithmetic, boolean or threshold circuit");
   cmd->add_option("MODEL", f->model_path, "model file (JSON)")->required();
   add_compile_flags(cmd, f->flags);
   cmd->add_option("-o,--output", f->output,

@@ -15,7 +15,8 @@ namespace rnncc::cli {
 
 Action add_depth_command(CLI::App& app) {
   struct Flags {
-    std::string arch = "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn", lengths = "2..1024",
+    std::string arch = "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter",
+                lengths = "2..1024",
                 target = "arith", plot;
     bool csv = false, json = false;
     std::size_t max_gates = std::size_t{1} << 26;
@@ -33,14 +34,13 @@ Action add_depth_command(CLI::App& app) {
       ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
-    DepthTarget target;
-    if (f->target == "arith") target = DepthTarget::arithmetic;
-    else if (f->target == "boolean") target = DepthTarget::boolean;
-    else if (f->target == "threshold") target = DepthTarget::threshold;
-    else throw InputError("--target", "'" + f->target + "': expected arith, boolean or threshold");
+    const CircuitTarget target = parse_target(f->target);
     const auto archs = parse_architectures(f->arch);
     const auto lengths = parse_lengths(f->lengths);
-    const auto points = measure_depths(archs, lengths, target, f->max_gates);
+    std::vector<std::string> skipped;
+    const auto points = measure_depths(archs, lengths, target, f->max_gates, &skipped);
+    for (const auto& why : skipped)
+      std::cerr << "rnncc: note: no " << to_string(target) << " circuit for " << why << "\n";
     const auto fits = fit_depths(points);
     if (!f->plot.empty() && !plot_depths_svg(points, f->plot)) {
       const std::string csv_path = f->plot + ".csv";
@@ -56,7 +56,8 @@ Action add_depth_command(CLI::App& app) {
       for (const auto& x : fits)
         q.push_back({{"arch", x.arch}, {"model", to_string(x.model)}, {"a", x.a}, {"b", x.b},
                      {"residual", x.residual}, {"best", x.best}});
-      std::cout << nlohmann::ordered_json{{"points", p}, {"fits", q}}.dump(2) << "\n";
+      std::cout << nlohmann::ordered_json{{"points", p}, {"fits", q}, {"skipped", skipped}}.dump(2)
+                << "\n";
       return 0;
     }
     if (f->csv) {

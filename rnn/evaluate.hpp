@@ -7,7 +7,9 @@
 // its (already rounded) operands and rounded once. The assignments are, per position: the
 // stacked input z_t; the token's matrices A(z_t) = Σ z_k A_k, B(z_t), C(z_t) (exact for
 // one-hot z, i.e. on layer 1); S_t = A(z_t)S_{t−1} + B(z_t) entry by entry; y_t = C(z_t)S_t + c₀;
-// for LSTM cells each gate, c_t and h_t; for Elman cells h_t.
+// for LSTM cells each gate, c_t and h_t; for Elman cells h_t; for attention layers q_t, k_t,
+// v_t per entry, each score(t, s), and the attended value (averaging and softmax; unique-hard
+// copies v_{s*}, which is rounded already).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,7 @@
 
 #include "algebra/domain.hpp"
 #include "algebra/error.hpp"
+#include "algebra/fixed_point.hpp"
 #include "algebra/matrix.hpp"
 #include "rnn/model.hpp"
 
@@ -25,8 +28,11 @@ namespace rnncc {
 template <Domain K>
 struct LayerTrace {
   using M = Matrix<typename K::Element>;
-  std::vector<M> states;   // after each position; LSTM: [h; c] stacked (2d×1)
+  std::vector<M> states;   // after each position; LSTM: [h; c] stacked (2d×1); attention: 0×0
   std::vector<M> outputs;  // y_t, r×m
+  // Attention layers only: per position t, the maximizing positions M(t) (1-based, ascending;
+  // unique_hard: the one it picks). Empty for the other layers.
+  std::vector<std::vector<std::size_t>> attended;
 };
 
 template <Domain K>
@@ -215,6 +221,103 @@ LayerTrace<K> run(const LstmLayer& l, const K& k, const std::vector<Mat<K>>& z,
           hc(l.d + r, 0) = c(r, 0);
         }
         trace.states.push_back(std::move(hc));
+      });
+    return trace;
+  }
+}
+
+// Causal attention (rnn/attention.hpp). Ordered domains only: hard attention takes an argmax.
+template <Domain K>
+LayerTrace<K> run(const AttentionLayer& l, const K& k, const std::vector<Mat<K>>& z,
+                  const std::vector<std::string>&) {
+  if constexpr (!OrderedDomain<K>) {
+    throw DomainError("an attention layer (" + to_string(l.kind) +
+                      ") compares scores and needs an ordered domain; " + k.name() +
+                      " is not ordered");
+  } else {
+    if (l.kind == AttentionKind::softmax && K::exact)
+      throw DomainError(
+          "softmax attention has no exact semantics (exp of a nonzero rational is irrational); "
+          "evaluate it at log precision (log:C), where each weight is exp rounded to F bits");
+    auto rounded_map = [&](const LinearMap& f, const std::string& name) {
+      return LinearMap{rounded(k, f.weights, name + "/weights"),
+                       rounded(k, f.bias, name + "/bias")};
+    };
+    const LinearMap wq = rounded_map(l.query, "query"), wk = rounded_map(l.key, "key"),
+                    wv = rounded_map(l.value, "value");
+    const Rational lambda = k.to_rational(
+        convert(k, Matrix<Rational>(1, 1, l.position_bias), "position_bias")(0, 0));
+    // q, k, v at every position: W z + b exactly, one rounding per entry.
+    auto project = [&](const LinearMap& f, const Mat<K>& zt) {
+      Matrix<Rational> out(f.weights.rows(), 1);
+      for (std::size_t i = 0; i < f.weights.rows(); ++i) {
+        Rational acc = f.bias(i, 0);
+        for (std::size_t j = 0; j < f.weights.cols(); ++j)
+          acc += f.weights(i, j) * k.to_rational(zt(j, 0));
+        out(i, 0) = acc;
+      }
+      return round_map(k, out, [](const Rational& v) { return v; });
+    };
+    std::vector<Mat<K>> q, key, v;
+    LayerTrace<K> trace;
+    for (std::size_t t = 0; t < z.size(); ++t)
+      at_position(t, [&] {
+        q.push_back(project(wq, z[t]));
+        key.push_back(project(wk, z[t]));
+        v.push_back(project(wv, z[t]));
+        // score(t, s) = q_tᵀ k_s + λ·s, one rounding each; compared as exact values.
+        const std::size_t first = first_visible(l, t + 1);
+        std::vector<Rational> score;
+        for (std::size_t s = first; s <= t + 1; ++s) {
+          Rational acc = lambda * Rational(static_cast<long>(s));
+          for (std::size_t i = 0; i < l.key_size(); ++i)
+            acc += k.to_rational(q[t](i, 0)) * k.to_rational(key[s - 1](i, 0));
+          score.push_back(k.to_rational(k.from_rational(acc)));
+        }
+        Rational best = score[0];
+        for (const Rational& x : score) best = x > best ? x : best;
+        std::vector<std::size_t> argmax;
+        for (std::size_t s = first; s <= t + 1; ++s)
+          if (score[s - first] == best) argmax.push_back(s);
+        const std::size_t r = l.value_size();
+        Mat<K> a(r, 1);
+        if (l.kind == AttentionKind::unique_hard) {
+          const std::size_t pick = l.tie == TieRule::leftmost ? argmax.front() : argmax.back();
+          argmax = {pick};
+          for (std::size_t i = 0; i < r; ++i) a(i, 0) = v[pick - 1](i, 0);
+        } else {
+          // averaging: weight 1 on M(t); softmax: e_s = exp(score − best) rounded to F bits.
+          std::vector<Rational> weight;
+          for (std::size_t s = first; s <= t + 1; ++s) {
+            const Rational& x = score[s - first];
+            if (l.kind == AttentionKind::averaging_hard) {
+              weight.push_back(Rational(x == best ? 1 : 0));
+            } else if constexpr (std::is_same_v<K, FixedPoint>) {
+              const FixedFormat& f = k.format();
+              weight.push_back(Rational(round_exp_neg(best - x, f.frac_bits, f.rounding)) /
+                               Rational(Integer(1) << f.frac_bits));
+            } else {
+              throw DomainError("softmax attention is defined at log precision only, not in " +
+                                k.name());
+            }
+          }
+          Rational total = 0;
+          for (const Rational& w : weight) total += w;
+          Matrix<Rational> mean(r, 1, Rational(0));
+          for (std::size_t i = 0; i < r; ++i) {
+            for (std::size_t s = first; s <= t + 1; ++s)
+              mean(i, 0) += weight[s - first] * k.to_rational(v[s - 1](i, 0));
+            mean(i, 0) /= total;
+          }
+          a = round_map(k, mean, [](const Rational& x) { return x; });
+        }
+        Mat<K> y(l.output_rows(), 1);
+        const std::size_t off = l.residual ? l.features : 0;
+        for (std::size_t i = 0; i < off; ++i) y(i, 0) = z[t](i, 0);
+        for (std::size_t i = 0; i < r; ++i) y(off + i, 0) = a(i, 0);
+        trace.outputs.push_back(std::move(y));
+        trace.states.push_back(Mat<K>());
+        trace.attended.push_back(std::move(argmax));
       });
     return trace;
   }

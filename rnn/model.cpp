@@ -17,6 +17,9 @@ std::string layer_kind(const Layer& layer) {
     std::string operator()(const LrnnLayer& l) const { return "lrnn/" + to_string(l.family); }
     std::string operator()(const ElmanLayer& l) const { return "elman/" + to_string(l.activation); }
     std::string operator()(const LstmLayer&) const { return "lstm"; }
+    std::string operator()(const AttentionLayer& l) const {
+      return "attention/" + to_string(l.kind);
+    }
   };
   return std::visit(Kind{}, layer);
 }

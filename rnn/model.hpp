@@ -3,7 +3,7 @@
 // Layer 1 reads the one-hot x_t ∈ {0,1}^|Σ|. Layer ℓ > 1 reads z_t = W·vec(y_t^{ℓ−1}) + b,
 // where y_t^{ℓ−1} ∈ Q^{r×m} is layer ℓ−1's output at the same position and vec flattens row
 // by row (docs/semantics.md, "Stacks"). Every layer is a sequence-to-sequence map of this
-// shape, so attention layers and hybrids (later) join the `Layer` variant without redesign.
+// shape, so attention layers (rnn/attention.hpp) and hybrids join the `Layer` variant.
 #pragma once
 
 #include <optional>
@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "rnn/alphabet.hpp"
+#include "rnn/attention.hpp"
 #include "rnn/lrnn.hpp"
 #include "rnn/nonlinear.hpp"
 
 namespace rnncc {
 
-using Layer = std::variant<LrnnLayer, ElmanLayer, LstmLayer>;
+using Layer = std::variant<LrnnLayer, ElmanLayer, LstmLayer, AttentionLayer>;
 
 struct InputMap {
   Matrix<Rational> weights;  // k × (r·m) of the layer below
@@ -48,6 +49,7 @@ struct Model {
 std::size_t input_features(const Layer& layer);
 std::size_t output_rows(const Layer& layer);
 std::size_t output_cols(const Layer& layer);
-std::string layer_kind(const Layer& layer);  // "lrnn/deltanet", "elman/relu", "lstm"
+// "lrnn/deltanet", "elman/relu", "lstm", "attention/unique_hard"
+std::string layer_kind(const Layer& layer);
 
 }  // namespace rnncc

@@ -286,6 +286,45 @@ LstmLayer parse_lstm(const JsonCursor& n, const LayerContext& ctx) {
   return l;
 }
 
+// Query / key / value maps: {"weights": out×k, "bias": out (default 0)}.
+LinearMap parse_linear(const JsonCursor& n, std::size_t k, std::optional<std::size_t> rows) {
+  n.only({"weights", "bias"});
+  LinearMap f;
+  f.weights = rows ? n.at("weights").matrix(*rows, k) : n.at("weights").matrix_any_rows(k);
+  f.bias = n.has("bias") ? n.at("bias").state(f.weights.rows(), 1)
+                         : zero_matrix(f.weights.rows(), 1);
+  return f;
+}
+
+AttentionLayer parse_attention(const JsonCursor& n, const LayerContext& ctx) {
+  n.only({"kind", "attention", "tie", "input_map", "query", "key", "value", "position_bias",
+          "window", "residual", "comment"});
+  AttentionLayer l;
+  JsonCursor kind = n.at("attention");
+  auto parsed = parse_attention_kind(kind.string());
+  if (!parsed) kind.fail("an attention kind: \"unique_hard\", \"averaging_hard\" or \"softmax\"");
+  l.kind = *parsed;
+  if (auto tie = n.find("tie")) {
+    if (l.kind != AttentionKind::unique_hard)
+      tie->error("\"tie\" applies to unique_hard attention only (the others use every maximizer)");
+    auto rule = parse_tie_rule(tie->string());
+    if (!rule) tie->fail("\"leftmost\" or \"rightmost\"");
+    l.tie = *rule;
+  }
+  l.features = ctx.features;
+  l.query = parse_linear(n.at("query"), l.features, std::nullopt);
+  l.key = parse_linear(n.at("key"), l.features, l.query.weights.rows());
+  l.value = parse_linear(n.at("value"), l.features, std::nullopt);
+  if (auto pb = n.find("position_bias")) l.position_bias = pb->rational();
+  if (auto w = n.find("window")) l.window = w->size_value(1, std::size_t{1} << 32);
+  if (auto r = n.find("residual")) {
+    if (!r->value().is_boolean()) r->fail("true or false");
+    l.residual = r->value().get<bool>();
+  }
+  check_layer(l);
+  return l;
+}
+
 }  // namespace
 
 Model parse_model(std::string_view text, const std::string& source) {
@@ -333,8 +372,10 @@ Model parse_model(std::string_view text, const std::string& source) {
         sl.layer = parse_elman(ln, ctx);
       else if (k == "lstm")
         sl.layer = parse_lstm(ln, ctx);
+      else if (k == "attention")
+        sl.layer = parse_attention(ln, ctx);
       else
-        kind.fail("a layer kind: \"lrnn\", \"elman\" or \"lstm\"");
+        kind.fail("a layer kind: \"lrnn\", \"elman\", \"lstm\" or \"attention\"");
     } catch (const ParamError& e) {  // nonlinear layers' shape checks
       throw InputError(ln.where() + "/" + e.field(), e.what());
     }
@@ -466,6 +507,21 @@ ojson affine_json(const AffineMap& f) {
   return {{"W", matrix_json(f.W)}, {"U", matrix_json(f.U)}, {"bias", column_json(f.bias)}};
 }
 
+ojson attention_json(const AttentionLayer& a) {
+  auto linear = [](const LinearMap& f) {
+    return ojson{{"weights", matrix_json(f.weights)}, {"bias", column_json(f.bias)}};
+  };
+  ojson j{{"kind", "attention"}, {"attention", to_string(a.kind)}};
+  if (a.kind == AttentionKind::unique_hard) j["tie"] = to_string(a.tie);
+  j["query"] = linear(a.query);
+  j["key"] = linear(a.key);
+  j["value"] = linear(a.value);
+  if (a.position_bias != 0) j["position_bias"] = rational_json(a.position_bias);
+  if (a.window) j["window"] = *a.window;
+  if (a.residual) j["residual"] = true;
+  return j;
+}
+
 }  // namespace
 
 nlohmann::ordered_json model_to_json(const Model& model) {
@@ -502,6 +558,8 @@ nlohmann::ordered_json model_to_json(const Model& model) {
              {{"h", column_json(s->initial_hidden)}, {"c", column_json(s->initial_cell)}}},
             {"readout", matrix_json(s->readout)}};
       if (!s->readout_bias.empty()) lj["readout_bias"] = column_json(s->readout_bias);
+    } else if (const auto* a = std::get_if<AttentionLayer>(&sl.layer)) {
+      lj = attention_json(*a);
     }
     if (sl.input) {
       ojson im{{"weights", matrix_json(sl.input->weights)}};

@@ -42,7 +42,12 @@ RunReport report(const Model& model, const K& k, const std::vector<std::size_t>&
     p.symbol = model.alphabet.symbol(ids[t]);
     p.output = text(k, trace.outputs()[t]);
     p.accept = accepts(model.accept, k, trace.outputs()[t]);
-    for (const auto& layer : trace.layers) p.states.push_back(text(k, layer.states[t]));
+    for (const auto& layer : trace.layers) {
+      p.states.push_back(text(k, layer.states[t]));
+      p.attended.push_back(layer.attended.empty()
+                               ? std::nullopt
+                               : std::optional<std::vector<std::size_t>>(layer.attended[t]));
+    }
     if constexpr (std::is_same_v<K, RationalField>) p.bits = bits_of(trace, t);
     r.positions.push_back(std::move(p));
   }
@@ -90,6 +95,12 @@ std::string describe_layers(const Model& model) {
       out += fmt::format(" d={}", e->d);
     else if (auto* s = std::get_if<LstmLayer>(&l))
       out += fmt::format(" d={}", s->d);
+    else if (auto* a = std::get_if<AttentionLayer>(&l)) {
+      out += fmt::format(" h={} r={}", a->key_size(), a->value_size());
+      if (a->kind == AttentionKind::unique_hard) out += " tie=" + to_string(a->tie);
+      if (a->window) out += fmt::format(" window={}", *a->window);
+      if (a->residual) out += " residual";
+    }
   }
   return out;
 }
@@ -133,8 +144,15 @@ std::string format_text(const Model& model, const std::vector<RunReport>& runs, 
                       : *p.accept ? "yes"
                                   : "no");
       if (trace) {
-        for (std::size_t l = 0; l < p.states.size(); ++l)
-          out += fmt::format("        S{}_{} = {}\n", l, p.position, show(p.states[l]));
+        for (std::size_t l = 0; l < p.states.size(); ++l) {
+          if (p.attended[l]) {  // an attention layer: no state; the positions it attends to
+            std::string at;
+            for (std::size_t s : *p.attended[l]) at += (at.empty() ? "" : ", ") + std::to_string(s);
+            out += fmt::format("        A{}_{} = attends {}\n", l, p.position, at);
+          } else {
+            out += fmt::format("        S{}_{} = {}\n", l, p.position, show(p.states[l]));
+          }
+        }
         if (p.bits)
           out += fmt::format("        bits: numerator {}, denominator {}\n", p.bits->numerator_bits,
                              p.bits->denominator_bits);
@@ -165,7 +183,16 @@ nlohmann::ordered_json to_json(const Model& model, const std::vector<RunReport>&
     for (const auto& p : r.positions) {
       json pj{
           {"t", p.position}, {"symbol", p.symbol}, {"output", p.output}, {"accept", opt(p.accept)}};
-      if (trace) pj["states"] = p.states;
+      if (trace) {
+        pj["states"] = p.states;
+        bool any = false;
+        json att = json::array();
+        for (const auto& a : p.attended) {
+          any = any || a.has_value();
+          att.push_back(a ? json(*a) : json(nullptr));
+        }
+        if (any) pj["attended"] = std::move(att);
+      }
       if (p.bits) pj["bits"] = bits(*p.bits);
       run["positions"].push_back(std::move(pj));
     }

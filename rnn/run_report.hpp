@@ -27,7 +27,10 @@ struct PositionReport {
   std::string symbol;
   TextMatrix output;               // y_t of the last layer
   std::optional<bool> accept;      // of the prefix ending here; nullopt: undefined (mod p, > 0)
-  std::vector<TextMatrix> states;  // per layer, S_t
+  std::vector<TextMatrix> states;  // per layer, S_t (attention layers: empty)
+  // Per layer: the attended positions M(t) of an attention layer (1-based; unique_hard: the one
+  // picked), nullopt for the other layers.
+  std::vector<std::optional<std::vector<std::size_t>>> attended;
   std::optional<BitGrowth> bits;   // exact runs only
 };
 

@@ -32,6 +32,14 @@ inline Rational small_rational(std::mt19937_64& rng) {
   return Rational(static_cast<long>(rng() % 9) - 4, static_cast<long>(rng() % 4) + 1);
 }
 
+// The one-hot input vector of a string of symbol ids (index (t−1)·|Σ| + σ, as the compilers'
+// inputs x[t,σ]).
+inline std::vector<Rational> one_hot(const std::vector<std::size_t>& w, std::size_t S) {
+  std::vector<Rational> x(w.size() * S, Rational(0));
+  for (std::size_t t = 0; t < w.size(); ++t) x[t * S + w[t]] = 1;
+  return x;
+}
+
 // Every string over `symbols` symbols of length lo..hi, as id vectors, by length then
 // lexicographically.
 inline std::vector<std::vector<std::size_t>> all_strings(std::size_t symbols, std::size_t lo,

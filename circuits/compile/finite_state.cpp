@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn_parts.hpp"
@@ -125,21 +126,33 @@ struct Element {
   std::uint32_t chain = 0;
 };
 
-// X (Q×Q) · Y (Q×c) over the boolean semiring, skipping constant-0 entries.
+// X (Q×Q) · Y (Q×c) over the boolean semiring, skipping constant-0 entries: for each column j
+// of Y, only the pairs (X(i,l), Y(l,j)) with both factors non-constant are visited (column l of
+// X through its list of nonzero rows), so the work is the number of terms built, not Q²·c.
+// The terms of R(i,j) are collected in increasing l, as a dense loop would, so the circuit is
+// the same gate for gate.
 GMat product(CircuitBuilder& b, const GMat& X, const GMat& Y) {
   const std::size_t Q = X.rows(), c = Y.cols();
   GMat R(Q, c, kFalse);
-  std::vector<std::size_t> nz;
-  std::vector<GateId> terms;
+  std::vector<std::vector<std::size_t>> rows_of(X.cols());  // nonzero rows of each X column
+  for (std::size_t i = 0; i < Q; ++i)
+    for (std::size_t l = 0; l < X.cols(); ++l)
+      if (X(i, l) != kFalse) rows_of[l].push_back(i);
+  std::vector<std::vector<GateId>> terms(Q);
+  std::vector<std::size_t> touched;
   for (std::size_t j = 0; j < c; ++j) {
-    nz.clear();
-    for (std::size_t l = 0; l < Q; ++l)
-      if (Y(l, j) != kFalse) nz.push_back(l);
-    for (std::size_t i = 0; i < Q; ++i) {
-      terms.clear();
-      for (std::size_t l : nz)
-        if (X(i, l) != kFalse) terms.push_back(and2(b, X(i, l), Y(l, j)));
-      R(i, j) = or_tree(b, terms);
+    touched.clear();
+    for (std::size_t l = 0; l < Y.rows(); ++l) {
+      if (Y(l, j) == kFalse) continue;
+      for (std::size_t i : rows_of[l]) {
+        if (terms[i].empty()) touched.push_back(i);
+        terms[i].push_back(and2(b, X(i, l), Y(l, j)));
+      }
+    }
+    std::sort(touched.begin(), touched.end());
+    for (std::size_t i : touched) {
+      R(i, j) = or_tree(b, terms[i]);
+      terms[i].clear();
     }
   }
   return R;
@@ -162,16 +175,101 @@ PrefixNetwork prune(const PrefixNetwork& net, std::size_t n) {
   return out;
 }
 
-// Upper bound on the gates the compiler creates (dense Q×Q relations; folding only lowers it).
-std::size_t estimate(const PrefixNetwork& net, std::size_t n, std::size_t Q, std::size_t S,
-                     std::size_t k) {
+// Upper bound on the gates the compiler creates; folding and sharing only lower it.
+// A segment's relation can only be non-constant at (q', q) when q' is reachable from q in
+// exactly L steps (L its length) under R = ∪_σ δ(·,σ); for the anchored value, when q' is
+// reachable in L steps from a start. So a combine of a later segment of length L₂ and an earlier
+// one of length L₁ builds at most 2·#{(i, l, j) : R^{L₂}(i,l) ∧ R^{L₁}(l,j)} gates (an AND per
+// term and an OR per extra term). The patterns R^L are computed as bitsets, once per length,
+// and the count once per (L₂, L₁, anchored): prefix networks repeat few length pairs. A dense
+// bound (2Q³ per combine) is used when it is already below the limit, skipping this work.
+class PatternEstimate {
+ public:
+  PatternEstimate(const std::vector<std::vector<std::size_t>>& delta,
+                  const std::vector<std::size_t>& starts)
+      : Q_(delta.size()), words_((Q_ + 63) / 64), delta_(delta), starts_(starts) {}
+
+  // Gates of combining (later length L2) ∘ (earlier length L1, anchored or not).
+  std::size_t combine(std::size_t L2, std::size_t L1, bool anchored) {
+    const auto key = std::make_tuple(L2, L1, anchored);
+    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    const Bits& A = power(L2);  // A[i] = row i: the l with i reachable from l in L2 steps
+    std::size_t terms = 0;
+    const std::size_t cols = anchored ? starts_.size() : Q_;
+    for (std::size_t j = 0; j < cols; ++j) {
+      // column j of the earlier pattern: the l reachable from j (or from start j) in L1 steps
+      std::vector<std::uint64_t> col(words_, 0);
+      const Bits& B = power(L1);
+      const std::size_t from = anchored ? starts_[j] : j;
+      for (std::size_t l = 0; l < Q_; ++l)
+        if (B[l][from / 64] >> (from % 64) & 1) col[l / 64] |= std::uint64_t{1} << (l % 64);
+      for (std::size_t i = 0; i < Q_; ++i) {
+        std::size_t k = 0;
+        for (std::size_t w = 0; w < words_; ++w) k += std::popcount(A[i][w] & col[w]);
+        terms += k;
+      }
+    }
+    return cache_[key] = 2 * terms;
+  }
+
+ private:
+  using Bits = std::vector<std::vector<std::uint64_t>>;  // Q rows of Q bits: [to][from]
+  const Bits& power(std::size_t L) {
+    if (auto it = powers_.find(L); it != powers_.end()) return it->second;
+    if (L == 1) {
+      Bits step(Q_, std::vector<std::uint64_t>(words_, 0));
+      for (std::size_t q = 0; q < Q_; ++q)
+        for (std::size_t to : delta_[q]) step[to][q / 64] |= std::uint64_t{1} << (q % 64);
+      return powers_[1] = std::move(step);
+    }
+    // R^L = R^a ∘ R^{L−a} with a = ⌊L/2⌋: row i of R^L = OR over l with R^a(i,l) of row l of
+    // R^{L−a}. Memoized, so a network's lengths cost O(log n) compositions each at most.
+    const std::size_t a = L / 2;
+    const Bits first = power(a), second = power(L - a);
+    Bits r(Q_, std::vector<std::uint64_t>(words_, 0));
+    for (std::size_t i = 0; i < Q_; ++i)
+      for (std::size_t l = 0; l < Q_; ++l)
+        if (first[i][l / 64] >> (l % 64) & 1)
+          for (std::size_t w = 0; w < words_; ++w) r[i][w] |= second[l][w];
+    return powers_[L] = std::move(r);
+  }
+
+  std::size_t Q_, words_;
+  const std::vector<std::vector<std::size_t>>& delta_;
+  const std::vector<std::size_t>& starts_;
+  std::map<std::size_t, Bits> powers_;
+  std::map<std::tuple<std::size_t, std::size_t, bool>, std::size_t> cache_;
+};
+
+std::size_t estimate(const PrefixNetwork& net, std::size_t n, std::size_t S,
+                     const std::vector<std::vector<std::size_t>>& delta,
+                     const std::vector<std::size_t>& starts, std::size_t max_gates) {
+  const std::size_t Q = delta.size(), k = starts.size();
+  const std::size_t base = n * Q * S + n * (Q * (k + 1) + 64);
   std::vector<char> anchored(n, 0);
   anchored[0] = 1;
-  std::size_t total = n * Q * S + n * (Q * (k + 1) + 64);
+  std::size_t dense = base;
   for (const auto& level : net)
     for (const PrefixNode& node : level) {
-      total += anchored[node.source] ? 2 * Q * Q * std::max<std::size_t>(k, 1) : 2 * Q * Q * Q;
+      dense += anchored[node.source] ? 2 * Q * Q * std::max<std::size_t>(k, 1) : 2 * Q * Q * Q;
       anchored[node.target] = anchored[node.source];
+    }
+  if (dense <= max_gates || Q <= 16) return dense;
+  // Segment lengths: v[i] covers positions lo[i]..i.
+  std::vector<std::size_t> lo(n);
+  for (std::size_t i = 0; i < n; ++i) lo[i] = i;
+  std::fill(anchored.begin(), anchored.end(), 0);
+  anchored[0] = 1;
+  PatternEstimate pe(delta, starts);
+  std::size_t total = base;
+  for (const auto& level : net)
+    for (const PrefixNode& node : level) {
+      const std::size_t L2 = node.target - lo[node.target] + 1,
+                        L1 = node.source - lo[node.source] + 1;
+      total += pe.combine(L2, L1, anchored[node.source]);
+      lo[node.target] = lo[node.source];
+      anchored[node.target] = anchored[node.source];
+      if (total > max_gates) return total;  // enough to refuse
     }
   return total;
 }
@@ -182,7 +280,7 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
   const std::size_t Q = spec.delta.size(), S = spec.symbols, k = spec.starts.size();
   PrefixNetwork net = prefix_network(o.scan, n, o.ladner_fischer_k);
   if (o.outputs == OutputMode::last) net = prune(net, n);
-  const std::size_t est = estimate(net, n, Q, S, k);
+  const std::size_t est = estimate(net, n, S, spec.delta, spec.starts, o.max_gates);
   if (est > o.max_gates)
     throw InputError("--max-gates", "the circuit would have up to " + std::to_string(est) +
                                         " gates (Q = " + std::to_string(Q) +
@@ -193,7 +291,7 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
   CircuitBuilder b;
   b.reserve(std::min<std::size_t>(est, std::size_t{1} << 22));
   detail::RegionRecorder rec{b, out.regions};
-  rec.enter({.kind = RegionKind::input, .layer = 0, .level = 0, .target = 0, .source = 0});
+  rec.enter_at(RegionKind::input, 0, 0);
 
   std::vector<std::vector<GateId>> x(n);
   for (std::size_t t = 0; t < n; ++t)
@@ -206,11 +304,7 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
   std::vector<std::vector<GateId>> into(Q);
   std::vector<GateId> terms;
   for (std::size_t t = 0; t < n; ++t) {
-    rec.enter({.kind = RegionKind::leaf,
-               .layer = 0,
-               .level = static_cast<std::uint32_t>(t + 1),
-               .target = 0,
-               .source = 0});
+    rec.enter_at(RegionKind::leaf, 0, static_cast<std::uint32_t>(t + 1));
     Element& e = v[t];
     e.anchored = t == 0;
     e.M = GMat(Q, e.anchored ? k : Q, kFalse);
@@ -234,11 +328,7 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
         throw std::logic_error("prefix network combines into the complete prefix at position " +
                                std::to_string(node.target + 1));
       const std::uint32_t chain = std::max(later.chain, earlier.chain) + 1;
-      rec.enter({.kind = RegionKind::combine,
-                 .layer = 0,
-                 .level = chain,
-                 .target = static_cast<std::uint32_t>(node.target),
-                 .source = static_cast<std::uint32_t>(node.source)});
+      rec.enter_combine(0, chain, node.target, node.source);
       Element r;
       r.anchored = earlier.anchored;
       r.chain = chain;
@@ -253,19 +343,13 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
     if (!v[t].anchored)
       throw std::logic_error("prefix network left position " + std::to_string(t + 1) +
                              " incomplete");
-    rec.enter({.kind = RegionKind::accept,
-               .layer = 0,
-               .level = static_cast<std::uint32_t>(t + 1),
-               .target = 0,
-               .source = 0});
+    rec.enter_at(RegionKind::accept, 0, static_cast<std::uint32_t>(t + 1));
     outputs.push_back(materialize(b, accept(b, v[t].M)));
     names.push_back(o.outputs == OutputMode::last ? "accept"
                                                   : "accept[" + std::to_string(t + 1) + "]");
     out.combine_levels = std::max<std::size_t>(out.combine_levels, v[t].chain);
   }
-  out.requested_gates = b.requests();
-  out.hash_table_bytes = b.hash_table_bytes();
-  out.circuit = b.finish(std::move(outputs), std::move(names));
+  detail::finish_compiled(out, b, std::move(outputs), std::move(names));
   return out;
 }
 

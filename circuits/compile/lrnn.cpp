@@ -316,7 +316,7 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
   CircuitBuilder b;
   b.reserve(estimate_operations(model, n, options) + n * model.alphabet.size() + 64);
   detail::RegionRecorder rec{b, out.regions};
-  rec.enter({.kind = RegionKind::input, .layer = 0, .level = 0, .target = 0, .source = 0});
+  rec.enter_at(RegionKind::input, 0, 0);
 
   // Layer 1 features: the one-hot indicators.
   std::vector<std::vector<GateId>> z(n);
@@ -332,11 +332,7 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     if (li > 0) {  // z_t = W·vec(y_t) + b
       const InputMap& map = *model.layers[li].input;
       for (std::size_t t = 0; t < n; ++t) {
-        rec.enter({.kind = RegionKind::input_map,
-                   .layer = L,
-                   .level = static_cast<std::uint32_t>(t + 1),
-                   .target = 0,
-                   .source = 0});
+        rec.enter_at(RegionKind::input_map, L, static_cast<std::uint32_t>(t + 1));
         std::vector<GateId> v(y[t].data().begin(), y[t].data().end()), zt;
         for (std::size_t q = 0; q < map.weights.rows(); ++q) {
           std::vector<GateId> terms;
@@ -357,22 +353,14 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     } else {
       std::vector<Element> v(n);
       for (std::size_t t = 0; t < n; ++t) {
-        rec.enter({.kind = RegionKind::leaf,
-                   .layer = L,
-                   .level = static_cast<std::uint32_t>(t + 1),
-                   .target = 0,
-                   .source = 0});
+        rec.enter_at(RegionKind::leaf, L, static_cast<std::uint32_t>(t + 1));
         v[t] = lc.leaf(z[t]);
         if (t == 0) v[0] = lc.anchor(v[0]);
       }
       for (const auto& level : prefix_network(options.scan, n, options.ladner_fischer_k))
         for (const PrefixNode& node : level) {
           const std::uint32_t depth = std::max(v[node.target].chain, v[node.source].chain) + 1;
-          rec.enter({.kind = RegionKind::combine,
-                     .layer = L,
-                     .level = depth,
-                     .target = static_cast<std::uint32_t>(node.target),
-                     .source = static_cast<std::uint32_t>(node.source)});
+          rec.enter_combine(L, depth, node.target, node.source);
           v[node.target] = lc.combine(v[node.target], v[node.source]);
         }
       for (std::size_t t = 0; t < n; ++t) {
@@ -384,11 +372,7 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     y.assign(n, GMat());
     for (std::size_t t = 0; t < n; ++t) {
       if (last_layer && options.outputs == OutputMode::last && t + 1 != n) continue;
-      rec.enter({.kind = RegionKind::readout,
-                 .layer = L,
-                 .level = static_cast<std::uint32_t>(t + 1),
-                 .target = 0,
-                 .source = 0});
+      rec.enter_at(RegionKind::readout, L, static_cast<std::uint32_t>(t + 1));
       y[t] = lc.readout(states[t], z[t]);
     }
   }
@@ -405,19 +389,13 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
       }
   }
   if (options.acceptance) {
-    rec.enter({.kind = RegionKind::accept,
-               .layer = static_cast<std::uint32_t>(model.layers.size() - 1),
-               .level = static_cast<std::uint32_t>(n),
-               .target = 0,
-               .source = 0});
+    rec.enter_at(RegionKind::accept, static_cast<std::uint32_t>(model.layers.size() - 1), static_cast<std::uint32_t>(n));
     GateId v = y[n - 1](model.accept.row, model.accept.col);
     outputs.push_back(model.accept.mode == Acceptance::Mode::positive ? b.positive(v)
                                                                       : b.is_zero(v));
     names.push_back("accept");
   }
-  out.requested_gates = b.requests();
-  out.hash_table_bytes = b.hash_table_bytes();
-  out.circuit = b.finish(std::move(outputs), std::move(names));
+  detail::finish_compiled(out, b, std::move(outputs), std::move(names));
   return out;
 }
 

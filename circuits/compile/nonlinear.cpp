@@ -1,8 +1,13 @@
 #include "circuits/compile/nonlinear.hpp"
 
+#include <deque>
+#include <map>
 #include <variant>
 
 #include "algebra/error.hpp"
+#include "circuits/compile/lrnn_parts.hpp"
+#include "algebra/exact.hpp"
+#include "rnn/evaluate.hpp"
 
 namespace rnncc {
 
@@ -85,10 +90,141 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
     names.push_back("accept");
   }
   out.combine_levels = n;
-  out.requested_gates = b.requests();
-  out.hash_table_bytes = b.hash_table_bytes();
-  out.circuit = b.finish(std::move(outputs), std::move(names));
+  detail::finish_compiled(out, b, std::move(outputs), std::move(names));
   return out;
+}
+
+// ---- the finite-state route ---------------------------------------------------------------
+
+namespace {
+
+// The layer with its initial state replaced by `state` (Elman: h; LSTM: [h; c] stacked, the
+// evaluator's traced state), so that one evaluator step from any state is evaluate() on one
+// symbol. `state` holds values of the domain, so converting it again is the identity.
+Model restarted(const Model& model, const std::vector<Rational>& state) {
+  Model m = model;
+  std::visit(
+      [&](auto& l) {
+        using L = std::decay_t<decltype(l)>;
+        if constexpr (std::is_same_v<L, ElmanLayer>) {
+          for (std::size_t i = 0; i < l.d; ++i) l.initial_state(i, 0) = state[i];
+        } else if constexpr (std::is_same_v<L, LstmLayer>) {
+          for (std::size_t i = 0; i < l.d; ++i) {
+            l.initial_hidden(i, 0) = state[i];
+            l.initial_cell(i, 0) = state[l.d + i];
+          }
+        }
+      },
+      m.layers[0].layer);
+  return m;
+}
+
+std::string label(const std::vector<Rational>& v) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + to_string(v[i]);
+  return s + ")";
+}
+
+template <OrderedDomain K>
+FiniteStateMachine explore(const Model& model, const K& k, std::size_t n, std::size_t max_states) {
+  const std::size_t S = model.alphabet.size();
+  auto as_rationals = [&](const Matrix<typename K::Element>& m) {
+    std::vector<Rational> v;
+    for (const auto& e : m.data()) v.push_back(k.to_rational(e));
+    return v;
+  };
+  // The start state: the rounded initial state, as the evaluator converts it.
+  std::vector<Rational> start;
+  std::visit(
+      [&](const auto& l) {
+        using L = std::decay_t<decltype(l)>;
+        if constexpr (std::is_same_v<L, ElmanLayer>) {
+          for (std::size_t i = 0; i < l.d; ++i) start.push_back(k.to_rational(k.from_rational(l.initial_state(i, 0))));
+        } else if constexpr (std::is_same_v<L, LstmLayer>) {
+          for (std::size_t i = 0; i < l.d; ++i) start.push_back(k.to_rational(k.from_rational(l.initial_hidden(i, 0))));
+          for (std::size_t i = 0; i < l.d; ++i) start.push_back(k.to_rational(k.from_rational(l.initial_cell(i, 0))));
+        }
+      },
+      model.layers[0].layer);
+
+  FiniteStateMachine m;
+  m.symbols = S;
+  m.alphabet = model.alphabet.symbols();
+  std::map<std::vector<Rational>, std::size_t> index;
+  std::vector<std::vector<Rational>> states;
+  std::vector<int> verdict;  // -1 unknown (never entered), 0/1
+  auto intern = [&](const std::vector<Rational>& v) {
+    auto [it, fresh] = index.emplace(v, states.size());
+    if (fresh) {
+      if (states.size() == max_states)
+        throw InputError("model", "more than " + std::to_string(max_states) +
+                                      " states are reachable within " + std::to_string(n) +
+                                      " steps at " + k.name() +
+                                      " (raise --max-states, or use a lower precision)");
+      states.push_back(v);
+      verdict.push_back(-1);
+      m.delta.emplace_back();
+    }
+    return it->second;
+  };
+  m.start = intern(start);
+  // Breadth-first by step count: frontier = states first reached at step t.
+  std::vector<std::size_t> frontier{m.start};
+  for (std::size_t t = 0; t < n && !frontier.empty(); ++t) {
+    std::vector<std::size_t> next;
+    for (std::size_t q : frontier) {
+      const Model from = restarted(model, states[q]);
+      m.delta[q].assign(S, 0);
+      for (std::size_t s = 0; s < S; ++s) {
+        const Trace<K> tr = evaluate(from, k, std::vector<std::size_t>{s});
+        const std::size_t before = states.size();
+        const std::size_t to = intern(as_rationals(tr.layers[0].states[0]));
+        const int v = accepts(model.accept, k, tr.outputs()[0]).value() ? 1 : 0;
+        if (verdict[to] >= 0 && verdict[to] != v)  // y depends on the state only
+          throw std::logic_error("nonlinear_state_machine: two verdicts for state " + label(states[to]));
+        verdict[to] = v;
+        m.delta[q][s] = to;
+        if (states.size() > before) next.push_back(to);
+      }
+    }
+    frontier.swap(next);
+  }
+  // States first reached at step n (still in the frontier) have no transitions yet: send them to
+  // a non-accepting sink, which no input of length ≤ n can reach.
+  if (!frontier.empty()) {
+    const std::size_t sink = states.size();
+    for (std::size_t q : frontier) m.delta[q].assign(S, sink);
+    m.delta.push_back(std::vector<std::size_t>(S, sink));
+    states.push_back({});
+    verdict.push_back(0);
+  }
+  for (std::size_t q = 0; q < states.size(); ++q) {
+    m.accepting.push_back(verdict[q] == 1);  // never entered (the start only): not read for n ≥ 1
+    m.labels.push_back(states[q].empty() ? "sink" : label(states[q]));
+  }
+  return m;
+}
+
+}  // namespace
+
+FiniteStateMachine nonlinear_state_machine(const Model& model, std::size_t n,
+                                           const ComposedOptions& options) {
+  if (n == 0) throw InputError("--length", "expected n ≥ 1");
+  if (model.layers.size() != 1 || !(std::holds_alternative<ElmanLayer>(model.layers[0].layer) ||
+                                    std::holds_alternative<LstmLayer>(model.layers[0].layer)))
+    throw InputError("model", "the finite-state route compiles a single Elman or LSTM layer");
+  if (input_features(model.layers[0].layer) != model.alphabet.size())
+    throw InputError("model", "the layer reads " +
+                                  std::to_string(input_features(model.layers[0].layer)) +
+                                  " features; the one-hot input has " +
+                                  std::to_string(model.alphabet.size()));
+  if (options.format) return explore(model, FixedPoint(*options.format), n, options.max_states);
+  return explore(model, RationalField(), n, options.max_states);
+}
+
+CompiledCircuit compile_nonlinear_composed(const Model& model, std::size_t n,
+                                           const ComposedOptions& options) {
+  return compile_finite_state(nonlinear_state_machine(model, n, options), n, options.circuit);
 }
 
 }  // namespace rnncc

@@ -26,52 +26,17 @@
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/sexpr.hpp"
+#include "abc_testing.hpp"
 #include "random_circuits.hpp"
 
 using namespace rnncc;
+using namespace rnncc::testing;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool abc_available() {
-  static const bool found = std::system("command -v berkeley-abc >/dev/null 2>&1") == 0;
-  return found;
-}
-
 fs::path epfl_dir() {
   return fs::path(RNNCC_SOURCE_DIR "/../shared/benchmarks/epfl");
-}
-
-// A scratch directory under the system's temporary directory, removed at the end.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() /
-           ("rnncc-abc-" + std::to_string(rd()) + "-" + std::to_string(rd()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name, const std::string& contents) const {
-    const fs::path p = path / name;
-    std::ofstream(p, std::ios::binary) << contents;
-    return p.string();
-  }
-};
-
-// Runs `berkeley-abc -c "commands"` and returns stdout and stderr.
-std::string abc(const std::string& commands) {
-  const std::string cmd = "berkeley-abc -c \"" + commands + "\" 2>&1";
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  pclose(p);
-  return out;
 }
 
 struct AbcStats {

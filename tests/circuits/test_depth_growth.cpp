@@ -25,7 +25,7 @@ TEST_CASE("length ranges double from A and end at B", "[depth-growth]") {
 TEST_CASE("architecture lists name known architectures only", "[depth-growth]") {
   REQUIRE(parse_architectures("dplr,relu-rnn") == std::vector<std::string>{"dplr", "relu-rnn"});
   REQUIRE_THROWS_WITH(parse_architectures("dplr,lstm"), Catch::Contains("unknown architecture 'lstm'"));
-  REQUIRE(architecture_names().size() == 10);
+  REQUIRE(architecture_names().size() == 11);
 }
 
 TEST_CASE("fits recover the law a synthetic series follows", "[depth-growth]") {
@@ -55,7 +55,7 @@ TEST_CASE("fits recover the law a synthetic series follows", "[depth-growth]") {
 }
 
 TEST_CASE("measured: every LRNN family grows like log n, the ReLU RNN like n", "[depth-growth]") {
-  const auto archs = parse_architectures("diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn");
+  const auto archs = parse_architectures("diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,counter,hybrid");
   const auto pts = measure_depths(archs, parse_lengths("4..512"), DepthTarget::arithmetic, 1u << 26);
   REQUIRE(pts.size() == archs.size() * 8);
   for (const auto& f : fit_depths(pts))
@@ -66,23 +66,69 @@ TEST_CASE("measured: every LRNN family grows like log n, the ReLU RNN like n", "
   }
 }
 
-TEST_CASE("boolean target: the permutation PD model has fan-in-2 depth O(log n)", "[depth-growth]") {
+TEST_CASE("arith: unique-hard attention has constant unbounded-fan-in depth", "[depth-growth]") {
+  const auto pts = measure_depths({"uhat"}, parse_lengths("8..256"), DepthTarget::arithmetic, 1u << 26);
+  for (const auto& p : pts) REQUIRE(p.depth == pts.front().depth);
+  REQUIRE(pts.back().bounded_fanin_depth > pts.front().bounded_fanin_depth);  // fan-in n products
+}
+
+TEST_CASE("boolean target: finite-state models O(log n), the ReLU counter O(log² n)", "[depth-growth]") {
   const auto pts = measure_depths({"pd"}, parse_lengths("4..1024"), DepthTarget::boolean, 1u << 26);
   for (const auto& p : pts) REQUIRE(p.depth == p.bounded_fanin_depth);  // fan-in 2 throughout
   for (const auto& f : fit_depths(pts))
     if (f.best) REQUIRE(f.model == GrowthModel::log);
   REQUIRE(pts.back().depth < 60);
+
+  const auto relu = measure_depths({"relu-rnn"}, parse_lengths("4..128"), DepthTarget::boolean, 1u << 26);
+  for (const auto& f : fit_depths(relu))
+    if (f.best) REQUIRE(f.model == GrowthModel::log_squared);
+  for (const auto& p : relu) REQUIRE(p.depth < 4 * p.n + 2);  // below the sequential route
+}
+
+TEST_CASE("boolean target: LRNNs at log precision, fan-in 2, depth O(log n · log log n)", "[depth-growth]") {
+  const auto pts = measure_depths({"dplr", "counter"}, parse_lengths("2..32"), DepthTarget::boolean, 1u << 26);
+  REQUIRE(pts.size() == 10);
+  for (const auto& p : pts) REQUIRE(p.depth == p.bounded_fanin_depth);
+  for (std::size_t i = 1; i < 5; ++i) {
+    REQUIRE(pts[i].depth > pts[i - 1].depth);  // grows …
+    REQUIRE(pts[i].depth < 2 * pts[i - 1].depth);  // … far slower than n
+  }
+}
+
+TEST_CASE("threshold target: depth does not grow with n", "[depth-growth]") {
+  const auto pts = measure_depths({"s4", "counter", "uhat"}, parse_lengths("4..256"),
+                                  DepthTarget::threshold, 1u << 26);
+  REQUIRE(pts.size() == 21);
+  for (const auto& p : pts) REQUIRE(p.depth <= 10);
+  for (std::size_t i = 1; i < pts.size(); ++i)
+    if (pts[i].arch == pts[i - 1].arch && pts[i].n >= 32) REQUIRE(pts[i].depth == pts[i - 1].depth);
 }
 
 TEST_CASE("depth measurement refuses what it cannot do", "[depth-growth][errors]") {
   REQUIRE_THROWS_WITH(measure_depths({"dplr"}, {1u << 20}, DepthTarget::arithmetic, 1000),
                       Catch::Contains("dplr at n = 1048576"));
-  REQUIRE_THROWS_WITH(measure_depths({"uhat"}, {4}, DepthTarget::arithmetic, 1u << 20),
-                      Catch::Contains("attention"));
-  REQUIRE_THROWS_WITH(measure_depths({"dplr"}, {4}, DepthTarget::boolean, 1u << 20),
-                      Catch::Contains("no boolean compiler yet"));
+  REQUIRE_THROWS_WITH(measure_depths({"dplr"}, {4, 8, 1024}, DepthTarget::boolean, 1u << 20),
+                      Catch::Contains("the largest length of the range that fits is 8"));
+  REQUIRE_THROWS_WITH(measure_depths({"hybrid"}, {4}, DepthTarget::boolean, 1u << 20),
+                      Catch::Contains("no boolean compiler for attention over LRNN"));
   REQUIRE_THROWS_WITH(measure_depths({"pd"}, {4}, DepthTarget::threshold, 1u << 20),
-                      Catch::Contains("threshold"));
+                      Catch::Contains("TC⁰ = NC¹"));
+  REQUIRE_THROWS_WITH(measure_depths({"relu-rnn"}, {4}, DepthTarget::threshold, 1u << 20),
+                      Catch::Contains("L-complete"));
+  REQUIRE_THROWS_WITH(measure_depths({"diagonal"}, {4}, DepthTarget::threshold, 1u << 20),
+                      Catch::Contains("iterated multiplication"));
+  // With a list for the reasons, unsupported architectures are skipped, not fatal …
+  std::vector<std::string> skipped;
+  const auto pts = measure_depths({"pd", "s4"}, {4, 8}, DepthTarget::threshold, 1u << 20, &skipped);
+  REQUIRE(pts.size() == 2);
+  REQUIRE(skipped.size() == 1);
+  REQUIRE_THAT(skipped[0], Catch::Contains("pd"));
+  // … unless nothing is left.
+  REQUIRE_THROWS_WITH(measure_depths({"pd"}, {4}, DepthTarget::threshold, 1u << 20, &skipped),
+                      Catch::Contains("none of the architectures"));
+  // A limit only the compiler can check names the architecture and length.
+  REQUIRE_THROWS_WITH(measure_depths({"relu-rnn"}, {64}, DepthTarget::boolean, 1000),
+                      Catch::Contains("relu-rnn at n = 64"));
 }
 
 TEST_CASE("the depth plot is an SVG through gnuplot, or nothing without it", "[depth-growth]") {

@@ -6,6 +6,9 @@
 // after one transition is corrupted); every diagnostic.
 #include <catch2/catch.hpp>
 
+#include "abc_testing.hpp"
+#include "string_testing.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -126,23 +129,6 @@ Model one_layer_model(LrnnLayer layer) {
   return m;
 }
 
-// The circuit's outputs on each string (bit-parallel, 64 strings a word): out[i][o].
-std::vector<std::vector<bool>> run_circuit(const Circuit& c, const Strings& ws, std::size_t S) {
-  std::vector<std::vector<bool>> out(ws.size());
-  for (std::size_t base = 0; base < ws.size(); base += 64) {
-    const std::size_t lanes = std::min<std::size_t>(64, ws.size() - base);
-    std::vector<bits::Word> in(c.inputs().size(), 0);
-    for (std::size_t lane = 0; lane < lanes; ++lane) {
-      const Word& w = ws[base + lane];
-      REQUIRE(w.size() * S == in.size());
-      for (std::size_t t = 0; t < w.size(); ++t) in[t * S + w[t]] |= bits::Word{1} << lane;
-    }
-    const auto o = evaluate_bits(c, in);
-    for (std::size_t lane = 0; lane < lanes; ++lane)
-      for (bits::Word word : o) out[base + lane].push_back((word >> lane & 1) != 0);
-  }
-  return out;
-}
 
 // Direct simulation: acceptance of every prefix (all) or of the whole string (last).
 template <class M>
@@ -204,9 +190,9 @@ void check_strings(const M& m, const Strings& ws, const FiniteStateOptions& o,
   const std::size_t n = ws.front().size();
   INFO("scan " << to_string(o.scan) << ", n = " << n);
   const CompiledCircuit cc = compile_finite_state(m, n, o);
-  const auto got = run_circuit(cc.circuit, ws, m.symbols);
+  const auto got = rnncc::testing::run_on_strings(cc.circuit, ws, m.symbols);
   std::vector<std::vector<bool>> ref;
-  if (with_reference) ref = run_circuit(reference_sequential_fsm(m, n, o.outputs), ws, m.symbols);
+  if (with_reference) ref = rnncc::testing::run_on_strings(reference_sequential_fsm(m, n, o.outputs), ws, m.symbols);
   for (std::size_t i = 0; i < ws.size(); ++i) {
     const auto want = expected(m, ws[i], o.outputs);
     REQUIRE(got[i] == want);
@@ -250,29 +236,11 @@ bool differ_at_length(const FiniteStateMachine& a, const FiniteStateMachine& b, 
   return false;
 }
 
-bool have_abc() { return std::system("command -v berkeley-abc >/dev/null 2>&1") == 0; }
-
 // ABC's combinational equivalence check of two circuits (binary AIGER files); its output.
-std::string abc_cec(const Circuit& a, const Circuit& b, const std::string& tag) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string stem = "rnncc_fs_" + tag + "_" + std::to_string(::getpid());
-  const auto pa = dir / (stem + "_a.aig"), pb = dir / (stem + "_b.aig");
-  for (auto [path, c] : {std::pair{pa, &a}, std::pair{pb, &b}}) {
-    std::ofstream f(path, std::ios::binary);
-    f << write_aiger(*c, AigerFormat::binary);
-  }
-  const std::string cmd =
-      "timeout 300 berkeley-abc -c \"cec " + pa.string() + " " + pb.string() + "\" 2>&1";
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    std::array<char, 4096> buf;
-    std::size_t got;
-    while ((got = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), got);
-    ::pclose(p);
-  }
-  std::filesystem::remove(pa);
-  std::filesystem::remove(pb);
-  return out;
+std::string abc_cec(const Circuit& a, const Circuit& b) {
+  const rnncc::testing::TempDir tmp;
+  return rnncc::testing::abc("cec " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) + " " +
+                             tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));
 }
 
 }  // namespace
@@ -398,8 +366,8 @@ TEST_CASE("differential: every scan, every string up to n = 8", "[circuits][fini
       check_strings(s5_dfa, binary, o);
       check_strings(s5_tracked, binary, o);
       // The models' reference semantics, on the circuits of their machines.
-      const auto got_s5 = run_circuit(compile_finite_state(s5_tracked, n, o).circuit, binary, 2);
-      const auto got_parity = run_circuit(compile_finite_state(parity_pd, n, o).circuit, binary, 2);
+      const auto got_s5 = rnncc::testing::run_on_strings(compile_finite_state(s5_tracked, n, o).circuit, binary, 2);
+      const auto got_parity = rnncc::testing::run_on_strings(compile_finite_state(parity_pd, n, o).circuit, binary, 2);
       for (std::size_t i = 0; i < binary.size(); ++i) {
         REQUIRE(got_s5[i] == model_expected(s5, binary[i], OutputMode::all));
         REQUIRE(got_parity[i] == model_expected(parity_model, binary[i], OutputMode::all));
@@ -432,7 +400,7 @@ TEST_CASE("differential: random strings, n = 64, 257, 1024", "[circuits][finite_
       check_strings(s5_tracked, s5_words, o);
     }
     // The S5 model's exact semantics on a few of the words, against the Brent–Kung circuit.
-    const auto got = run_circuit(
+    const auto got = rnncc::testing::run_on_strings(
         compile_finite_state(s5_tracked, n, scan_options(ScanKind::brent_kung)).circuit,
         s5_words, 2);
     for (std::size_t i = 0; i < 6; ++i) {
@@ -523,7 +491,7 @@ TEST_CASE("fan-in 2 and the stated depth bound, up to n = 4096", "[circuits][fin
 
 TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transition is caught",
           "[circuits][finite_state][abc]") {
-  if (!have_abc()) {
+  if (!rnncc::testing::abc_available()) {
     WARN("SKIPPED: berkeley-abc not found");
     return;
   }
@@ -534,25 +502,25 @@ TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transitio
     for (ScanKind scan : {ScanKind::brent_kung, ScanKind::sklansky}) {
       const auto o = scan_options(scan);
       CHECK_THAT(abc_cec(compile_finite_state(mod3, n, o).circuit,
-                         reference_sequential_fsm(mod3, n), "mod3"),
+                         reference_sequential_fsm(mod3, n)),
                  Catch::Contains("Networks are equivalent"));
     }
     CHECK_THAT(abc_cec(compile_finite_state(parity, n, scan_options(ScanKind::kogge_stone)).circuit,
-                       reference_sequential_fsm(parity, n), "parity"),
+                       reference_sequential_fsm(parity, n)),
                Catch::Contains("Networks are equivalent"));
     // One transition changed on the reference side: ABC must find the difference.
     FiniteStateMachine bad = mod3;
     bad.delta[2][1] = 2;  // 2 + 1 should be 0
     REQUIRE(differ_at_length(mod3, bad, n));
     CHECK_THAT(abc_cec(compile_finite_state(mod3, n, bk).circuit,
-                       reference_sequential_fsm(bad, n), "mod3bad"),
+                       reference_sequential_fsm(bad, n)),
                Catch::Contains("NOT EQUIVALENT"));
   }
   // Every prefix at once (Kogge–Stone, n = 16).
   CHECK_THAT(abc_cec(compile_finite_state(mod3, 16, scan_options(ScanKind::kogge_stone,
                                                                    OutputMode::all))
                          .circuit,
-                     reference_sequential_fsm(mod3, 16, OutputMode::all), "mod3all"),
+                     reference_sequential_fsm(mod3, 16, OutputMode::all)),
              Catch::Contains("Networks are equivalent"));
 
   // The S5 word problem at n = 16 (five tracks). At n = 32 ABC's cec runs past a minute and at
@@ -562,8 +530,7 @@ TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transitio
   const TrackedMachine s5 = tracked_fsm_from_model(s5_model);
   const FiniteStateMachine s5_dfa = fsm_from_model(s5_model);
   const std::size_t n = 16;
-  CHECK_THAT(abc_cec(compile_finite_state(s5, n, bk).circuit, reference_sequential_fsm(s5, n),
-                     "s5"),
+  CHECK_THAT(abc_cec(compile_finite_state(s5, n, bk).circuit, reference_sequential_fsm(s5, n)),
              Catch::Contains("Networks are equivalent"));
   TrackedMachine s5_bad = s5;
   s5_bad.delta[0][0] = 0;  // coordinate 0 stays put under s
@@ -576,8 +543,7 @@ TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transitio
     }
     REQUIRE(differs);
   }
-  CHECK_THAT(abc_cec(compile_finite_state(s5, n, bk).circuit, reference_sequential_fsm(s5_bad, n),
-                     "s5bad"),
+  CHECK_THAT(abc_cec(compile_finite_state(s5, n, bk).circuit, reference_sequential_fsm(s5_bad, n)),
              Catch::Contains("NOT EQUIVALENT"));
 }
 

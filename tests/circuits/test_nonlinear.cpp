@@ -1,6 +1,10 @@
 // compile_nonlinear_sequential against the Elman reference evaluator: the ReLU counter example
 // and seeded random ReLU and sign Elman models, every string up to length 6 (exact over Q, with
-// the acceptance test); depth grows linearly with n; refusals.
+// the acceptance test); depth grows linearly with n; refusals. The finite-state route
+// (compile_nonlinear_composed): the verdict circuit against the reference evaluator at log
+// precision and exactly, on every string up to length 8, for the counter, random ReLU/sign Elman
+// models and an LSTM; the reachable-state machine against hand-counted state sets; depth within
+// the finite-state bound and growing like log n · log S; refusals.
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -9,21 +13,17 @@
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/nonlinear.hpp"
+#include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
+using rnncc::test::one_hot;
 
 namespace {
 
 const RationalField Q;
-
-std::vector<Rational> one_hot(const std::vector<std::size_t>& w, std::size_t S) {
-  std::vector<Rational> x(w.size() * S, Rational(0));
-  for (std::size_t t = 0; t < w.size(); ++t) x[t * S + w[t]] = 1;
-  return x;
-}
 
 // Circuit (all outputs + acceptance) against the reference evaluator on every string ≤ max_n.
 void check_model(const Model& m, std::size_t max_n) {
@@ -105,4 +105,153 @@ TEST_CASE("compile_nonlinear_sequential refuses what it cannot compile", "[circu
   CompileOptions tiny;
   tiny.max_gates = 10;
   REQUIRE_THROWS_WITH(compile_nonlinear_sequential(m, 100, tiny), Catch::Contains("--max-gates"));
+}
+
+// ---- the finite-state route -----------------------------------------------------------------
+
+namespace {
+
+// The composed circuit's verdict (every prefix, OutputMode::all) against the reference
+// evaluator in the same domain, on every string of length ≤ max_n.
+template <class K>
+void check_composed(const Model& m, std::size_t max_n, const K& k, std::optional<FixedFormat> fmt) {
+  const std::size_t S = m.alphabet.size();
+  for (std::size_t n = 1; n <= max_n; ++n) {
+    ComposedOptions o;
+    o.format = fmt;
+    o.circuit.outputs = OutputMode::all;
+    const Circuit c = compile_nonlinear_composed(m, n, o).circuit;
+    REQUIRE(c.outputs().size() == n);
+    for (const auto& w : test::all_strings(S, n, n)) {
+      const auto y = evaluate(c, Q, std::span<const Rational>(one_hot(w, S)));
+      const auto ref = evaluate(m, k, w).outputs();
+      for (std::size_t t = 0; t < n; ++t) {
+        const bool want = accepts(m.accept, k, ref[t]).value();
+        INFO("n = " << n << ", t = " << t + 1);
+        REQUIRE(y[t] == Rational(want ? 1 : 0));
+      }
+    }
+  }
+}
+
+FixedFormat log1(std::size_t n, Rounding r = Rounding::nearest_even) {
+  return log_precision(1, n, std::nullopt, r, Overflow::saturate);
+}
+
+}  // namespace
+
+TEST_CASE("the counter's reachable states at log precision are the 2n+1 counts",
+          "[circuits][nonlinear][composed]") {
+  const Model m = load_model(test::example("relu_counter.json"));
+  for (std::size_t n : {1u, 3u, 8u, 20u}) {
+    ComposedOptions o;
+    o.format = log1(n);  // I = F = ⌈log₂(n+1)⌉ bits: every count |c| ≤ n is representable
+    const FiniteStateMachine fsm = nonlinear_state_machine(m, n, o);
+    // h = (relu(c), relu(−c)) for c = #a − #b ∈ [−n, n]; the states first reached at step n
+    // get a sink (never entered by inputs of length ≤ n).
+    REQUIRE(fsm.states() == 2 * n + 1 + 1);
+    REQUIRE(fsm.labels[fsm.start] == "(0, 0)");
+    if (n >= 2) REQUIRE(fsm.accepting[fsm.delta[fsm.delta[fsm.start][0]][1]]);  // ab is balanced
+    REQUIRE_FALSE(fsm.accepting[fsm.delta[fsm.start][0]]);
+  }
+}
+
+TEST_CASE("composed circuits equal the reference evaluator at log precision and exactly",
+          "[circuits][nonlinear][composed]") {
+  const Model counter = load_model(test::example("relu_counter.json"));
+  for (std::size_t n : {4u, 8u}) {
+    // the format depends on n, so compile and compare per length
+    ComposedOptions o;
+    o.format = log1(n);
+    const Circuit c = compile_nonlinear_composed(counter, n, o).circuit;
+    for (const auto& w : test::all_strings(2, n, n)) {
+      const auto y = evaluate(c, Q, std::span<const Rational>(one_hot(w, 2)));
+      const FixedPoint k(*o.format);
+      REQUIRE(y[0] == Rational(accepts(counter.accept, k, evaluate(counter, k, w).outputs().back()).value() ? 1 : 0));
+    }
+  }
+  check_composed(counter, 8, Q, std::nullopt);  // exact: the counts are integers anyway
+
+  std::mt19937_64 rng(67);
+  for (Activation act : {Activation::relu, Activation::sign})
+    for (int trial = 0; trial < 3; ++trial) {
+      const Model m = random_elman(rng, act, 1 + trial % 2, 2);
+      // A fixed small format (I = 3, F = 2), the same for every length: the evaluator's
+      // semantics at that precision, rounding nearest-even and toward zero.
+      for (Rounding r : {Rounding::nearest_even, Rounding::toward_zero}) {
+        const FixedFormat f{2, 3, r, Overflow::saturate};
+        check_composed(m, 6, FixedPoint(f), f);
+      }
+    }
+}
+
+TEST_CASE("an LSTM layer compiles by the finite-state route too", "[circuits][nonlinear][composed]") {
+  // d = 1 hard-gated cell counting a's with saturation at the precision's range.
+  LstmLayer l;
+  l.d = 1;
+  l.features = 2;
+  auto affine = [](Rational w, Rational ua, Rational ub, Rational b) {
+    AffineMap f;
+    f.W = Matrix<Rational>(1, 1);
+    f.W(0, 0) = w;
+    f.U = Matrix<Rational>(1, 2);
+    f.U(0, 0) = ua;
+    f.U(0, 1) = ub;
+    f.bias = Matrix<Rational>(1, 1);
+    f.bias(0, 0) = b;
+    return f;
+  };
+  l.forget = affine(0, 2, 2, 2);   // σ̂ ≥ 1: keep c
+  l.input = affine(0, 2, -2, 0);   // a: 1, b: 0
+  l.output = affine(0, 0, 0, 2);   // 1
+  l.cell = affine(0, Rational(1, 2), 0, 0);  // g = 1/2 on a
+  l.initial_hidden = Matrix<Rational>(1, 1);
+  l.initial_cell = Matrix<Rational>(1, 1);
+  l.readout = Matrix<Rational>(1, 1);
+  l.readout(0, 0) = 1;
+  l.readout_bias = Matrix<Rational>(1, 1);
+  l.readout_bias(0, 0) = Rational(-3, 4);
+  Model m;
+  m.alphabet = Alphabet({"a", "b"}, "test");
+  m.layers.push_back(StackLayer{std::nullopt, l});
+  const FixedFormat f{3, 2, Rounding::nearest_even, Overflow::saturate};
+  check_composed(m, 7, FixedPoint(f), f);
+}
+
+TEST_CASE("composed depth stays within the finite-state bound and grows like log n · log S",
+          "[circuits][nonlinear][composed][depth]") {
+  const Model m = load_model(test::example("relu_counter.json"));
+  std::vector<std::size_t> depth;
+  for (std::size_t n : {8u, 16u, 32u, 64u}) {
+    ComposedOptions o;
+    o.format = log1(n);
+    const FiniteStateMachine fsm = nonlinear_state_machine(m, n, o);
+    const CircuitStats s = compute_stats(compile_nonlinear_composed(m, n, o).circuit);
+    REQUIRE(s.depth <= finite_state_depth_bound(fsm, n, o.circuit));
+    REQUIRE(s.depth == s.bounded_fanin_depth);  // fan-in 2
+    depth.push_back(s.depth);
+    // far below the sequential route's 4n + 2
+    CompileOptions so;
+    REQUIRE(s.depth < compute_stats(compile_nonlinear_sequential(m, n, so).circuit).depth);
+  }
+  // log n · log S with S ≈ 2n: each doubling of n adds more than the previous one did (the
+  // log² shape), while staying far below doubling.
+  for (std::size_t i = 1; i < depth.size(); ++i) REQUIRE(depth[i] > depth[i - 1]);
+  REQUIRE(depth[3] - depth[2] >= depth[1] - depth[0]);
+  REQUIRE(depth[3] < 2 * depth[2]);
+}
+
+TEST_CASE("the finite-state route refuses what it cannot compile", "[circuits][nonlinear][composed][errors]") {
+  const Model lrnn = load_model(test::example("dplr_d3.json"));
+  REQUIRE_THROWS_WITH(compile_nonlinear_composed(lrnn, 4, {}), Catch::Contains("single Elman or LSTM"));
+  const Model m = load_model(test::example("relu_counter.json"));
+  REQUIRE_THROWS_AS(compile_nonlinear_composed(m, 0, {}), InputError);
+  ComposedOptions few;
+  few.format = log1(40);
+  few.max_states = 10;
+  REQUIRE_THROWS_WITH(nonlinear_state_machine(m, 40, few), Catch::Contains("more than 10 states"));
+  ComposedOptions tiny;
+  tiny.format = log1(64);
+  tiny.circuit.max_gates = 1000;
+  REQUIRE_THROWS_WITH(compile_nonlinear_composed(m, 64, tiny), Catch::Contains("--max-gates"));
 }

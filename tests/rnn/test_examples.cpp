@@ -140,3 +140,16 @@ TEST_CASE("example: ReLU RNN tracking #a − #b", "[rnn][examples]") {
   CHECK(*accepts(m.accept, Q, evaluate(m, Q, ids(m, "abba")).outputs().back()));
   CHECK_THROWS_WITH(mod_outputs(m, "ab", 5), Catch::Contains("ordered"));
 }
+
+TEST_CASE("majority_counter: y = #a − #b, accepted iff a is the strict majority", "[examples]") {
+  const Model m = load_model(test::example("majority_counter.json"));
+  REQUIRE(exact_outputs(m, "aabab") == std::vector<Rational>{1, 2, 1, 2, 1});
+  REQUIRE(exact_outputs(m, "bba") == std::vector<Rational>{-1, -2, -1});
+  const RationalField Q;
+  REQUIRE(accepts(m.accept, Q, evaluate(m, Q, ids(m, "aab")).outputs().back()).value());
+  REQUIRE_FALSE(accepts(m.accept, Q, evaluate(m, Q, ids(m, "abab")).outputs().back()).value());  // a tie
+  // log:1 on n = 5: I = F = 3, every count fits, so nothing rounds
+  const FixedPoint k(log_precision(1, 5, std::nullopt, Rounding::nearest_even, Overflow::saturate));
+  REQUIRE(fixed_outputs(m, "aabab", k) == std::vector<Rational>{1, 2, 1, 2, 1});
+  REQUIRE(mod_outputs(m, "bbbbb", 3) == std::vector<std::uint64_t>{2, 1, 0, 2, 1});
+}

@@ -2,11 +2,14 @@
 // positive checks that what it reads is what the file says.
 #include <catch2/catch.hpp>
 
+#include "model_testing.hpp"
+
 #include "../support.hpp"
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
+using rnncc::testing::expect_model_error;
 
 namespace {
 
@@ -26,16 +29,6 @@ std::string patched(std::string text, const std::string& from, const std::string
   return text.replace(at, from.size(), to);
 }
 
-void expect_error(const std::string& text, const std::string& where, const std::string& what) {
-  try {
-    parse_model(text, "m.json");
-    FAIL("expected an InputError for: " << text);
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
-}
 
 }  // namespace
 
@@ -63,97 +56,97 @@ TEST_CASE("model files: every example loads", "[rnn][json]") {
 }
 
 TEST_CASE("diagnostic: malformed JSON names line and column", "[rnn][json][diagnostics]") {
-  expect_error("{\n  \"alphabet\": [\"a\",\n  ]\n}", "m.json:3:3", "malformed JSON");
-  expect_error("", "m.json:1:1", "malformed JSON");
+  expect_model_error("{\n  \"alphabet\": [\"a\",\n  ]\n}", "m.json:3:3", "malformed JSON");
+  expect_model_error("", "m.json:1:1", "malformed JSON");
   CHECK(line_column("ab\ncd", 4) == std::pair<std::size_t, std::size_t>{2, 2});
 }
 
 TEST_CASE("diagnostic: missing, unknown and mistyped members", "[rnn][json][diagnostics]") {
-  expect_error(R"({"layers": []})", "m.json: /", "expected a member \"alphabet\"");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("colour": "red", )"),
+  expect_model_error(R"({"layers": []})", "m.json: /", "expected a member \"alphabet\"");
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("colour": "red", )"),
                "m.json: /colour", "unknown member \"colour\"");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]], "Q": 1)"), "m.json: /layers/0/symbols/a/Q",
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "Q": 1)"), "m.json: /layers/0/symbols/a/Q",
                "unknown member");
-  expect_error(R"({"alphabet": "ab", "layers": []})", "m.json: /alphabet",
+  expect_model_error(R"({"alphabet": "ab", "layers": []})", "m.json: /alphabet",
                "expected an array, got the string");
-  expect_error(R"({"alphabet": ["a"], "layers": []})", "m.json: /layers",
+  expect_model_error(R"({"alphabet": ["a"], "layers": []})", "m.json: /layers",
                "non-empty array of layers");
-  expect_error(R"({"format": "rnncc-model/9", "alphabet": ["a"], "layers": []})", "m.json: /format",
+  expect_model_error(R"({"format": "rnncc-model/9", "alphabet": ["a"], "layers": []})", "m.json: /format",
                "rnncc-model/1");
 }
 
 TEST_CASE("diagnostic: alphabets", "[rnn][json][diagnostics]") {
-  expect_error(R"({"alphabet": [], "layers": []})", "m.json: /alphabet", "non-empty alphabet");
-  expect_error(R"({"alphabet": ["a", "a"], "layers": []})", "m.json: /alphabet/1", "repeated");
-  expect_error(R"({"alphabet": ["a", ""], "layers": []})", "m.json: /alphabet/1",
+  expect_model_error(R"({"alphabet": [], "layers": []})", "m.json: /alphabet", "non-empty alphabet");
+  expect_model_error(R"({"alphabet": ["a", "a"], "layers": []})", "m.json: /alphabet/1", "repeated");
+  expect_model_error(R"({"alphabet": ["a", ""], "layers": []})", "m.json: /alphabet/1",
                "non-empty symbol");
-  expect_error(R"({"alphabet": ["a b"], "layers": []})", "m.json: /alphabet/0", "whitespace");
-  expect_error(
+  expect_model_error(R"({"alphabet": ["a b"], "layers": []})", "m.json: /alphabet/0", "whitespace");
+  expect_model_error(
       patched(model_text(R"("A": [["1","0"],["0","1"]])", ""), R"("b": {"A")", R"("c": {"A")"),
       "m.json: /layers/0/symbols/c", "'c' is not a symbol of the alphabet");
-  expect_error(patched(model_text(), R"(, "b": {"A": [["1","0"],["0","1"]]})", ""),
+  expect_model_error(patched(model_text(), R"(, "b": {"A": [["1","0"],["0","1"]]})", ""),
                "m.json: /layers/0/symbols", "expected parameters for symbol 'b'");
 }
 
 TEST_CASE("diagnostic: rationals", "[rnn][json][diagnostics]") {
-  expect_error(model_text(R"("A": [["1","x"],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
+  expect_model_error(model_text(R"("A": [["1","x"],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
                "expected a rational such as \"3/4\"");
-  expect_error(model_text(R"("A": [["1","1/0"],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
+  expect_model_error(model_text(R"("A": [["1","1/0"],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
                "expected a rational");
-  expect_error(model_text(R"("A": [["1",0.1],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
+  expect_model_error(model_text(R"("A": [["1",0.1],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
                "inexact floats: write the value as a string, e.g. \"0.1\"");
-  expect_error(model_text(R"("A": [["1",1e20],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
+  expect_model_error(model_text(R"("A": [["1",1e20],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
                "such as \"3/4\"");
-  expect_error(model_text(R"("A": [["1",true],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
+  expect_model_error(model_text(R"("A": [["1",true],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
                "got true");
 }
 
 TEST_CASE("diagnostic: dimensions", "[rnn][json][diagnostics]") {
-  expect_error(model_text(R"("A": ["1","0","0","1"])"), "m.json: /layers/0/symbols/a/A",
+  expect_model_error(model_text(R"("A": ["1","0","0","1"])"), "m.json: /layers/0/symbols/a/A",
                "expected 2×2 matrix (an array of rows), got a flat array of 4");
-  expect_error(model_text(R"("A": [["1","0"],["0"]])"), "m.json: /layers/0/symbols/a/A",
+  expect_model_error(model_text(R"("A": [["1","0"],["0"]])"), "m.json: /layers/0/symbols/a/A",
                "expected 2×2 matrix, got 2×1");
-  expect_error(model_text(R"("A": [["1","0","0"],["0","1","0"],["0","0","1"]])"),
+  expect_model_error(model_text(R"("A": [["1","0","0"],["0","1","0"],["0","0","1"]])"),
                "m.json: /layers/0/symbols/a/A", "expected 2×2 matrix, got 3×3");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]], "B": ["1"])"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "B": ["1"])"),
                "m.json: /layers/0/symbols/a/B", "expected a vector of 2 entries");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]])", R"("initial_state": ["1", "2", "3"], )"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", R"("initial_state": ["1", "2", "3"], )"),
                "m.json: /layers/0/initial_state", "vector of 2 entries");
-  expect_error(patched(model_text(), R"("readout": [["1", "0"]])", R"("readout": [["1"]])"),
+  expect_model_error(patched(model_text(), R"("readout": [["1", "0"]])", R"("readout": [["1"]])"),
                "m.json: /layers/0/readout", "expected 1×2 matrix, got 1×1");
-  expect_error(patched(model_text(), R"("d": 2)", R"("d": 0)"), "m.json: /layers/0/d",
+  expect_model_error(patched(model_text(), R"("d": 2)", R"("d": 0)"), "m.json: /layers/0/d",
                "an integer in 1..4096");
 }
 
 TEST_CASE("diagnostic: layer kinds and families", "[rnn][json][diagnostics]") {
-  expect_error(patched(model_text(), R"("family": "general")", R"("family": "mamba3")"),
+  expect_model_error(patched(model_text(), R"("family": "general")", R"("family": "mamba3")"),
                "m.json: /layers/0/family", "expected a family");
-  expect_error(patched(model_text(), R"("kind": "lrnn")", R"("kind": "gru")"),
+  expect_model_error(patched(model_text(), R"("kind": "lrnn")", R"("kind": "gru")"),
                "m.json: /layers/0/kind", "expected a layer kind");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]])", R"x("beta_range": "(0,1)", )x"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", R"x("beta_range": "(0,1)", )x"),
                "m.json: /layers/0/beta_range", "applies to deltanet");
   const std::string delta =
       R"x({"alphabet": ["0", "1"], "layers": [{"kind": "lrnn", "family": "deltanet", "d": 1,
       "beta_range": "(0,1)", "symbols": {"0": {"beta": "1/2", "k": ["1"], "v": ["0"]},
                                          "1": {"beta": "2", "k": ["1"], "v": ["0"]}}, "readout": [["1"]]}]})x";
-  expect_error(delta, "m.json: /layers/0/symbols/1/beta",
+  expect_model_error(delta, "m.json: /layers/0/symbols/1/beta",
                "β = 2 is outside the layer's beta_range (0,1)");
   std::string bad_range = delta;
   bad_range.replace(bad_range.find("(0,1)"), 5, "[0,1]");
-  expect_error(bad_range, "m.json: /layers/0/beta_range", "one of \"any\"");
+  expect_model_error(bad_range, "m.json: /layers/0/beta_range", "one of \"any\"");
   const std::string pd = R"({"alphabet": ["a"], "layers": [{"kind": "lrnn", "family": "pd", "d": 2,
       "symbols": {"a": {"P": [["1", "0"], ["1", "0"]]}}, "readout": [["1", "0"]]}]})";
-  expect_error(pd, "m.json: /layers/0/symbols/a/P", "column 0 has 2 nonzero entries");
+  expect_model_error(pd, "m.json: /layers/0/symbols/a/P", "column 0 has 2 nonzero entries");
   std::string pd_entry = pd;
   pd_entry.replace(pd_entry.find(R"([["1", "0"], ["1", "0"]])"), 24, R"([["2", "0"], ["0", "1"]])");
-  expect_error(pd_entry, "m.json: /layers/0/symbols/a/P", "entry [0][0] is 2");
+  expect_model_error(pd_entry, "m.json: /layers/0/symbols/a/P", "entry [0][0] is 2");
   std::string perm = pd;
   perm.replace(perm.find(R"([["1", "0"], ["1", "0"]])"), 24, "[0, 0]");
   perm.replace(perm.find(R"("d": 2,)"), 7, R"("d": 2, "P_kind": "permutation",)");
-  expect_error(perm, "m.json: /layers/0/symbols/a/P", "expected a permutation matrix");
+  expect_model_error(perm, "m.json: /layers/0/symbols/a/P", "expected a permutation matrix");
   std::string range = pd;
   range.replace(range.find(R"([["1", "0"], ["1", "0"]])"), 24, "[0, 2]");
-  expect_error(range, "m.json: /layers/0/symbols/a/P/1", "an integer in 0..1");
+  expect_model_error(range, "m.json: /layers/0/symbols/a/P/1", "an integer in 0..1");
 }
 
 TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
@@ -165,34 +158,34 @@ TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
     return s.replace(s.find("INPUT"), 5, input);
   };
   CHECK_NOTHROW(parse_model(with(R"("input_map": {"weights": [["1"], ["-1"]]},)"), "m.json"));
-  expect_error(with(""), "m.json: /layers/1", "expected a member \"input_map\"");
-  expect_error(with(R"("input_map": {"weights": [["1", "2"]]},)"),
+  expect_model_error(with(""), "m.json: /layers/1", "expected a member \"input_map\"");
+  expect_model_error(with(R"("input_map": {"weights": [["1", "2"]]},)"),
                "m.json: /layers/1/input_map/weights", "expected 1×1 matrix, got 1×2");
-  expect_error(with(R"("input_map": {"weights": [["1"]]},)"), "m.json: /layers/1/U",
+  expect_model_error(with(R"("input_map": {"weights": [["1"]]},)"), "m.json: /layers/1/U",
                "expected 1×1 matrix, got 1×2");
-  expect_error(
+  expect_model_error(
       model_text(R"("A": [["1","0"],["0","1"]])", R"("input_map": {"weights": [["1"]]}, )"),
       "m.json: /layers/0/input_map", "takes no \"input_map\"");
-  expect_error(
+  expect_model_error(
       model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"mode": "negative"}, )"),
       "m.json: /accept/mode", "\"positive\" or \"zero\"");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [1, 0]}, )"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [1, 0]}, )"),
                "m.json: /accept/output/0", "an integer in 0..0");
-  expect_error(
+  expect_model_error(
       R"({"alphabet": ["a"], "layers": [{"kind": "elman", "activation": "tanh", "d": 1}]})",
       "m.json: /layers/0/activation", "\"relu\" or \"sign\"");
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [0]}, )"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [0]}, )"),
                "m.json: /accept/output", "[row, column]");
-  expect_error(
+  expect_model_error(
       R"({"alphabet": ["a"], "layers": [{"kind": "lstm", "d": 1, "gates": {"f": {}, "i": {}, "o": {}}}]})",
       "m.json: /layers/0/gates/f", "expected a member \"W\"");
   const std::string lstm =
       R"({"alphabet": ["a"], "layers": [{"kind": "lstm", "d": 1, "gates": {GATES},
       "readout": [["1"]]}]})";
   const std::string gate = R"({"W": [["1"]], "U": [["1"]]})";
-  expect_error(patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate),
+  expect_model_error(patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate),
                "m.json: /layers/0/gates", "expected a member \"g\"");
-  expect_error(patched(lstm, "GATES",
+  expect_model_error(patched(lstm, "GATES",
                        "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate +
                            ", \"g\": " + R"({"W": [["1"]], "U": [["1", "2"]]})"),
                "m.json: /layers/0/gates/g/U", "expected 1×1 matrix, got 1×2");
@@ -203,28 +196,28 @@ TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
 }
 
 TEST_CASE("diagnostic: members in the wrong place", "[rnn][json][diagnostics]") {
-  expect_error(patched(model_text(), R"("symbols")", R"("features": [], "symbols")"),
+  expect_model_error(patched(model_text(), R"("symbols")", R"("features": [], "symbols")"),
                "m.json: /layers/0/features", "layer 0 reads symbols");
   const std::string two = R"({"alphabet": ["a"], "layers": [
       {"kind": "lrnn", "family": "general", "d": 1, "symbols": {"a": {"A": [["1"]]}}, "readout": [["1"]]},
       {"kind": "lrnn", "family": "general", "d": 1, "input_map": {"weights": [["1"]]}, PARAMS, "readout": [["1"]]}]})";
-  expect_error(patched(two, "PARAMS", R"("symbols": {"a": {"A": [["1"]]}})"),
+  expect_model_error(patched(two, "PARAMS", R"("symbols": {"a": {"A": [["1"]]}})"),
                "m.json: /layers/1/symbols", "use \"features\"");
-  expect_error(patched(two, "PARAMS", R"("features": [{"A": [["1"]]}, {"A": [["1"]]}])"),
+  expect_model_error(patched(two, "PARAMS", R"("features": [{"A": [["1"]]}, {"A": [["1"]]}])"),
                "m.json: /layers/1/features", "an array of 1 parameter objects");
   CHECK_NOTHROW(
       parse_model(patched(two, "PARAMS", R"("features": [{"A": [["1"]], "B": ["1"]}])"), "m.json"));
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]], "C": [["1","1"]])"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "C": [["1","1"]])"),
                "m.json: /layers/0/symbols/b",
                "per-symbol readouts are given for all symbols or for none");
-  expect_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "P_kind": "permutation",)"),
+  expect_model_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "P_kind": "permutation",)"),
                "m.json: /layers/0/P_kind", "applies to pd layers only");
-  expect_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "decay": ["1", "1"],)"),
+  expect_model_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "decay": ["1", "1"],)"),
                "m.json: /layers/0/decay", "applies to s4 layers only");
   const std::string pd =
       R"({"alphabet": ["a"], "layers": [{"kind": "lrnn", "family": "pd", "d": 2, "P_kind": "perm",
       "symbols": {"a": {"P": [0, 1]}}, "readout": [["1", "0"]]}]})";
-  expect_error(pd, "m.json: /layers/0/P_kind", "\"permutation\" or \"column_one_hot\"");
+  expect_model_error(pd, "m.json: /layers/0/P_kind", "\"permutation\" or \"column_one_hot\"");
   CHECK_NOTHROW(parse_model(patched(pd, R"(, "P_kind": "perm")", ""), "m.json"));
 }
 
@@ -235,12 +228,12 @@ TEST_CASE("diagnostic: unreadable file", "[rnn][json][diagnostics]") {
 }
 
 TEST_CASE("diagnostic: duplicate members are named by pointer", "[rnn][json][diagnostics]") {
-  expect_error(model_text(R"("A": [["1","0"],["0","1"]], "A": [["2","0"],["0","1"]])"),
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "A": [["2","0"],["0","1"]])"),
                "m.json: /layers/0/symbols/a/A", "duplicate member \"A\"");
-  expect_error(R"({"alphabet": ["a"], "alphabet": ["b"]})", "m.json: /alphabet",
+  expect_model_error(R"({"alphabet": ["a"], "alphabet": ["b"]})", "m.json: /alphabet",
                "duplicate member");
   // arrays advance the pointer's index
-  expect_error(R"({"layers": [{}, {"kind": "lrnn", "kind": "elman"}]})", "m.json: /layers/1/kind",
+  expect_model_error(R"({"layers": [{}, {"kind": "lrnn", "kind": "elman"}]})", "m.json: /layers/1/kind",
                "duplicate");
 }
 

@@ -1,0 +1,292 @@
+// Routing models to compilers by target (target.hpp states the table).
+#include "circuits/compile/target.hpp"
+
+#include <charconv>
+#include <variant>
+
+#include "algebra/error.hpp"
+#include "circuits/compile/attention.hpp"
+#include "circuits/compile/finite_state.hpp"
+#include "circuits/compile/lrnn_boolean.hpp"
+#include "circuits/compile/nonlinear.hpp"
+#include "circuits/compile/threshold.hpp"
+#include "circuits/io/blif.hpp"
+
+namespace rnncc {
+
+std::string to_string(CircuitTarget t) {
+  switch (t) {
+    case CircuitTarget::arithmetic: return "arith";
+    case CircuitTarget::boolean: return "boolean";
+    case CircuitTarget::threshold: return "threshold";
+  }
+  return "?";
+}
+
+CircuitTarget parse_target(const std::string& text, const std::string& flag) {
+  if (text == "arith") return CircuitTarget::arithmetic;
+  if (text == "boolean") return CircuitTarget::boolean;
+  if (text == "threshold") return CircuitTarget::threshold;
+  throw InputError(flag, "'" + text + "': expected arith, boolean or threshold");
+}
+
+void parse_target_precision(const std::string& text, TargetOptions& options,
+                            const std::string& flag) {
+  if (text == "exact") {
+    options.log_c.reset();
+    return;
+  }
+  unsigned c = 0;
+  const char* first = text.data() + 4;
+  const char* last = text.data() + text.size();
+  if (text.rfind("log:", 0) == 0) {
+    const auto [end, ec] = std::from_chars(first, last, c);
+    if (ec == std::errc() && end == last && c >= 1 && c <= 64) {
+      options.log_c = c;
+      return;
+    }
+  }
+  throw InputError(flag, "'" + text + "': expected exact or log:C with 1 ≤ C ≤ 64");
+}
+
+namespace {
+
+enum class Route {
+  lrnn,
+  nonlinear_sequential,
+  attention_arith,
+  finite_state,
+  lrnn_boolean,
+  nonlinear_composed,
+  unique_hard_lowered,
+  time_invariant,
+  unique_hard_threshold,
+};
+
+const char* route_name(Route r) {
+  switch (r) {
+    case Route::lrnn: return "compile_lrnn";
+    case Route::nonlinear_sequential: return "compile_nonlinear_sequential";
+    case Route::attention_arith: return "compile_attention_arith";
+    case Route::finite_state: return "compile_finite_state";
+    case Route::lrnn_boolean: return "compile_lrnn_boolean";
+    case Route::nonlinear_composed: return "compile_nonlinear_composed";
+    case Route::unique_hard_lowered: return "compile_unique_hard_threshold + lower_threshold_gates";
+    case Route::time_invariant: return "compile_time_invariant_threshold";
+    case Route::unique_hard_threshold: return "compile_unique_hard_threshold";
+  }
+  return "?";
+}
+
+bool all_lrnn(const Model& m, std::size_t upto) {
+  for (std::size_t i = 0; i < upto; ++i)
+    if (!std::holds_alternative<LrnnLayer>(m.layers[i].layer)) return false;
+  return true;
+}
+
+const AttentionLayer* last_attention(const Model& m) {
+  return m.layers.empty() ? nullptr : std::get_if<AttentionLayer>(&m.layers.back().layer);
+}
+
+bool single(const Model& m) { return m.layers.size() == 1; }
+
+bool time_invariant(const LrnnLayer& l) {
+  for (std::size_t k = 1; k < l.A.size(); ++k)
+    if (!(l.A[k] == l.A[0])) return false;
+  return true;
+}
+
+// The deterministic-transition test of the finite-state route, without building the machine:
+// tracked_fsm_from_model throws InputError naming the entry that breaks it.
+bool finite_state(const Model& m) {
+  try {
+    (void)tracked_fsm_from_model(m);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+std::string describe(const Model& m) {
+  std::string s;
+  for (std::size_t i = 0; i < m.layers.size(); ++i)
+    s += (i ? " + " : "") + layer_kind(m.layers[i].layer);
+  return s.empty() ? "no layers" : s;
+}
+
+Route choose(const Model& model, const TargetOptions& o) {
+  if (model.layers.empty()) throw InputError("model", "the model has no layers");
+  const std::string what = describe(model);
+  const bool exact = !o.log_c;
+  switch (o.target) {
+    case CircuitTarget::arithmetic:
+      if (!exact)
+        throw InputError("--precision", "arithmetic circuits compute over Q exactly; log precision "
+                                        "applies to --target boolean and threshold");
+      if (all_lrnn(model, model.layers.size())) return Route::lrnn;
+      if (single(model) && std::holds_alternative<ElmanLayer>(model.layers[0].layer))
+        return Route::nonlinear_sequential;
+      if (last_attention(model) && all_lrnn(model, model.layers.size() - 1))
+        return Route::attention_arith;
+      throw InputError("model", what + ": --target arith compiles LRNN stacks, one Elman layer, "
+                                       "or LRNN layers followed by one attention layer");
+    case CircuitTarget::boolean:
+      if (single(model) && std::holds_alternative<LrnnLayer>(model.layers[0].layer)) {
+        if (!exact) return Route::lrnn_boolean;
+        if (finite_state(model)) return Route::finite_state;
+        throw InputError("--precision",
+                         what + ": an exact boolean circuit needs a finite-state layer (0/1 "
+                                "transition matrices with one 1 per column, B = 0); use "
+                                "--precision log:C for the fixed-point circuit");
+      }
+      if (single(model) && (std::holds_alternative<ElmanLayer>(model.layers[0].layer) ||
+                            std::holds_alternative<LstmLayer>(model.layers[0].layer)))
+        return Route::nonlinear_composed;
+      if (single(model) && last_attention(model) &&
+          last_attention(model)->kind == AttentionKind::unique_hard) {
+        if (exact)
+          throw InputError("--precision", what + ": attention compiles at log precision; use "
+                                                 "--precision log:C");
+        return Route::unique_hard_lowered;
+      }
+      throw InputError("model", what + ": --target boolean compiles one LRNN, Elman, LSTM or "
+                                       "unique-hard attention layer (hybrids: use --target arith)");
+    case CircuitTarget::threshold:
+      if (single(model) && std::holds_alternative<LrnnLayer>(model.layers[0].layer)) {
+        if (time_invariant(std::get<LrnnLayer>(model.layers[0].layer))) return Route::time_invariant;
+        throw InputError("model",
+                         what + ": --target threshold compiles time-invariant LRNN layers (the same "
+                                "A for every symbol, e.g. s4); input-dependent transitions compose "
+                                "matrix products, which are NC¹-hard already for 5×5 permutations "
+                                "[Bar89] — a constant-depth threshold circuit would show TC⁰ = NC¹");
+      }
+      if (single(model) && last_attention(model) &&
+          last_attention(model)->kind == AttentionKind::unique_hard) {
+        if (exact)
+          throw InputError("--precision", what + ": attention compiles at log precision; use "
+                                                 "--precision log:C");
+        return Route::unique_hard_threshold;
+      }
+      if (single(model) && (std::holds_alternative<ElmanLayer>(model.layers[0].layer) ||
+                            std::holds_alternative<LstmLayer>(model.layers[0].layer)))
+        throw InputError("model", what + ": --target threshold has no compiler for nonlinear RNNs "
+                                         "(log-precision ReLU RNNs are L-complete [MJLLS26, Thm 1]; "
+                                         "a TC⁰ circuit would show TC⁰ = L)");
+      throw InputError("model", what + ": --target threshold compiles one time-invariant LRNN "
+                                       "layer or one unique-hard attention layer");
+  }
+  throw InputError("--target", "unknown target");
+}
+
+FixedFormat format_for(std::size_t n, const TargetOptions& o) {
+  return log_precision(*o.log_c, n, o.int_bits, o.rounding, o.overflow);
+}
+
+BooleanLrnnOptions boolean_options(const TargetOptions& o) {
+  BooleanLrnnOptions b;
+  b.precision = *o.log_c;
+  b.int_bits = o.int_bits;
+  b.rounding = o.rounding;
+  b.overflow = o.overflow;
+  b.scan = o.compile.scan;
+  b.ladner_fischer_k = o.compile.ladner_fischer_k;
+  b.outputs = o.compile.outputs;
+  b.max_gates = o.compile.max_gates;
+  return b;
+}
+
+ThresholdOptions threshold_options(const TargetOptions& o) {
+  ThresholdOptions t;
+  t.precision = o.log_c ? ThresholdPrecision::log : ThresholdPrecision::exact;
+  t.log_c = o.log_c.value_or(1);
+  t.rounding = o.rounding;
+  t.acceptance = o.compile.acceptance;
+  t.max_gates = o.compile.max_gates;
+  return t;
+}
+
+AttentionCompileOptions attention_options(std::size_t n, const TargetOptions& o) {
+  AttentionCompileOptions a;
+  a.format = format_for(n, o);
+  a.acceptance = o.compile.acceptance;
+  a.max_gates = o.compile.max_gates;
+  return a;
+}
+
+FiniteStateOptions finite_state_options(const TargetOptions& o) {
+  FiniteStateOptions f;
+  f.scan = o.compile.scan;
+  f.ladner_fischer_k = o.compile.ladner_fischer_k;
+  f.outputs = o.compile.outputs;
+  f.max_gates = o.compile.max_gates;
+  return f;
+}
+
+}  // namespace
+
+std::string compiler_name(const Model& model, const TargetOptions& options) {
+  return route_name(choose(model, options));
+}
+
+CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& o) {
+  switch (choose(model, o)) {
+    case Route::lrnn: return compile_lrnn(model, n, o.compile);
+    case Route::nonlinear_sequential: return compile_nonlinear_sequential(model, n, o.compile);
+    case Route::attention_arith: return compile_attention_arith(model, n, o.compile);
+    case Route::finite_state:
+      return compile_finite_state(tracked_fsm_from_model(model), n, finite_state_options(o));
+    case Route::lrnn_boolean: return compile_lrnn_boolean(model, n, boolean_options(o));
+    case Route::nonlinear_composed: {
+      ComposedOptions c;
+      if (o.log_c) c.format = format_for(n, o);
+      c.max_states = o.max_states;
+      c.circuit = finite_state_options(o);
+      return compile_nonlinear_composed(model, n, c);
+    }
+    case Route::unique_hard_lowered: {
+      // The threshold circuit with every thr gate rewritten as a bit-sliced adder and a
+      // comparator (circuits/io/blif.hpp): and/or/xor/not only. Regions: the inputs, then one
+      // region for the rest (the lowering does not keep the threshold circuit's regions).
+      CompiledCircuit t = compile_unique_hard_threshold(model, n, attention_options(n, o));
+      CompiledCircuit out;
+      out.circuit = lower_threshold_gates(t.circuit);
+      out.regions.push_back({.kind = RegionKind::input, .first_gate = 0});
+      out.regions.push_back({.kind = RegionKind::combine,
+                             .first_gate = static_cast<std::uint32_t>(out.circuit.inputs().size())});
+      out.combine_levels = t.combine_levels;
+      out.requested_gates = t.requested_gates;
+      return out;
+    }
+    case Route::time_invariant:
+      return compile_time_invariant_threshold(model, n, threshold_options(o));
+    case Route::unique_hard_threshold:
+      return compile_unique_hard_threshold(model, n, attention_options(n, o));
+  }
+  throw std::logic_error("compile_model: unhandled route");
+}
+
+std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t n,
+                                                const TargetOptions& o) {
+  switch (choose(model, o)) {
+    case Route::lrnn: return estimate_operations(model, n, o.compile);
+    case Route::nonlinear_sequential: return std::nullopt;
+    case Route::attention_arith: {
+      Model prefix = model;
+      prefix.layers.pop_back();
+      CompileOptions all = o.compile;
+      all.outputs = OutputMode::all;
+      const std::size_t lrnn = prefix.layers.empty() ? 0 : estimate_operations(prefix, n, all);
+      return lrnn + estimate_attention_arith(model, n, o.compile);
+    }
+    case Route::finite_state: return std::nullopt;
+    case Route::lrnn_boolean: return estimate_lrnn_boolean_gates(model, n, boolean_options(o));
+    case Route::nonlinear_composed: return std::nullopt;
+    case Route::unique_hard_lowered: return std::nullopt;  // the lowering's size depends on weights
+    case Route::time_invariant: return estimate_threshold_gates(model, n, threshold_options(o));
+    case Route::unique_hard_threshold:
+      return estimate_unique_hard_threshold(model, n, attention_options(n, o));
+  }
+  return std::nullopt;
+}
+
+}  // namespace rnncc

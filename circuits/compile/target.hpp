@@ -1,0 +1,66 @@
+// compile_model: one entry point that picks the compiler for a model, a length and a target
+// circuit class (`rnncc compile --target`, `rnncc depth`). The compilers themselves live beside
+// this file; this module only routes and refuses, naming why (docs/circuits.md, "Targets").
+//
+//   target      model                                   compiler                          number semantics
+//   arith       LRNN stack                              compile_lrnn                      exact (Q)
+//               one Elman layer                         compile_nonlinear_sequential      exact
+//               LRNN layers + one hard-attention layer  compile_attention_arith           exact
+//   boolean     one LRNN layer, 0/1 deterministic        compile_finite_state              exact
+//               transitions (PD with D = 1, B = 0)
+//               one LRNN layer                          compile_lrnn_boolean              log:C (scan-rounded)
+//               one Elman / LSTM layer                  compile_nonlinear_composed        exact or log:C
+//               one unique-hard attention layer         compile_unique_hard_threshold,    log:C
+//                                                       then lower_threshold_gates
+//   threshold   one time-invariant LRNN layer           compile_time_invariant_threshold  exact or log:C
+//               (A_σ the same for every σ)                                                 (convolution-rounded)
+//               one unique-hard attention layer         compile_unique_hard_threshold     log:C
+//
+// Everything else is refused with an InputError that says what the target needs, and — where
+// the complexity class is the reason — which result makes a circuit of that kind unlikely.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "algebra/fixed_point.hpp"
+#include "circuits/compile/lrnn.hpp"
+#include "rnn/model.hpp"
+
+namespace rnncc {
+
+enum class CircuitTarget { arithmetic, boolean, threshold };
+std::string to_string(CircuitTarget t);  // "arith" | "boolean" | "threshold"
+// "arith" | "boolean" | "threshold"; InputError naming `flag` otherwise.
+CircuitTarget parse_target(const std::string& text, const std::string& flag = "--target");
+
+struct TargetOptions {
+  CircuitTarget target = CircuitTarget::arithmetic;
+  // nullopt: exact. Otherwise log precision F = C·⌈log₂(n+1)⌉ (algebra/fixed_point.hpp).
+  std::optional<unsigned> log_c;
+  std::optional<unsigned> int_bits;
+  Rounding rounding = Rounding::nearest_even;
+  Overflow overflow = Overflow::saturate;
+  CompileOptions compile;          // scan, outputs, acceptance, max_gates (all targets)
+  std::size_t max_states = 4096;   // the finite-state route of nonlinear models
+};
+
+// Parses --precision: "exact" or "log:C" (C ≥ 1) into options.log_c.
+void parse_target_precision(const std::string& text, TargetOptions& options,
+                            const std::string& flag = "--precision");
+
+// The circuit of `model` for inputs of length n in the target class. Throws InputError (see
+// above) for models the target has no compiler for, and whatever the chosen compiler throws.
+CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& options);
+
+// Which compiler compile_model would use ("compile_lrnn", …); InputError as compile_model.
+std::string compiler_name(const Model& model, const TargetOptions& options);
+
+// An upper bound on the gates compile_model creates, computed without building the circuit
+// (for --max-gates checks over many lengths). nullopt where the compiler has no estimate short
+// of building (the finite-state routes, whose state sets are found by exploration).
+std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t n,
+                                                const TargetOptions& options);
+
+}  // namespace rnncc
