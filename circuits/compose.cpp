@@ -1,7 +1,10 @@
 // inline_circuit (the math in the header).
 #include "circuits/compose.hpp"
 
+#include <array>
 #include <stdexcept>
+#include <unordered_map>
+#include <utility>
 #include <string>
 
 #include "circuits/analysis.hpp"
@@ -94,6 +97,103 @@ Circuit remove_dead_gates(const Circuit& c) {
   for (const std::string& name : c.input_names()) in.push_back(b.input(name));
   std::vector<GateId> out = inline_circuit(b, c, in);
   return b.finish(std::move(out), c.output_names());
+}
+
+}  // namespace rnncc
+
+namespace rnncc {
+
+Circuit strash(const Circuit& c) {
+  // AIG literals: 2·node + complement; node 0 is the constant 0, nodes 1..I the inputs, then the
+  // AND nodes in creation order (each naming two earlier literals).
+  const std::uint64_t I = c.inputs().size();
+  std::vector<std::uint64_t> lit(c.size(), 0);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ands;
+  struct PairHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
+      return std::hash<std::uint64_t>{}(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
+    }
+  };
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t, PairHash> table;
+  for (std::size_t i = 0; i < I; ++i) lit[c.inputs()[i]] = 2 * (i + 1);
+  auto make_and = [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
+    if (x == 0 || y == 0 || x == (y ^ 1)) return 0;
+    if (x == 1 || x == y) return y;
+    if (y == 1) return x;
+    const std::pair<std::uint64_t, std::uint64_t> key{std::max(x, y), std::min(x, y)};
+    if (auto it = table.find(key); it != table.end()) return it->second;
+    ands.push_back(key);
+    return table[key] = 2 * (I + ands.size());
+  };
+  auto make_or = [&](std::uint64_t x, std::uint64_t y) { return make_and(x ^ 1, y ^ 1) ^ 1; };
+  auto make_xor = [&](std::uint64_t x, std::uint64_t y) {
+    return make_or(make_and(x, y ^ 1), make_and(x ^ 1, y));
+  };
+  for (GateId id = 0; id < c.size(); ++id) {
+    const auto ops = c.operands(id);
+    switch (c.kind(id)) {
+      case GateKind::input: break;
+      case GateKind::constant: lit[id] = c.constant(id) != 0 ? 1 : 0; break;
+      case GateKind::not_: lit[id] = lit[ops[0]] ^ 1; break;
+      case GateKind::and_:
+      case GateKind::or_:
+      case GateKind::xor_: {
+        std::vector<std::uint64_t> level;
+        for (GateId o : ops) level.push_back(lit[o]);
+        while (level.size() > 1) {  // balanced, as write_aiger
+          std::vector<std::uint64_t> next;
+          for (std::size_t i = 0; i + 1 < level.size(); i += 2)
+            next.push_back(c.kind(id) == GateKind::and_  ? make_and(level[i], level[i + 1])
+                           : c.kind(id) == GateKind::or_ ? make_or(level[i], level[i + 1])
+                                                         : make_xor(level[i], level[i + 1]));
+          if (level.size() % 2) next.push_back(level.back());
+          level = std::move(next);
+        }
+        lit[id] = level[0];
+        break;
+      }
+      default:
+        throw std::invalid_argument("strash: gate " + std::to_string(id) + " is " +
+                                    std::string(name(c.kind(id))) +
+                                    " (lower threshold gates first)");
+    }
+  }
+  // Keep the nodes the outputs reach, then emit them in order.
+  std::vector<char> live(ands.size(), 0);
+  std::vector<std::uint64_t> stack;
+  auto visit = [&](std::uint64_t l) {
+    if (l / 2 > I) stack.push_back(l / 2 - I - 1);
+  };
+  for (GateId o : c.outputs()) visit(lit[o]);
+  while (!stack.empty()) {
+    const std::uint64_t a = stack.back();
+    stack.pop_back();
+    if (live[a]) continue;
+    live[a] = 1;
+    visit(ands[a].first);
+    visit(ands[a].second);
+  }
+  CircuitBuilder b;
+  std::vector<GateId> node(I + 1 + ands.size(), kNoGate), negated(node.size(), kNoGate);
+  for (std::size_t i = 0; i < I; ++i) node[i + 1] = b.input(c.input_names()[i]);
+  auto gate = [&](std::uint64_t l) {
+    const std::uint64_t v = l / 2;
+    if (v == 0) return b.constant(Rational(static_cast<long>(l & 1)));
+    if (!(l & 1)) return node[v];
+    if (negated[v] == kNoGate) {
+      const std::array<GateId, 1> op{node[v]};
+      negated[v] = b.raw(GateKind::not_, op);
+    }
+    return negated[v];
+  };
+  for (std::size_t a = 0; a < ands.size(); ++a)
+    if (live[a]) {
+      const std::array<GateId, 2> ops{gate(ands[a].first), gate(ands[a].second)};
+      node[I + 1 + a] = b.raw(GateKind::and_, ops);
+    }
+  std::vector<GateId> outs;
+  for (GateId o : c.outputs()) outs.push_back(gate(lit[o]));
+  return b.finish(std::move(outs), c.output_names());
 }
 
 }  // namespace rnncc

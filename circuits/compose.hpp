@@ -34,4 +34,16 @@ std::vector<GateId> inline_circuit(CircuitBuilder& b, const Circuit& c,
 // the result is the live part of c, shared by the builder's hash-consing.
 Circuit remove_dead_gates(const Circuit& c);
 
+// The structurally hashed and-inverter graph of a boolean circuit, as ABC's `strash` builds it
+// from an AIG (Mishchenko et al., ABC: abcAig.c, Abc_AigAnd): every gate becomes AND nodes over
+// literals (a node or its complement; NOT is free), with
+//     AND(a, a) = a,   AND(a, ¬a) = 0,   AND(a, 0) = 0,   AND(a, 1) = a,
+//     AND(a, b) = AND(b, a) shared by a hash table on the ordered pair,
+// and only the nodes the outputs reach are kept. n-ary and/or gates are taken as balanced
+// trees of binary ones and xor(a, b) as ¬AND(¬AND(a, ¬b), ¬AND(¬a, b)) — the shapes
+// write_aiger writes — so strash(parse_aiger(write_aiger(c))) and ABC's `read; strash` on the
+// same file build the same graph: its and_count and aig_levels are what ABC's `print_stats`
+// reports. Threshold gates are refused (lower_threshold_gates first); std::invalid_argument.
+Circuit strash(const Circuit& c);
+
 }  // namespace rnncc

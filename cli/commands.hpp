@@ -24,6 +24,8 @@ Action add_draw_command(CLI::App& app);
 Action add_construct_command(CLI::App& app);
 Action add_verify_command(CLI::App& app);
 Action add_eval_command(CLI::App& app);
+// `verify tm`, `construct tm` and `draw tm` (Graphviz builds): added to the existing commands.
+Action add_tm_commands(CLI::App& app);
 Action add_depth_command(CLI::App& app);
 Action add_convert_command(CLI::App& app);
 

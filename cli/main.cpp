@@ -20,9 +20,11 @@ int main(int argc, char** argv) {
       rnncc::cli::add_stats_command(app), rnncc::cli::add_construct_command(app),
       rnncc::cli::add_verify_command(app), rnncc::cli::add_eval_command(app),
       rnncc::cli::add_depth_command(app), rnncc::cli::add_convert_command(app)};
+  // After verify, construct and draw: adds `tm` to each (cli/tm_command.cpp).
 #ifdef RNNCC_HAVE_GRAPHVIZ
   actions.push_back(rnncc::cli::add_draw_command(app));
 #endif
+  actions.insert(actions.begin(), rnncc::cli::add_tm_commands(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <array>
 
 #include "../support.hpp"
 #include "algebra/exact.hpp"
@@ -13,6 +14,7 @@
 #include "circuits/compose.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "circuits/io/aiger.hpp"
 
 using namespace rnncc;
 
@@ -311,4 +313,40 @@ TEST_CASE("inline_circuit refuses malformed bindings", "[circuits][compose]") {
   CHECK_THROWS_AS(inline_circuit(b, c, one), std::invalid_argument);
   const GateId bad[] = {one[0], 99};
   CHECK_THROWS_AS(inline_circuit(b, c, bad), std::invalid_argument);
+}
+
+TEST_CASE("strash: ABC's structural hashing rules, hand-checked", "[circuits][compose][strash]") {
+  CircuitBuilder b;
+  const GateId x = b.input("x"), y = b.input("y"), z = b.input("z");
+  // raw gates, so that nothing is folded before strash sees it
+  auto raw2 = [&](GateKind k, GateId p, GateId q) {
+    const std::array<GateId, 2> ops{p, q};
+    return b.raw(k, ops);
+  };
+  const std::array<GateId, 1> xo{x};
+  const GateId nx = b.raw(GateKind::not_, xo);
+  const GateId contradiction = raw2(GateKind::and_, x, nx);  // x ∧ ¬x = 0
+  const GateId idem = raw2(GateKind::and_, y, y);            // y ∧ y = y
+  const GateId a1 = raw2(GateKind::and_, x, y), a2 = raw2(GateKind::and_, y, x);  // one node
+  const GateId both = raw2(GateKind::or_, a1, a2);           // ¬(¬a ∧ ¬a) = a
+  raw2(GateKind::and_, z, x);                                // dead: no output reads it
+  const GateId parity = raw2(GateKind::xor_, x, y);          // three ANDs
+  const Circuit c = b.finish({contradiction, idem, both, parity});
+  const Circuit s = strash(c);
+  REQUIRE(s.inputs().size() == 3);
+  REQUIRE(and_count(s) == 1 + 3);  // x∧y, and xor's three nodes (x∧¬y, ¬x∧y, their NOR)
+  REQUIRE(aig_levels(s) == 2);
+  REQUIRE(s.kind(s.outputs()[0]) == GateKind::constant);
+  REQUIRE(s.outputs()[1] == s.inputs()[1]);
+  for (std::uint32_t m = 0; m < 8; ++m) {
+    std::vector<Rational> in{Rational(m & 1), Rational(m >> 1 & 1), Rational(m >> 2 & 1)};
+    REQUIRE(evaluate(c, RationalField(), std::span<const Rational>(in)) ==
+            evaluate(s, RationalField(), std::span<const Rational>(in)));
+  }
+  CircuitBuilder t;
+  const GateId u = t.input("u");
+  const std::array<GateId, 1> uo{u};
+  const std::int32_t w = 1;
+  REQUIRE_THROWS_AS(strash(t.finish({t.raw(GateKind::thr, uo, std::span(&w, 1), 1)})),
+                    std::invalid_argument);
 }

@@ -1,0 +1,1 @@
+#include "constructions/state_recall.hpp"

@@ -1,0 +1,241 @@
+#include "verify/verify_tm.hpp"
+
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "algebra/error.hpp"
+#include "algebra/exact.hpp"
+#include "rnn/evaluate.hpp"
+#include "rnn/generate.hpp"
+
+namespace rnncc {
+
+namespace {
+
+// The tape as the generated tokens describe it: the input from cell 0, then each token's
+// write at the head and move (the decoding a reader of the chain of thought does).
+class DecodedTape {
+ public:
+  explicit DecodedTape(const std::vector<std::size_t>& input) {
+    for (std::size_t i = 0; i < input.size(); ++i) cells_[static_cast<std::int64_t>(i)] = input[i];
+  }
+  void apply(const TokenMeaning& t) {
+    cells_[head_] = t.write;
+    head_ += t.move;
+  }
+  std::int64_t head() const { return head_; }
+  // Trimmed contents (leftmost non-blank … rightmost non-blank).
+  std::pair<std::int64_t, std::vector<std::size_t>> trimmed() const {
+    std::int64_t lo = 0, hi = -1;
+    bool any = false;
+    for (auto& [c, a] : cells_)
+      if (a != 0) {
+        if (!any) lo = c;
+        hi = c;
+        any = true;
+      }
+    std::vector<std::size_t> out;
+    for (std::int64_t c = lo; any && c <= hi; ++c) {
+      auto it = cells_.find(c);
+      out.push_back(it == cells_.end() ? 0 : it->second);
+    }
+    return {any ? lo : 0, out};
+  }
+
+ private:
+  std::map<std::int64_t, std::size_t> cells_;
+  std::int64_t head_ = 0;
+};
+
+struct TraceLine {
+  std::uint64_t step;
+  std::string text;
+};
+
+std::string tape_string(const std::vector<std::size_t>& tape) {
+  if (tape.empty()) return "0";
+  std::string s;
+  for (std::size_t a : tape) s += static_cast<char>('0' + a);
+  return s;
+}
+
+}  // namespace
+
+TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>& input,
+                         const TmVerifyOptions& options) {
+  const TmHybrid h = turing_machine_hybrid(m, input, options.hybrid);
+  const Alphabet& sigma = h.model.alphabet;
+  TmVerifyReport out;
+  VerifyReport& r = out.report;
+  r.construction = h.name;
+  r.claims = h.claims;
+
+  IncrementalOptions io;
+  io.attention_index = options.attention_index;
+  io.integer_fast_path = options.integer_fast_path;
+  IncrementalModel model(h.model, io);
+  for (std::size_t u : h.prompt) model.feed(u);
+  TmSimulator sim(m, input);
+  DecodedTape decoded(input);
+  std::vector<std::size_t> generated;  // kept for the reference re-evaluation only
+  const bool keep = options.reference_max_steps > 0 && options.max_steps <= options.reference_max_steps;
+  std::deque<TraceLine> recent;  // the last steps, for a failure's trace
+  auto attended_cell = [&]() -> std::string {
+    auto at = model.attended();
+    for (const auto& a : at)
+      if (a) return fmt::format("attends position {}", *a);
+    return "";
+  };
+
+  std::uint64_t t = 0;
+  for (;;) {
+    if (sim.halted()) break;
+    if (t == options.max_steps) break;
+    ++t;
+    const std::size_t state = sim.state(), read = sim.read(sim.head());
+    const TmTransition& expected = sim.pending();
+    const std::size_t want = h.step_token[state * m.symbols + read];
+    const std::size_t got = model.next_token();
+    recent.push_back({t, fmt::format("step {}: state {} reads {} at cell {}; machine {}, model {} "
+                                     "(prompt + {} tokens; {})",
+                                     t, state_name(state), read, sim.head(),
+                                     transition_name(m, expected), sigma.symbol(got), t - 1,
+                                     attended_cell())});
+    if (recent.size() > 8) recent.pop_front();
+    const bool halts = !expected.defined || !expected.next;
+    if (got != want || h.rule.stops_on(got) != halts) {
+      Counterexample ce;
+      ce.input = input;
+      ce.input_text = input.empty() ? "(blank tape)" : tape_string(input);
+      ce.expected = fmt::format("step {}: {} (state {} reads {} at cell {})", t,
+                                transition_name(m, expected), state_name(state), read, sim.head());
+      ce.got = fmt::format("step {}: {}", t, sigma.symbol(got));
+      ce.disagreeing = "model";
+      ce.found_by = "generation";
+      for (const TraceLine& l : recent) ce.trace += l.text + "\n";
+      r.counterexample = std::move(ce);
+      out.first_differing_step = t;
+      --t;
+      break;
+    }
+    if (keep) generated.push_back(got);
+    if (!expected.defined) {  // "---": the machine halts without a step; so does generation
+      sim.step();
+      --t;  // not a step of the machine
+      break;
+    }
+    decoded.apply(*token_meaning(m, sigma.symbol(got)));
+    sim.step();
+    if (halts) break;
+    model.feed(got);
+  }
+  out.steps = sim.steps();
+  out.halted = sim.halted();
+  out.reason = sim.halt_reason().value_or(HaltReason::step_cap);
+  out.ones = sim.ones();
+  out.head = sim.head();
+  out.largest = model.largest();
+  out.on_integers = model.on_integers();
+  out.indexed = model.indexed();
+  r.checked["steps (model vs simulator)"] = static_cast<std::size_t>(t);
+
+  if (!r.counterexample) {
+    // The tape decoded from the generated tokens against the simulator's.
+    TmRun run;
+    const auto& tape = sim.tape();
+    std::size_t lo = 0, hi = tape.size();
+    while (lo < hi && tape[lo] == 0) ++lo;
+    while (hi > lo && tape[hi - 1] == 0) --hi;
+    for (std::size_t i = lo; i < hi; ++i) run.tape.push_back(tape[i]);
+    run.leftmost = lo == hi ? 0 : sim.leftmost() + static_cast<std::int64_t>(lo);
+    auto [dlo, dtape] = decoded.trimmed();
+    r.checked["tape cells (decoded vs simulator)"] = run.tape.size();
+    if (dtape != run.tape || dlo != run.leftmost || decoded.head() != sim.head()) {
+      Counterexample ce;
+      ce.input = input;
+      ce.input_text = input.empty() ? "(blank tape)" : tape_string(input);
+      ce.expected = fmt::format("tape {} from cell {}, head {}", tape_string(run.tape),
+                                run.leftmost, sim.head());
+      ce.got = fmt::format("tape {} from cell {}, head {}", tape_string(dtape), dlo,
+                           decoded.head());
+      ce.disagreeing = "model";
+      ce.found_by = "final tape";
+      r.counterexample = std::move(ce);
+    }
+    out.tape = run.tape.size() <= 200 ? tape_string(run.tape) : "";
+  }
+
+  // The reference evaluator on the whole sequence: argmax y_t = u_{t+1} at every position.
+  if (!r.counterexample && keep && !generated.empty()) {
+    std::vector<std::size_t> seq = h.prompt;
+    seq.insert(seq.end(), generated.begin(), generated.end());
+    const Trace<RationalField> trace = evaluate(h.model, RationalField{}, seq);
+    std::size_t checked = 0;
+    for (std::size_t i = 0; i < generated.size(); ++i) {
+      const std::size_t pos = h.prompt.size() - 1 + i;  // y at this position picks generated[i]
+      const std::size_t pick = next_token(RationalField{}, trace.outputs()[pos], sigma.size());
+      ++checked;
+      if (pick != generated[i]) {
+        Counterexample ce;
+        ce.input = input;
+        ce.input_text = input.empty() ? "(blank tape)" : tape_string(input);
+        ce.expected = fmt::format("step {}: {} (incremental evaluator)", i + 1,
+                                  sigma.symbol(generated[i]));
+        ce.got = fmt::format("step {}: {} (reference evaluator)", i + 1, sigma.symbol(pick));
+        ce.disagreeing = "model";
+        ce.found_by = "reference evaluator";
+        r.counterexample = std::move(ce);
+        break;
+      }
+    }
+    r.checked["steps (reference evaluator)"] = checked;
+  }
+
+  // Precision: the largest |value| against 4·(T + n + 1)².
+  const Integer bound = tm_value_bound(out.steps, input.size());
+  const Integer measured = numerator(abs(out.largest)) / denominator(abs(out.largest));
+  Claim c = claim_at_most("largest |value| ≤ 4·(T + n + 1)²", bound, measured);
+  r.claims.push_back(c);
+  const std::size_t bits = bit_length(measured) + 1;  // with the sign
+  const std::size_t bound_bits = bit_length(bound) + 1;
+  r.claims.push_back({"value bits (sign + magnitude) ≤ 2·log₂(T + n + 1) + 4",
+                      "≤ " + std::to_string(bound_bits), std::to_string(bits), bits <= bound_bits});
+  if (denominator(out.largest) != 1)
+    r.notes.push_back("a non-integer value occurred (the construction claims integers)");
+  if (!out.halted && !r.counterexample)
+    r.notes.push_back(fmt::format(
+        "step cap {} reached without halting: the simulation holds for the steps run",
+        options.max_steps));
+  if (out.indexed)
+    r.notes.push_back("attention evaluated through the parabola index (rnn/generate.hpp)");
+  r.holds = !r.counterexample &&
+            std::all_of(r.claims.begin(), r.claims.end(), [](const Claim& cl) { return cl.ok; });
+  return out;
+}
+
+nlohmann::ordered_json to_json(const TmVerifyReport& r) {
+  nlohmann::ordered_json j = to_json(r.report);
+  j["steps"] = r.steps;
+  j["halted"] = r.halted;
+  j["halt_reason"] = to_string(r.reason);
+  j["ones"] = r.ones;
+  j["head"] = r.head;
+  j["tape"] = r.tape.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.tape);
+  j["first_differing_step"] = r.first_differing_step
+                                  ? nlohmann::ordered_json(*r.first_differing_step)
+                                  : nlohmann::ordered_json(nullptr);
+  j["largest_value"] = to_string(r.largest);
+  return j;
+}
+
+std::string format_text(const TmVerifyReport& r) {
+  std::string out = format_text(r.report);
+  out += fmt::format("  steps {}, {}, ones {}, head at cell {}", r.steps,
+                     r.halted ? "halted (" + to_string(r.reason) + ")" : "not halted (step cap)",
+                     r.ones, r.head);
+  out += r.tape.empty() ? "\n" : fmt::format(", tape {}\n", r.tape);
+  return out;
+}
+
+}  // namespace rnncc

@@ -1,0 +1,1 @@
+#include "viz/draw_tm.hpp"
