@@ -7,7 +7,9 @@
 #include <utility>
 #include <string>
 
+#include "algebra/error.hpp"
 #include "circuits/analysis.hpp"
+#include "circuits/io/aiger.hpp"
 
 namespace rnncc {
 
@@ -107,7 +109,7 @@ Circuit strash(const Circuit& c) {
   // AIG literals: 2·node + complement; node 0 is the constant 0, nodes 1..I the inputs, then the
   // AND nodes in creation order (each naming two earlier literals).
   const std::uint64_t I = c.inputs().size();
-  std::vector<std::uint64_t> lit(c.size(), 0);
+  std::vector<std::uint64_t> lit;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ands;
   struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
@@ -115,7 +117,6 @@ Circuit strash(const Circuit& c) {
     }
   };
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t, PairHash> table;
-  for (std::size_t i = 0; i < I; ++i) lit[c.inputs()[i]] = 2 * (i + 1);
   auto make_and = [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
     if (x == 0 || y == 0 || x == (y ^ 1)) return 0;
     if (x == 1 || x == y) return y;
@@ -125,38 +126,10 @@ Circuit strash(const Circuit& c) {
     ands.push_back(key);
     return table[key] = 2 * (I + ands.size());
   };
-  auto make_or = [&](std::uint64_t x, std::uint64_t y) { return make_and(x ^ 1, y ^ 1) ^ 1; };
-  auto make_xor = [&](std::uint64_t x, std::uint64_t y) {
-    return make_or(make_and(x, y ^ 1), make_and(x ^ 1, y));
-  };
-  for (GateId id = 0; id < c.size(); ++id) {
-    const auto ops = c.operands(id);
-    switch (c.kind(id)) {
-      case GateKind::input: break;
-      case GateKind::constant: lit[id] = c.constant(id) != 0 ? 1 : 0; break;
-      case GateKind::not_: lit[id] = lit[ops[0]] ^ 1; break;
-      case GateKind::and_:
-      case GateKind::or_:
-      case GateKind::xor_: {
-        std::vector<std::uint64_t> level;
-        for (GateId o : ops) level.push_back(lit[o]);
-        while (level.size() > 1) {  // balanced, as write_aiger
-          std::vector<std::uint64_t> next;
-          for (std::size_t i = 0; i + 1 < level.size(); i += 2)
-            next.push_back(c.kind(id) == GateKind::and_  ? make_and(level[i], level[i + 1])
-                           : c.kind(id) == GateKind::or_ ? make_or(level[i], level[i + 1])
-                                                         : make_xor(level[i], level[i + 1]));
-          if (level.size() % 2) next.push_back(level.back());
-          level = std::move(next);
-        }
-        lit[id] = level[0];
-        break;
-      }
-      default:
-        throw std::invalid_argument("strash: gate " + std::to_string(id) + " is " +
-                                    std::string(name(c.kind(id))) +
-                                    " (lower threshold gates first)");
-    }
+  try {
+    lit = aig_literals(c, make_and);
+  } catch (const InputError& e) {
+    throw std::invalid_argument(std::string("strash: ") + e.what() + " (lower threshold gates first)");
   }
   // Keep the nodes the outputs reach, then emit them in order.
   std::vector<char> live(ands.size(), 0);

@@ -1,10 +1,15 @@
 // rnncc run MODEL.json INPUT... [--precision exact|log:C|mod:P] [--trace] [--json]
+// rnncc run MODEL.json PROMPT... --generate N [--trace] [--json]   (rnn/generate.hpp)
 #include <iostream>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "algebra/error.hpp"
+#include "algebra/exact.hpp"
 #include "algebra/precision.hpp"
 #include "cli/commands.hpp"
+#include "rnn/generate.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
 
@@ -20,7 +25,62 @@ struct RunFlags {
   std::string overflow = "saturate";
   bool trace = false;
   bool json = false;
+  std::optional<std::size_t> generate;
 };
+
+// --generate: greedy generation from each prompt (exact semantics), docs/semantics.md,
+// "Generation". Text: the generated tokens; --trace adds the per-position trace of the whole
+// sequence (prompt + generated); --json the same as JSON.
+int run_generation(const GenerativeModel& gm, const RunFlags& flags) {
+  if (flags.precision != "exact")
+    throw InputError("--generate", "generation runs the exact semantics only (got --precision " +
+                                       flags.precision + ")");
+  const GenerationRule rule = gm.rule.value_or(GenerationRule{});
+  using json = nlohmann::ordered_json;
+  json j{{"model", gm.model.name}, {"layers", describe_layers(gm.model)}};
+  json stops = json::array();
+  for (std::size_t id : rule.stop) stops.push_back(gm.model.alphabet.symbol(id));
+  j["generation"] = {{"rule", "argmax"}, {"stop", stops}};
+  j["runs"] = json::array();
+  std::string text = fmt::format("model {}: {}\n", gm.model.name.empty() ? "(unnamed)" : gm.model.name,
+                                 describe_layers(gm.model));
+  std::vector<RunReport> traces;
+  for (std::size_t i = 0; i < flags.inputs.size(); ++i) {
+    const std::string where = "input " + std::to_string(i + 1);
+    const std::vector<std::size_t> prompt = gm.model.alphabet.tokenize(flags.inputs[i], where);
+    const Generation g = generate(gm.model, RationalField{}, prompt, *flags.generate, rule);
+    std::string tokens;
+    json list = json::array();
+    for (std::size_t u : g.tokens) {
+      tokens += (tokens.empty() ? "" : " ") + gm.model.alphabet.symbol(u);
+      list.push_back(gm.model.alphabet.symbol(u));
+    }
+    text += fmt::format("\nprompt {}: {} token{} generated, {}\n  {}\n",
+                        gm.model.alphabet.join(prompt), g.tokens.size(),
+                        g.tokens.size() == 1 ? "" : "s",
+                        g.stopped ? "stopped on " + gm.model.alphabet.symbol(g.tokens.back())
+                                  : "cap reached",
+                        tokens.empty() ? "(none)" : tokens);
+    text += fmt::format("  largest |value|: {}\n", to_string(g.largest));
+    j["runs"].push_back({{"prompt", gm.model.alphabet.join(prompt)},
+                         {"generated", list},
+                         {"stopped", g.stopped},
+                         {"largest_value", to_string(g.largest)}});
+    if (flags.trace) {
+      std::vector<std::size_t> seq = prompt;
+      seq.insert(seq.end(), g.tokens.begin(), g.tokens.end());
+      traces.push_back(run_model(gm.model, gm.model.alphabet.join(seq), where, PrecisionSpec{}));
+    }
+  }
+  if (flags.json) {
+    if (flags.trace) j["trace"] = to_json(gm.model, traces, true)["runs"];
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << text;
+    if (flags.trace) std::cout << "\n" << format_text(gm.model, traces, true);
+  }
+  return 0;
+}
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
@@ -44,8 +104,13 @@ Action add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--trace", flags->trace, "also print every layer's state at every position");
   cmd->add_flag("--json", flags->json, "print JSON instead of a table");
+  cmd->add_option("--generate", flags->generate,
+                  "generate up to N tokens from each INPUT (a prompt): argmax of the last layer, "
+                  "stopping at the model's stop tokens (exact semantics)");
   return [cmd, flags]() -> int {
     if (!cmd->parsed()) return -1;
+    GenerativeModel gm = load_generative_model(flags->model_path);
+    if (flags->generate) return run_generation(gm, *flags);
     PrecisionSpec precision = parse_precision(flags->precision);
     for (const char* flag : {"--int-bits", "--rounding", "--overflow"})
       if (cmd->count(flag) && precision.kind != PrecisionSpec::Kind::log)
@@ -55,7 +120,7 @@ Action add_run_command(CLI::App& app) {
     precision.rounding = parse_rounding(flags->rounding);
     precision.overflow = parse_overflow(flags->overflow);
     check_int_bits(precision);
-    Model model = load_model(flags->model_path);
+    const Model& model = gm.model;
     std::vector<RunReport> runs;
     for (std::size_t i = 0; i < flags->inputs.size(); ++i)
       runs.push_back(

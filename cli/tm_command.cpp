@@ -1,10 +1,137 @@
-// placeholder (being written): rnncc verify tm / construct tm / draw tm
+// rnncc verify tm MACHINE [--input STRING] [--max-steps N] [--index] [--json]
+// rnncc construct tm MACHINE [--input STRING] -o MODEL.json
+// rnncc draw tm MACHINE -o OUT.(svg|png|dot) [--layers]           (Graphviz builds)
+// Turing machines simulated by a hybrid RNN with chain of thought [WDL24]
+// (constructions/turing_machine.hpp, verify/verify_tm.hpp, viz/draw_tm.hpp).
+#include <iostream>
+#include <memory>
+
+#include "algebra/error.hpp"
+#include "circuits/io/circuit_json.hpp"
 #include "cli/commands.hpp"
+#include "constructions/turing_machine.hpp"
+#include "rnn/generate.hpp"
+#include "rnn/run_report.hpp"
+#include "verify/verify_tm.hpp"
+#ifdef RNNCC_HAVE_GRAPHVIZ
+#include "viz/draw_tm.hpp"
+#endif
 
 namespace rnncc::cli {
 
-Action add_tm_commands(CLI::App&) {
-  return [] { return -1; };
+namespace {
+
+struct TmFlags {
+  std::string machine, input, output, defect = "none";
+  std::uint64_t max_steps = 10'000;
+  bool json = false, index = false, lenient = false, layers = false;
+};
+
+TmHybridOptions::Defect parse_defect(const std::string& d) {
+  if (d == "none") return TmHybridOptions::Defect::none;
+  if (d == "off-by-one") return TmHybridOptions::Defect::off_by_one_position;
+  if (d == "leftmost-ties") return TmHybridOptions::Defect::leftmost_ties;
+  throw InputError("--defect", "'" + d + "': expected none, off-by-one or leftmost-ties");
+}
+
+void add_machine_flags(CLI::App* cmd, TmFlags& f) {
+  cmd->add_option("MACHINE", f.machine,
+                  "bbchallenge string (1RB1LB_1LA1RZ) or a file holding one (examples/tm_*.txt)")
+      ->required();
+  cmd->add_flag("--lenient", f.lenient,
+                "any next-state letter outside the states halts (default: only Z)");
+}
+
+// The parent's own required arguments stay required unless `tm` was the subcommand given.
+void relax(CLI::App* parent, std::vector<std::string> names, CLI::App* tm) {
+  for (const std::string& n : names) parent->get_option(n)->required(false);
+  parent->parse_complete_callback([parent, names, tm] {
+    if (tm->parsed()) return;
+    for (const std::string& n : names)
+      if (parent->get_option(n)->count() == 0)
+        throw CLI::RequiredError(parent->get_option(n)->get_name());
+  });
+}
+
+}  // namespace
+
+Action add_tm_commands(CLI::App& app) {
+  auto f = std::make_shared<TmFlags>();
+
+  CLI::App* verify = app.get_subcommand("verify");
+  CLI::App* vt = verify->add_subcommand(
+      "tm", "Turing machine by a hybrid RNN with chain of thought [WDL24], step by step against "
+            "the direct simulator");
+  add_machine_flags(vt, *f);
+  vt->add_option("--input", f->input, "tape symbols written from cell 0 (e.g. 0110)");
+  vt->add_option("--max-steps", f->max_steps, "step cap (not halting by then is not a failure)")
+      ->capture_default_str();
+  vt->add_flag("--index", f->index,
+               "evaluate the attention through the parabola index (same argmax, O(log n) a step)");
+  vt->add_option("--defect", f->defect,
+                 "a deliberately broken model: none, off-by-one or leftmost-ties")
+      ->capture_default_str();
+  vt->add_flag("--json", f->json, "print the report as JSON");
+
+  CLI::App* construct = app.get_subcommand("construct");
+  CLI::App* ct = construct->add_subcommand(
+      "tm", "the hybrid model of a Turing machine; run it with `rnncc run MODEL PROMPT --generate N`");
+  add_machine_flags(ct, *f);
+  ct->add_option("--input", f->input, "tape symbols written from cell 0 (sets the printed prompt)");
+  ct->add_option("-o,--output", f->output, "MODEL.json")->required();
+  relax(construct, {"KIND", "--output"}, ct);
+
+  CLI::App* dt = nullptr;
+#ifdef RNNCC_HAVE_GRAPHVIZ
+  if (CLI::App* draw = app.get_subcommand("draw")) {
+    dt = draw->add_subcommand("tm", "a Turing machine's state diagram (--layers: the hybrid "
+                                    "model's layers) as SVG, PNG or DOT");
+    add_machine_flags(dt, *f);
+    dt->add_option("-o,--output", f->output, "OUT.svg, OUT.png or OUT.dot")->required();
+    dt->add_flag("--layers", f->layers, "draw the hybrid model's layer diagram instead");
+    relax(draw, {"INPUT", "--output"}, dt);
+  }
+#endif
+
+  return [vt, ct, dt, f]() -> int {
+    if (vt->parsed()) {
+      const TuringMachine m = machine_from_argument(f->machine, f->lenient);
+      TmVerifyOptions o;
+      o.max_steps = f->max_steps;
+      o.attention_index = f->index;
+      o.hybrid.defect = parse_defect(f->defect);
+      const TmVerifyReport r = verify_tm(m, parse_tape_input(m, f->input), o);
+      if (f->json)
+        std::cout << to_json(r).dump(2) << "\n";
+      else
+        std::cout << format_text(r);
+      return r.report.holds ? 0 : 1;
+    }
+    if (ct->parsed()) {
+      const TuringMachine m = machine_from_argument(f->machine, f->lenient);
+      const TmHybrid h = turing_machine_hybrid(m, parse_tape_input(m, f->input));
+      write_file_atomically(f->output, generative_model_to_json(h.model, h.rule).dump(2) + "\n");
+      std::cout << h.name << ": wrote " << f->output << " (" << describe_layers(h.model)
+                << ", |Σ| = " << h.model.alphabet.size() << ")\n";
+      std::cout << "  prompt: " << h.model.alphabet.join(h.prompt) << "\n";
+      for (const Claim& cl : h.claims)
+        std::cout << "  claim " << cl.name << ": claimed " << cl.claimed << ", measured "
+                  << cl.measured << (cl.ok ? "" : "  FAILS") << "\n";
+      return 0;
+    }
+#ifdef RNNCC_HAVE_GRAPHVIZ
+    if (dt && dt->parsed()) {
+      const TuringMachine m = machine_from_argument(f->machine, f->lenient);
+      const DrawFormat format = draw_format_for(f->output);
+      const std::string dot = f->layers
+                                  ? tm_layer_diagram_dot(m, turing_machine_hybrid(m, {}))
+                                  : tm_state_diagram_dot(m);
+      write_file_atomically(f->output, render_dot(dot, format));
+      return 0;
+    }
+#endif
+    return -1;
+  };
 }
 
 }  // namespace rnncc::cli

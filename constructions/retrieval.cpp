@@ -148,10 +148,10 @@ void add_claims(Construction& c, std::size_t lrnn_layers, std::size_t state, std
   if (n.att)
     c.claims.push_back(claim_equal("attention key size h", Integer(static_cast<long>(key_size)),
                                    Integer(static_cast<long>(n.att->key_size()))));
-  c.claims.push_back(claim_at_most(
-      "precision: largest |state, output or score| on a probe of length " +
-          std::to_string(probe.size()) + " ≤ " + bound_what,
-      bound, numerator(largest_magnitude(c.model, probe))));
+  c.claims.push_back(
+      claim_at_most("precision: largest |state, output or score| on a probe of length " +
+                        std::to_string(probe.size()) + " ≤ " + bound_what,
+                    bound, numerator(largest_magnitude(c.model, probe))));
 }
 
 constexpr std::size_t kProbeLength = 64;
@@ -179,12 +179,15 @@ Construction selective_copy(const SelectiveCopyOptions& o) {
 
   Construction c;
   c.name = "selective-copy";
-  if (!o.attention) c.name += " (LRNN alone)";
-  else if (window != N) c.name += " (window " + std::to_string(window) + ")";
+  if (!o.attention)
+    c.name += " (LRNN alone)";
+  else if (window != N)
+    c.name += " (window " + std::to_string(window) + ")";
   c.model.name = c.name;
   c.model.description =
       "selective copying [CDMS26 Thm 4.3]: diagonal LRNN (t, latest number n, token) -> diagonal "
-      "LRNN (t^2, t, n, token) -> unique-hard attention, window N, score (t+1-n)^2 - (s-(t+1-n))^2, "
+      "LRNN (t^2, t, n, token) -> unique-hard attention, window N, score (t+1-n)^2 - "
+      "(s-(t+1-n))^2, "
       "copies the token at position t+1-n";
   c.model.alphabet = Alphabet(symbols, "selective-copy");
   c.model.accept = Acceptance{Acceptance::Mode::positive, 0, 0};
@@ -255,11 +258,12 @@ Construction selective_copy(const SelectiveCopyOptions& o) {
   // Probe: data tokens, the number N in the middle, number tokens 1..N, data again.
   std::vector<std::size_t> probe;
   for (std::size_t i = 0; probe.size() < kProbeLength; ++i)
-    probe.push_back(i == kProbeLength / 2 ? S - 1 : i % 3 == 0 && i > kProbeLength / 2 ? K + i % N
-                                                                                       : i % K);
+    probe.push_back(i == kProbeLength / 2                ? S - 1
+                    : i % 3 == 0 && i > kProbeLength / 2 ? K + i % N
+                                                         : i % K);
   const long L = static_cast<long>(kProbeLength), NN = static_cast<long>(N);
-  add_claims(c, 2, 7, N, "N (the largest distance)", 2, Integer((L + NN) * (L + NN)),
-             "(L + N)²", probe);
+  add_claims(c, 2, 7, N, "N (the largest distance)", 2, Integer((L + NN) * (L + NN)), "(L + N)²",
+             probe);
   return c;
 }
 
@@ -273,8 +277,9 @@ Construction associative_recall(const AssocRecallOptions& o) {
     throw InputError("--values", "expected 1..10 values (\"0\"..\"9\"), got " + std::to_string(v));
   const std::size_t span = o.span.value_or(2 * k + 1);
   if (span < 2)
-    throw InputError("--span", "expected a span of at least 2 positions (a key and its value), got " +
-                                   std::to_string(span));
+    throw InputError("--span",
+                     "expected a span of at least 2 positions (a key and its value), got " +
+                         std::to_string(span));
   const std::size_t window = o.window.value_or(span);
   if (window < 1) throw InputError("--window", "expected a window of at least 1 position, got 0");
   const std::size_t S = 2 * k + v;
@@ -291,12 +296,15 @@ Construction associative_recall(const AssocRecallOptions& o) {
 
   Construction c;
   c.name = "assoc-recall";
-  if (!o.attention) c.name += " (LRNN alone)";
-  else if (window != span) c.name += " (window " + std::to_string(window) + ")";
+  if (!o.attention)
+    c.name += " (LRNN alone)";
+  else if (window != span)
+    c.name += " (window " + std::to_string(window) + ")";
   if (o.attention && o.tie == TieRule::leftmost) c.name += " (tie leftmost)";
   c.model.name = c.name;
   c.model.description =
-      "associative recall with decoding [CDMS26 Thm 4.6]: diagonal LRNN (latest query key q, latest "
+      "associative recall with decoding [CDMS26 Thm 4.6]: diagonal LRNN (latest query key q, "
+      "latest "
       "key c, c^2, [value], value index) -> unique-hard attention, window = span, score "
       "q^2 - (c_s - q)^2 + [value at s], ties rightmost: the most recent value bound to key q";
   c.model.alphabet = Alphabet(symbols, "assoc-recall");
@@ -306,9 +314,9 @@ Construction associative_recall(const AssocRecallOptions& o) {
   std::vector<DecayStep> l1;
   for (std::size_t id = 0; id < S; ++id) {
     const std::size_t key = key_of(id), query = query_of(id), val = value_of(id);
-    l1.push_back({{q(query ? 0L : 1L), q(key ? 0L : 1L), q(key ? 0L : 1L), q(0L), q(0L)},
-                  column({q(query), q(key), q(key * key), q(val ? 1L : 0L),
-                          val ? q(val - 1) : q(-1L)})});
+    l1.push_back(
+        {{q(query ? 0L : 1L), q(key ? 0L : 1L), q(key ? 0L : 1L), q(0L), q(0L)},
+         column({q(query), q(key), q(key * key), q(val ? 1L : 0L), val ? q(val - 1) : q(-1L)})});
   }
   c.model.layers.push_back({std::nullopt, diagonal_layer(5, std::move(l1))});
 
@@ -356,8 +364,10 @@ Construction associative_recall(const AssocRecallOptions& o) {
   c.target.value = [answer, value_of, span](const std::vector<std::size_t>& w) {
     const std::size_t s = answer(w);
     if (s == 0 || s + span <= w.size())
-      throw DomainError("assoc-recall: f is claimed only where the query's key has a bound value "
-                        "among the last " + std::to_string(span) + " tokens");
+      throw DomainError(
+          "assoc-recall: f is claimed only where the query's key has a bound value "
+          "among the last " +
+          std::to_string(span) + " tokens");
     return q(value_of(w[s - 1]) - 1);
   };
   c.encode = [](const std::vector<std::size_t>& w) { return w; };

@@ -34,8 +34,8 @@
 //            at s = t + 1 − n, which is visible iff t − s < N, i.e. iff n ≤ N.
 // Claims: LRNN layers 2 (diagonal), attention layers 1, state dimension 3 + 4 = 7 (independent
 // of L, K and N), window = N, key size 2, and log precision: every state, output and score on
-// inputs of length L is an integer of absolute value ≤ (L+1)² (2⌈log₂(L+2)⌉ bits), measured on
-// a probe string.
+// inputs of length L is an integer of absolute value ≤ max(L² + 2NL, K + N) (≈ 2 log₂(L + N)
+// bits); the claim measures ≤ (L + N)² on a probe string of length 64.
 //
 // ASSOCIATIVE RECALL WITH DECODING [CDMS26 Thm 4.6 as summarized: the SSM extracts the control
 // variable, the attention looks the key up in a window that covers the dictionary, not L].
@@ -77,10 +77,10 @@
 namespace rnncc {
 
 struct SelectiveCopyOptions {
-  std::size_t data_symbols = 2;        // K: 1..26, named "a", "b", …
-  std::size_t max_distance = 3;        // N: number tokens "1".."N", 1..9
-  std::optional<std::size_t> window;   // the attention's window; default N (≥ 1)
-  bool attention = true;               // false: the LRNN stack alone (negative variant)
+  std::size_t data_symbols = 2;       // K: 1..26, named "a", "b", …
+  std::size_t max_distance = 3;       // N: number tokens "1".."N", 1..9
+  std::optional<std::size_t> window;  // the attention's window; default N (≥ 1)
+  bool attention = true;              // false: the LRNN stack alone (negative variant)
 };
 
 // Throws InputError (where = "--data-symbols", "--max-distance", "--window") for an option out
@@ -88,13 +88,13 @@ struct SelectiveCopyOptions {
 Construction selective_copy(const SelectiveCopyOptions& options);
 
 struct AssocRecallOptions {
-  std::size_t keys = 2;                // k: 1..26, keys "a".., queries "A"..
-  std::size_t values = 2;              // v: 1..10, values "0".."v−1"
-  std::optional<std::size_t> span;     // the promise: the answer lies in the last `span`
-                                       // tokens; default 2k + 1 (a dictionary of k pairs + query)
-  std::optional<std::size_t> window;   // the attention's window; default span (≥ 1)
-  TieRule tie = TieRule::rightmost;    // rightmost = the most recent binding (correct)
-  bool attention = true;               // false: the LRNN alone (negative variant)
+  std::size_t keys = 2;               // k: 1..26, keys "a".., queries "A"..
+  std::size_t values = 2;             // v: 1..10, values "0".."v−1"
+  std::optional<std::size_t> span;    // the promise: the answer lies in the last `span`
+                                      // tokens; default 2k + 1 (a dictionary of k pairs + query)
+  std::optional<std::size_t> window;  // the attention's window; default span (≥ 1)
+  TieRule tie = TieRule::rightmost;   // rightmost = the most recent binding (correct)
+  bool attention = true;              // false: the LRNN alone (negative variant)
 };
 
 // Throws InputError (where = "--keys", "--values", "--span", "--window") for an option out of

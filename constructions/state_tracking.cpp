@@ -80,8 +80,8 @@ Construction build(const Plan& p, const StateTrackingOptions& o) {
   std::vector<DeltaStep> steps;
   for (std::size_t s = 0; s < sigma; ++s)
     for (std::size_t i = 0; i < K; ++i)
-      steps.push_back({o.gated ? Vector{Rational(1)} : Vector{}, beta, p.keys[s][i],
-                       Vector{Rational(0)}});
+      steps.push_back(
+          {o.gated ? Vector{Rational(1)} : Vector{}, beta, p.keys[s][i], Vector{Rational(0)}});
   const Family family = o.gated ? Family::gated_deltanet : Family::deltanet;
   LrnnLayer layer = make_delta(family, std::move(frame), std::move(steps), o.beta_range);
 
@@ -98,7 +98,8 @@ Construction build(const Plan& p, const StateTrackingOptions& o) {
   c.encode = [K, sigma](const std::vector<std::size_t>& w) {
     std::vector<std::size_t> out;
     for (std::size_t s : w) {
-      if (s >= sigma) throw InputError("encode", "symbol id " + std::to_string(s) + " is out of range");
+      if (s >= sigma)
+        throw InputError("encode", "symbol id " + std::to_string(s) + " is out of range");
       for (std::size_t i = 0; i < K; ++i) out.push_back(s * K + i);
     }
     return out;
@@ -139,14 +140,14 @@ Construction build(const Plan& p, const StateTrackingOptions& o) {
   }
   c.claims.push_back(claim_equal("state dimension d", Integer(static_cast<long>(p.d)),
                                  Integer(static_cast<long>(built.d))));
-  c.claims.push_back({"sub-steps (tokens) per symbol", "= " + std::to_string(K),
-                      low == high ? std::to_string(low)
-                                  : std::to_string(low) + ".." + std::to_string(high),
-                      low == K && high == K});
+  c.claims.push_back(
+      {"sub-steps (tokens) per symbol", "= " + std::to_string(K),
+       low == high ? std::to_string(low) : std::to_string(low) + ".." + std::to_string(high),
+       low == K && high == K});
   c.claims.push_back({"tokens with eigenvalue −1 (A_σ k_σ = −k_σ)", "≥ 1",
                       std::to_string(minus_one), minus_one >= 1});
-  c.claims.push_back(claim_equal("nonzero keys with ‖k‖² ≠ 1", Integer(0),
-                                 Integer(static_cast<long>(bad_norm))));
+  c.claims.push_back(
+      claim_equal("nonzero keys with ‖k‖² ≠ 1", Integer(0), Integer(static_cast<long>(bad_norm))));
   c.claims.push_back(claim_equal("tokens with A_σ A_σᵀ ≠ I (not orthogonal)", Integer(0),
                                  Integer(static_cast<long>(not_orthogonal))));
   if (o.gated)
@@ -200,7 +201,8 @@ Construction parity(const StateTrackingOptions& options) {
 }
 
 Construction mod_count(std::size_t k, std::size_t r, const StateTrackingOptions& options) {
-  if (k < 2 || k > 16) throw InputError("--k", "expected a modulus k in 2..16, got " + std::to_string(k));
+  if (k < 2 || k > 16)
+    throw InputError("--k", "expected a modulus k in 2..16, got " + std::to_string(k));
   if (r >= k)
     throw InputError("--r", "expected a residue r in 0.." + std::to_string(k - 1) + ", got " +
                                 std::to_string(r));
@@ -227,7 +229,8 @@ Construction mod_count(std::size_t k, std::size_t r, const StateTrackingOptions&
 
 Construction symmetric_word(std::size_t n, SymmetricGenerators generators,
                             const StateTrackingOptions& options) {
-  if (n < 2 || n > 6) throw InputError("--n", "expected n in 2..6 points, got " + std::to_string(n));
+  if (n < 2 || n > 6)
+    throw InputError("--n", "expected n in 2..6 points, got " + std::to_string(n));
   Plan p;
   // perms[σ]: the generator as a map of 0-based points (the target's own semantics).
   std::vector<std::vector<std::size_t>> perms;

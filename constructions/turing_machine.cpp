@@ -78,7 +78,8 @@ TuringMachine parse_machine(std::string_view text, const std::string& where, boo
       m.symbols = count;
     } else if (count != m.symbols) {
       fail(s, "state " + state_name(q) + " has " + std::to_string(count) +
-                  " transitions, but state A has " + std::to_string(m.symbols) +
+                  (count == 1 ? " transition" : " transitions") + ", but state A has " +
+                  std::to_string(m.symbols) +
                   " (one per read symbol)");
     }
     for (std::size_t a = 0; a < count; ++a) {

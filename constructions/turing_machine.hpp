@@ -15,10 +15,11 @@
 // ReLU feed-forward layers — such that greedy generation from the prompt "^ x_0 … x_{n−1}"
 // emits, as its t-th token, the t-th transition M takes on x, written "bDq" (symbol b written,
 // move D, next state q; 'Z' = halt; "---" = undefined transition reached), and stops exactly when
-// M halts. The model does not depend on x. Claimed size: LRNN state dimension 6 + |Q|, one
-// attention layer with one head (key size 2, value size |Γ|), ReLU widths 2 + |Q| + |Γ| and
+// M halts. The model does not depend on x. Claimed size: LRNN state dimension 5 + |Q| + |Γ|,
+// one attention layer with one head (key size 2, value size |Γ|), ReLU widths 1 + |Q| + |Γ| and
 // |Q|·|Γ|; every value the model takes after T steps on an input of length n is an integer of
-// absolute value ≤ 4·(T + n + 1)², i.e. 2·log₂(T + n + 1) + 3 = O(log T) bits (measured per run, constructions.md §7).
+// absolute value ≤ 4·(T + n + 1)², i.e. ≤ 2·log₂(T + n + 1) + 4 bits with the sign = O(log T)
+// (measured per run by verify/verify_tm.hpp).
 // The layers and their equations are in turing_machine.cpp and docs/constructions.md.
 #pragma once
 

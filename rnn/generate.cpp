@@ -71,9 +71,18 @@ I64 from_rat<I64>(const Rational& q) {
   return I64{static_cast<std::int64_t>(n)};
 }
 
+// A small integer constant, without a detour through GMP for I64 (the hot loop uses these).
+template <class T>
+T konst(long x) {
+  if constexpr (std::is_same_v<T, I64>)
+    return I64{x};
+  else
+    return Rational(x);
+}
+
 template <class T>
 T neg(const T& a) {
-  return mul(a, from_rat<T>(Rational(-1)));
+  return mul(a, konst<T>(-1));
 }
 template <class T>
 T sub(const T& a, const T& b) {
@@ -85,7 +94,7 @@ T abs_of(const T& a) {
 }
 template <class T>
 T zero() {
-  return from_rat<T>(Rational(0));
+  return konst<T>(0);
 }
 
 template <class T>
@@ -165,12 +174,9 @@ struct AttnStep {
 };
 
 template <class T>
-bool operator<(const std::vector<T>&, const std::vector<T>&) = delete;
-
-template <class T>
 std::vector<T> project(const Sparse<T>& W, const std::vector<T>& b, const std::vector<T>& z) {
   std::vector<T> out = b;
-  mul_add(W, z, 1, from_rat<T>(Rational(1)), out);
+  mul_add(W, z, 1, konst<T>(1), out);
   return out;
 }
 
@@ -278,7 +284,7 @@ struct Engine {
     l.S = std::move(S);
     see(l.S);
     std::vector<T> y = l.c0;
-    mul_add(l.C, l.S, l.m, from_rat<T>(Rational(1)), y);
+    mul_add(l.C, l.S, l.m, konst<T>(1), y);
     if (!l.Cf.empty())
       for (std::size_t f = 0; f < z.size(); ++f)
         if (!is_zero(z[f])) mul_add(l.Cf[f], l.S, l.m, z[f], y);
@@ -289,7 +295,7 @@ struct Engine {
 
   std::vector<T> step(ElmanStep<T>& l, const std::vector<T>& z) {
     std::vector<T> x = l.bias;
-    const T one = from_rat<T>(Rational(1));
+    const T one = konst<T>(1);
     mul_add(l.W, l.h, 1, one, x);
     mul_add(l.U, z, 1, one, x);
     see(x);
@@ -298,7 +304,7 @@ struct Engine {
       if (l.act == Activation::relu)
         v = s > 0 ? v : zero<T>();
       else
-        v = from_rat<T>(Rational(s));
+        v = konst<T>(s);
     }
     l.h = std::move(x);
     std::vector<T> y = l.c0;
@@ -316,7 +322,7 @@ struct Engine {
     see(k);
     see(v);
     auto score_of = [&](const std::vector<T>& key, std::size_t s) {
-      T acc = mul(l.lambda, from_rat<T>(Rational(static_cast<long>(s))));
+      T acc = mul(l.lambda, konst<T>(static_cast<long>(s)));
       for (std::size_t i = 0; i < l.h; ++i) acc = add(acc, mul(q[i], key[i]));
       return acc;
     };
@@ -337,7 +343,7 @@ struct Engine {
                                 "position " + std::to_string(pos) +
                                     ": query has q₂ ≥ 0 (the score is not concave in w)");
       // pred = max{w : w ≤ w*}, succ = min{w : w > w*}, w* = q₁/(−2q₂).
-      const T D = mul(q[1], from_rat<T>(Rational(-2)));
+      const T D = mul(q[1], konst<T>(-2));
       auto succ = l.index.end();
       if constexpr (std::is_same_v<T, Rational>) {
         succ = l.index.upper_bound(q[0] / D);
@@ -411,13 +417,13 @@ struct Engine {
 
   void feed(std::size_t token) {
     std::vector<T> z(alphabet, zero<T>());
-    z[token] = from_rat<T>(Rational(1));
+    z[token] = konst<T>(1);
     attended.assign(layers.size(), std::nullopt);
     std::vector<T> y;
     for (std::size_t li = 0; li < layers.size(); ++li) {
       if (input_w[li]) {
         std::vector<T> zz = input_b[li];
-        mul_add(*input_w[li], y, 1, from_rat<T>(Rational(1)), zz);
+        mul_add(*input_w[li], y, 1, konst<T>(1), zz);
         z = std::move(zz);
       } else if (li > 0) {
         z = y;

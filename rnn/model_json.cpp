@@ -330,7 +330,9 @@ AttentionLayer parse_attention(const JsonCursor& n, const LayerContext& ctx) {
 Model parse_model(std::string_view text, const std::string& source) {
   json doc = parse_json(text, source);
   JsonCursor root(doc, source, "");
-  root.only({"format", "name", "description", "alphabet", "layers", "accept", "comment"});
+  // "generation" (the rule of rnncc run --generate) is read by rnn/generate.hpp; the model
+  // itself does not depend on it.
+  root.only({"format", "name", "description", "alphabet", "layers", "accept", "comment", "generation"});
   if (auto f = root.find("format"); f && f->string() != "rnncc-model/1")
     f->fail("\"rnncc-model/1\"");
 

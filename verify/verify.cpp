@@ -12,6 +12,7 @@
 #include "algebra/modp.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/target.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/run_report.hpp"
@@ -34,9 +35,17 @@ class Checker {
  public:
   Checker(const Construction& c, const VerifyOptions& o) : c_(c), o_(o) {
     if (c.modulus) mod_.emplace(*c.modulus);
-    compilable_ =
-        std::all_of(c.model.layers.begin(), c.model.layers.end(),
-                    [](const StackLayer& l) { return std::holds_alternative<LrnnLayer>(l.layer); });
+    // Three-way needs X's arithmetic circuit: LRNN stacks (compile_lrnn), one Elman layer
+    // (compile_nonlinear_sequential), LRNN layers under one hard-attention layer
+    // (compile_attention_arith) — compile_model's arith routes; softmax has no exact circuit.
+    TargetOptions t;
+    try {
+      (void)compiler_name(c.model, t);
+      const auto* a = std::get_if<AttentionLayer>(&c.model.layers.back().layer);
+      compilable_ = !a || a->kind != AttentionKind::softmax;
+    } catch (const InputError&) {
+      compilable_ = false;
+    }
   }
 
   bool compilable() const { return compilable_; }
@@ -82,10 +91,10 @@ class Checker {
     auto& cache = mod ? circuits_mod_ : circuits_rational_;
     auto it = cache.find(n);
     if (it == cache.end()) {
-      CompileOptions o;
-      o.acceptance = false;
-      o.scan = ScanKind::sklansky;
-      it = cache.emplace(n, compile_lrnn(c_.model, n, o).circuit).first;
+      TargetOptions o;  // arith, exact
+      o.compile.acceptance = false;
+      o.compile.scan = ScanKind::sklansky;
+      it = cache.emplace(n, compile_model(c_.model, n, o).circuit).first;
     }
     return it->second;
   }
@@ -291,8 +300,8 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   if (outside_promise > 0) r.checked["skipped (outside the promise)"] = outside_promise;
   if (o.three_way && !checker.compilable())
     r.notes.push_back(
-        "three-way agreement skipped: the model has non-LRNN layers, which compile_lrnn does not "
-        "compile");
+        "three-way agreement skipped: no arithmetic circuit for this model (compile_model's arith "
+        "routes: LRNN stacks, one Elman layer, LRNN layers under one hard-attention layer)");
   else if (o.three_way)
     r.checked["three-way (lengths compiled)"] = checker.circuits_compiled();
 

@@ -17,40 +17,43 @@ namespace {
 // write at the head and move (the decoding a reader of the chain of thought does).
 class DecodedTape {
  public:
-  explicit DecodedTape(const std::vector<std::size_t>& input) {
-    for (std::size_t i = 0; i < input.size(); ++i) cells_[static_cast<std::int64_t>(i)] = input[i];
-  }
+  explicit DecodedTape(const std::vector<std::size_t>& input)
+      : cells_(input.begin(), input.end()) {}
   void apply(const TokenMeaning& t) {
-    cells_[head_] = t.write;
+    if (head_ < origin_) {  // grow left by doubling
+      const std::size_t grow = std::max<std::size_t>(cells_.size(), 64);
+      cells_.insert(cells_.begin(), grow, 0);
+      origin_ -= static_cast<std::int64_t>(grow);
+    }
+    const auto i = static_cast<std::size_t>(head_ - origin_);
+    if (i >= cells_.size()) cells_.resize(2 * i + 64, 0);
+    cells_[i] = static_cast<std::uint8_t>(t.write);
     head_ += t.move;
   }
   std::int64_t head() const { return head_; }
-  // Trimmed contents (leftmost non-blank … rightmost non-blank).
+  // Trimmed contents (leftmost non-blank … rightmost non-blank) and the first cell's index.
   std::pair<std::int64_t, std::vector<std::size_t>> trimmed() const {
-    std::int64_t lo = 0, hi = -1;
-    bool any = false;
-    for (auto& [c, a] : cells_)
-      if (a != 0) {
-        if (!any) lo = c;
-        hi = c;
-        any = true;
-      }
-    std::vector<std::size_t> out;
-    for (std::int64_t c = lo; any && c <= hi; ++c) {
-      auto it = cells_.find(c);
-      out.push_back(it == cells_.end() ? 0 : it->second);
-    }
-    return {any ? lo : 0, out};
+    std::size_t lo = 0, hi = cells_.size();
+    while (lo < hi && cells_[lo] == 0) ++lo;
+    while (hi > lo && cells_[hi - 1] == 0) --hi;
+    std::vector<std::size_t> out(cells_.begin() + static_cast<std::ptrdiff_t>(lo),
+                                 cells_.begin() + static_cast<std::ptrdiff_t>(hi));
+    return {lo == hi ? 0 : origin_ + static_cast<std::int64_t>(lo), out};
   }
 
  private:
-  std::map<std::int64_t, std::size_t> cells_;
-  std::int64_t head_ = 0;
+  std::vector<std::uint8_t> cells_;
+  std::int64_t origin_ = 0, head_ = 0;
 };
 
+// One compared step, formatted only when a failure shows the last few.
 struct TraceLine {
   std::uint64_t step;
-  std::string text;
+  std::size_t state, read;
+  std::int64_t cell;
+  const TmTransition* expected;
+  std::size_t got;
+  std::vector<std::optional<std::size_t>> attended;
 };
 
 std::string tape_string(const std::vector<std::size_t>& tape) {
@@ -79,16 +82,22 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   TmSimulator sim(m, input);
   DecodedTape decoded(input);
   std::vector<std::size_t> generated;  // kept for the reference re-evaluation only
-  const bool keep = options.reference_max_steps > 0 && options.max_steps <= options.reference_max_steps;
+  const bool keep = options.reference_max_steps > 0;
+  std::vector<TokenMeaning> meaning(sigma.size());  // per token id, decoded once
+  for (std::size_t k = 0; k < sigma.size(); ++k)
+    if (auto t = token_meaning(m, sigma.symbol(k))) meaning[k] = *t;
   std::deque<TraceLine> recent;  // the last steps, for a failure's trace
-  auto attended_cell = [&]() -> std::string {
-    auto at = model.attended();
-    for (const auto& a : at)
-      if (a) return fmt::format("attends position {}", *a);
-    return "";
+  auto show = [&](const TraceLine& l) {
+    std::string at;
+    for (const auto& a : l.attended)
+      if (a) at = fmt::format("; the attention picks position {}", *a);
+    return fmt::format("step {}: state {} reads {} at cell {}: machine {}, model {} (position {}{})",
+                       l.step, state_name(l.state), l.read, l.cell,
+                       transition_name(m, *l.expected), sigma.symbol(l.got),
+                       h.prompt.size() + l.step - 1, at);
   };
 
-  std::uint64_t t = 0;
+  std::uint64_t t = 0, agreed = 0;  // steps; tokens that agreed (a final "---" is a token)
   for (;;) {
     if (sim.halted()) break;
     if (t == options.max_steps) break;
@@ -97,11 +106,7 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
     const TmTransition& expected = sim.pending();
     const std::size_t want = h.step_token[state * m.symbols + read];
     const std::size_t got = model.next_token();
-    recent.push_back({t, fmt::format("step {}: state {} reads {} at cell {}; machine {}, model {} "
-                                     "(prompt + {} tokens; {})",
-                                     t, state_name(state), read, sim.head(),
-                                     transition_name(m, expected), sigma.symbol(got), t - 1,
-                                     attended_cell())});
+    recent.push_back({t, state, read, sim.head(), &expected, got, model.attended()});
     if (recent.size() > 8) recent.pop_front();
     const bool halts = !expected.defined || !expected.next;
     if (got != want || h.rule.stops_on(got) != halts) {
@@ -113,19 +118,20 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
       ce.got = fmt::format("step {}: {}", t, sigma.symbol(got));
       ce.disagreeing = "model";
       ce.found_by = "generation";
-      for (const TraceLine& l : recent) ce.trace += l.text + "\n";
+      for (const TraceLine& l : recent) ce.trace += show(l) + "\n";
       r.counterexample = std::move(ce);
       out.first_differing_step = t;
       --t;
       break;
     }
-    if (keep) generated.push_back(got);
+    ++agreed;
+    if (keep && generated.size() <= options.reference_max_steps) generated.push_back(got);
     if (!expected.defined) {  // "---": the machine halts without a step; so does generation
       sim.step();
       --t;  // not a step of the machine
       break;
     }
-    decoded.apply(*token_meaning(m, sigma.symbol(got)));
+    decoded.apply(meaning[got]);
     sim.step();
     if (halts) break;
     model.feed(got);
@@ -138,7 +144,7 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   out.largest = model.largest();
   out.on_integers = model.on_integers();
   out.indexed = model.indexed();
-  r.checked["steps (model vs simulator)"] = static_cast<std::size_t>(t);
+  r.checked["tokens (model vs simulator)"] = static_cast<std::size_t>(agreed);
 
   if (!r.counterexample) {
     // The tape decoded from the generated tokens against the simulator's.
@@ -150,7 +156,7 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
     for (std::size_t i = lo; i < hi; ++i) run.tape.push_back(tape[i]);
     run.leftmost = lo == hi ? 0 : sim.leftmost() + static_cast<std::int64_t>(lo);
     auto [dlo, dtape] = decoded.trimmed();
-    r.checked["tape cells (decoded vs simulator)"] = run.tape.size();
+    r.checked["tape cells (decoded)"] = run.tape.size();
     if (dtape != run.tape || dlo != run.leftmost || decoded.head() != sim.head()) {
       Counterexample ce;
       ce.input = input;
@@ -167,7 +173,7 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   }
 
   // The reference evaluator on the whole sequence: argmax y_t = u_{t+1} at every position.
-  if (!r.counterexample && keep && !generated.empty()) {
+  if (!r.counterexample && keep && !generated.empty() && t <= options.reference_max_steps) {
     std::vector<std::size_t> seq = h.prompt;
     seq.insert(seq.end(), generated.begin(), generated.end());
     const Trace<RationalField> trace = evaluate(h.model, RationalField{}, seq);
@@ -189,7 +195,7 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
         break;
       }
     }
-    r.checked["steps (reference evaluator)"] = checked;
+    r.checked["tokens (reference)"] = checked;
   }
 
   // Precision: the largest |value| against 4·(T + n + 1)².
@@ -199,7 +205,7 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   r.claims.push_back(c);
   const std::size_t bits = bit_length(measured) + 1;  // with the sign
   const std::size_t bound_bits = bit_length(bound) + 1;
-  r.claims.push_back({"value bits (sign + magnitude) ≤ 2·log₂(T + n + 1) + 4",
+  r.claims.push_back({"value bits ≤ 2·log₂(T + n + 1) + 4",
                       "≤ " + std::to_string(bound_bits), std::to_string(bits), bits <= bound_bits});
   if (denominator(out.largest) != 1)
     r.notes.push_back("a non-integer value occurred (the construction claims integers)");
@@ -231,6 +237,9 @@ nlohmann::ordered_json to_json(const TmVerifyReport& r) {
 
 std::string format_text(const TmVerifyReport& r) {
   std::string out = format_text(r.report);
+  if (r.first_differing_step)
+    return out + fmt::format("  agreed on {} step{}; step {} differs\n", r.steps,
+                             r.steps == 1 ? "" : "s", *r.first_differing_step);
   out += fmt::format("  steps {}, {}, ones {}, head at cell {}", r.steps,
                      r.halted ? "halted (" + to_string(r.reason) + ")" : "not halted (step cap)",
                      r.ones, r.head);

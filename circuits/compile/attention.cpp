@@ -398,8 +398,7 @@ CompiledCircuit compile_attention_arith(const Model& model, std::size_t n,
   if (o.acceptance) {
     rec.enter_at(RegionKind::accept, L, static_cast<std::uint32_t>(n));
     const GateId v = y.at(model.accept.row);
-    outputs.push_back(model.accept.mode == Acceptance::Mode::positive ? b.positive(v)
-                                                                      : b.is_zero(v));
+    outputs.push_back(detail::acceptance_test(b, model.accept.mode, v));
     names.push_back("accept");
   }
   detail::finish_compiled(out, b, std::move(outputs), std::move(names));

@@ -44,6 +44,11 @@ struct RegionRecorder {
   }
 };
 
+// The acceptance test of an arithmetic output v: positive(v) (PNC¹ style) or is_zero(v).
+inline GateId acceptance_test(CircuitBuilder& b, Acceptance::Mode mode, GateId v) {
+  return mode == Acceptance::Mode::positive ? b.positive(v) : b.is_zero(v);
+}
+
 // Closes a compilation: the builder's statistics and the finished circuit go into `out`.
 inline void finish_compiled(CompiledCircuit& out, CircuitBuilder& b, std::vector<GateId> outputs,
                             std::vector<std::string> names) {

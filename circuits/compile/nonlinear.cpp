@@ -86,7 +86,7 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
   if (options.acceptance) {
     out.regions.push_back({.kind = RegionKind::accept, .first_gate = static_cast<std::uint32_t>(b.size())});
     const GateId v = y.at(model.accept.row);
-    outputs.push_back(model.accept.mode == Acceptance::Mode::positive ? b.positive(v) : b.is_zero(v));
+    outputs.push_back(detail::acceptance_test(b, model.accept.mode, v));
     names.push_back("accept");
   }
   out.combine_levels = n;

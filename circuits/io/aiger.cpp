@@ -212,21 +212,10 @@ std::size_t and_count(const Circuit& c) {
   return n;
 }
 
-std::string write_aiger(const Circuit& c, AigerFormat format) {
-  // Literal of every gate, lowering to AND/NOT: and/or/xor n-ary as balanced binary trees,
-  // or(a,b) = ¬(¬a ∧ ¬b), xor(a,b) = ¬(¬(a ∧ ¬b) ∧ ¬(¬a ∧ b)).
-  const std::uint64_t I = c.inputs().size();
+std::vector<std::uint64_t> aig_literals(
+    const Circuit& c, const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& make_and) {
   std::vector<std::uint64_t> lit(c.size(), 0);
-  std::vector<std::pair<std::uint64_t, std::uint64_t>>
-      ands;  // operands of AND i (literal 2(I+1+i))
-  for (std::size_t i = 0; i < I; ++i) lit[c.inputs()[i]] = 2 * (i + 1);
-  auto make_and = [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
-    if (x == 0 || y == 0) return 0;
-    if (x == 1) return y;
-    if (y == 1) return x;
-    ands.push_back({std::max(x, y), std::min(x, y)});
-    return 2 * (I + ands.size());
-  };
+  for (std::size_t i = 0; i < c.inputs().size(); ++i) lit[c.inputs()[i]] = 2 * (i + 1);
   auto make_or = [&](std::uint64_t x, std::uint64_t y) { return make_and(x ^ 1, y ^ 1) ^ 1; };
   auto make_xor = [&](std::uint64_t x, std::uint64_t y) {
     return make_or(make_and(x, y ^ 1), make_and(x ^ 1, y));
@@ -267,6 +256,23 @@ std::string write_aiger(const Circuit& c, AigerFormat format) {
                          ": AIGER holds AND/NOT circuits (and, or, xor, not, 0/1 constants) only");
     }
   }
+  return lit;
+}
+
+std::string write_aiger(const Circuit& c, AigerFormat format) {
+  // Every AND node as it comes (constants folded, nothing shared: strash in circuits/compose.hpp
+  // is the hashed form).
+  const std::uint64_t I = c.inputs().size();
+  std::vector<std::pair<std::uint64_t, std::uint64_t>>
+      ands;  // operands of AND i (literal 2(I+1+i))
+  const std::vector<std::uint64_t> lit =
+      aig_literals(c, [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
+        if (x == 0 || y == 0) return 0;
+        if (x == 1) return y;
+        if (y == 1) return x;
+        ands.push_back({std::max(x, y), std::min(x, y)});
+        return 2 * (I + ands.size());
+      });
   const std::uint64_t A = ands.size(), M = I + A, O = c.outputs().size();
   std::string out = (format == AigerFormat::ascii ? "aag " : "aig ") + std::to_string(M) + " " +
                     std::to_string(I) + " 0 " + std::to_string(O) + " " + std::to_string(A) + "\n";

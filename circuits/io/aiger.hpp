@@ -11,7 +11,10 @@
 // threshold and test gates.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "circuits/circuit.hpp"
@@ -20,6 +23,15 @@ namespace rnncc {
 
 Circuit parse_aiger(std::string_view bytes, const std::string& source);
 Circuit load_aiger(const std::string& path);
+
+// The and-inverter lowering every AIG writer and pass shares: the AIG literal (2·variable +
+// negation; 0 false, 1 true; input i is variable i + 1) of every gate of c, with and/or/xor
+// n-ary gates as balanced trees of binary ones, or(a,b) = ¬(¬a ∧ ¬b) and
+// xor(a,b) = ¬(¬(a ∧ ¬b) ∧ ¬(¬a ∧ b)). make_and(x, y) returns the literal of x ∧ y (creating or
+// finding a node, folding what it may). Throws InputError (where = "aiger") for gates an AIG
+// cannot hold (arithmetic, threshold, test; constants other than 0 and 1).
+std::vector<std::uint64_t> aig_literals(
+    const Circuit& c, const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& make_and);
 
 enum class AigerFormat { ascii, binary };
 std::string write_aiger(const Circuit& c, AigerFormat format);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include "rnn/model_json.hpp"
 
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
@@ -72,8 +73,8 @@ std::size_t three_way(const Construction& c, std::size_t max_n) {
 void check_log_precision(const Construction& c, unsigned precision, std::size_t n,
                          std::size_t count) {
   std::mt19937_64 rng(11);
-  const FixedPoint fx(log_precision(precision, n, std::nullopt, Rounding::nearest_even,
-                                    Overflow::error));
+  const FixedPoint fx(
+      log_precision(precision, n, std::nullopt, Rounding::nearest_even, Overflow::error));
   std::size_t done = 0;
   while (done < count) {
     std::vector<std::size_t> w(n);
@@ -119,7 +120,7 @@ TEST_CASE("selective copy: hand-checked runs", "[constructions][retrieval]") {
   const Construction c = selective_copy({});  // a=0 b=1 "1"=2 "2"=3 "3"=4
   CHECK(c.target.value(ids(c, "ab2")) == 1);  // n = 2: w_2 = b
   CHECK(run(c, "ab2") == std::pair<Rational, std::size_t>{1, 2});
-  CHECK(run(c, "a1") == std::pair<Rational, std::size_t>{2, 2});   // n = 1: the token "1" itself
+  CHECK(run(c, "a1") == std::pair<Rational, std::size_t>{2, 2});     // n = 1: the token "1" itself
   CHECK(run(c, "ba3ab") == std::pair<Rational, std::size_t>{4, 3});  // n = 3 from t = 5: w_3 = "3"
   CHECK(run(c, "b3aab") == std::pair<Rational, std::size_t>{0, 3});
   // layer 2's state after "ab2": (t², t, n, v) = (9, 3, 2, 3)
@@ -322,4 +323,28 @@ TEST_CASE("assoc recall: bad options are InputErrors", "[constructions][retrieva
   o = {};
   o.window = 0;
   fails(o, "--window", "at least 1");
+}
+// ---------------------------------------------------------------------------------------------
+// The example model files are these constructions' models (default options).
+
+TEST_CASE("retrieval: the example model files are the default constructions",
+          "[constructions][retrieval]") {
+  for (const auto& [file, c] :
+       {std::pair<std::string, Construction>{"selective_copy_hybrid.json", selective_copy({})},
+        {"assoc_recall_hybrid.json", associative_recall({})}}) {
+    INFO(file);
+    const Model m = load_model(std::string(RNNCC_SOURCE_DIR) + "/examples/" + file);
+    REQUIRE(m.alphabet.symbols() == c.model.alphabet.symbols());
+    REQUIRE(m.layers.size() == c.model.layers.size());
+    std::mt19937_64 rng(5);
+    for (std::size_t i = 0; i < 200; ++i) {
+      std::vector<std::size_t> w(1 + rng() % 30);
+      for (auto& x : w) x = rng() % m.alphabet.size();
+      INFO(m.alphabet.join(w));
+      const auto a = evaluate(m, RationalField{}, w).outputs();
+      const auto b = evaluate(c.model, RationalField{}, w).outputs();
+      REQUIRE(a.size() == b.size());
+      for (std::size_t t = 0; t < a.size(); ++t) REQUIRE(a[t](0, 0) == b[t](0, 0));
+    }
+  }
 }

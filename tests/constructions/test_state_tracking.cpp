@@ -59,7 +59,8 @@ TEST_CASE("state tracking: parity by one reflection at β = 2", "[constructions]
   }
 }
 
-TEST_CASE("state tracking: parity with β ∈ (0,1) fails at \"1\"", "[constructions][state_tracking]") {
+TEST_CASE("state tracking: parity with β ∈ (0,1) fails at \"1\"",
+          "[constructions][state_tracking]") {
   for (bool gated : {false, true}) {
     StateTrackingOptions o = restricted();
     o.gated = gated;
@@ -78,6 +79,12 @@ TEST_CASE("state tracking: parity with β ∈ (0,1) fails at \"1\"", "[construct
     CHECK_FALSE(test::claim(c, "tokens with A_σ A_σᵀ ≠ I").ok);
     CHECK(test::claim(c, "nonzero keys with ‖k‖² ≠ 1").ok);
   }
+  // At the level of acceptance (y > 0) "1" is still accepted (y = 255/512); the first string
+  // ACCEPTED wrongly is "11": y = (1 − 2⁻¹⁶)/2 > 0 although the count is even.
+  Construction c = parity(restricted());
+  CHECK(output(c, {1}) > 0);
+  CHECK(output(c, {1, 1}) == Rational(65535, 131072));
+  CHECK(c.target.value({1, 1}) == 0);
   // β = 1/2 (also in (0,1)): the same minimal counterexample
   StateTrackingOptions half = restricted();
   half.beta = Rational(1, 2);
@@ -90,19 +97,19 @@ TEST_CASE("state tracking: parity with β ∈ (0,1) fails at \"1\"", "[construct
 TEST_CASE("state tracking: counting mod k by k − 1 reflections per symbol",
           "[constructions][state_tracking]") {
   // every residue for k = 3; r = k − 1 for k = 2 and 5; gated at odd r
-  for (auto [k, r] : std::vector<std::pair<std::size_t, std::size_t>>{
-           {2, 1}, {3, 0}, {3, 1}, {3, 2}, {5, 4}}) {
-        StateTrackingOptions o;
-        o.gated = r % 2 == 1;
-        Construction c = mod_count(k, r, o);
-        VerifyReport rep = verify(c, options(k == 5 ? 6 : 8, 40, 30));
-        INFO(c.name << "\n" << format_text(rep));
-        CHECK(rep.holds);
-        test::check_all_claims(c);
-        CHECK(test::claim(c, "state dimension").measured == std::to_string(2 * k));
-        CHECK(test::claim(c, "sub-steps").measured == std::to_string(k - 1));
-        CHECK(test::claim(c, "tokens with eigenvalue −1").measured == std::to_string(k - 1));
-      }
+  for (auto [k, r] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{2, 1}, {3, 0}, {3, 1}, {3, 2}, {5, 4}}) {
+    StateTrackingOptions o;
+    o.gated = r % 2 == 1;
+    Construction c = mod_count(k, r, o);
+    VerifyReport rep = verify(c, options(k == 5 ? 6 : 8, 40, 30));
+    INFO(c.name << "\n" << format_text(rep));
+    CHECK(rep.holds);
+    test::check_all_claims(c);
+    CHECK(test::claim(c, "state dimension").measured == std::to_string(2 * k));
+    CHECK(test::claim(c, "sub-steps").measured == std::to_string(k - 1));
+    CHECK(test::claim(c, "tokens with eigenvalue −1").measured == std::to_string(k - 1));
+  }
   // hand-checked: mod 3, residue 1: "1011" has three ones ≡ 0, "1" one ≡ 1
   Construction c = mod_count(3, 1, {});
   CHECK(c.model.alphabet.size() == 4);  // Σ × [2]: 0/0 0/1 1/0 1/1
@@ -174,14 +181,14 @@ TEST_CASE("state tracking: the S_n word problem (n = 3, 4, 5)", "[constructions]
 
 TEST_CASE("state tracking: S_n with β ∈ (0,1) fails at the first swap",
           "[constructions][state_tracking]") {
-  VerifyReport r =
-      verify(symmetric_word(3, SymmetricGenerators::transpositions, restricted()), options(3, 0, 1));
+  VerifyReport r = verify(symmetric_word(3, SymmetricGenerators::transpositions, restricted()),
+                          options(3, 0, 1));
   REQUIRE(r.counterexample);
   CHECK(r.counterexample->minimal);
   CHECK(r.counterexample->input_text == "(12)");
   CHECK(r.counterexample->expected == "-1");  // (12): 1·2 + 2·1 + 3·3 − 14
-  VerifyReport s =
-      verify(symmetric_word(5, SymmetricGenerators::cycle_and_swap, restricted()), options(3, 0, 1));
+  VerifyReport s = verify(symmetric_word(5, SymmetricGenerators::cycle_and_swap, restricted()),
+                          options(3, 0, 1));
   REQUIRE(s.counterexample);
   CHECK(s.counterexample->input_text == "s");
 }

@@ -11,6 +11,7 @@
 #include "../circuits/random_circuits.hpp"
 #include "../random_models.hpp"
 #include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/target.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
@@ -328,4 +329,51 @@ TEST_CASE("GPU evaluation of random models of every LRNN family equals the CPU t
       }
     }
   }
+}
+
+TEST_CASE("GPU evaluation of compiled boolean and threshold circuits equals the CPU twin", "[gpu]") {
+  REQUIRE_DEVICE();
+  // Every route of compile_model that yields a boolean or threshold circuit: wide threshold
+  // gates (fan-in n, weights up to the int32 limit the compilers keep), adders and Dadda trees
+  // of the boolean LRNN, lowered thresholds, composed transition functions.
+  struct Case {
+    const char* example;
+    CircuitTarget target;
+    std::optional<unsigned> log_c;
+    std::size_t n;
+  };
+  std::size_t checked = 0;
+  for (const Case& k : {Case{"majority_counter.json", CircuitTarget::threshold, std::nullopt, 256},
+                        Case{"mamba_diagonal.json", CircuitTarget::threshold, 1u, 64},
+                        Case{"mamba_diagonal.json", CircuitTarget::threshold, std::nullopt, 24},
+                        Case{"attention_most_recent_a.json", CircuitTarget::threshold, 1u, 128},
+                        Case{"attention_most_recent_a.json", CircuitTarget::boolean, 1u, 32},
+                        Case{"dplr_d3.json", CircuitTarget::boolean, 1u, 16},
+                        Case{"s5_word_problem.json", CircuitTarget::boolean, std::nullopt, 64},
+                        Case{"relu_counter.json", CircuitTarget::boolean, std::nullopt, 64}}) {
+    INFO(k.example << " " << to_string(k.target) << " n = " << k.n);
+    TargetOptions o;
+    o.target = k.target;
+    o.log_c = k.log_c;
+    const Model m = load_model((source_dir() / "examples" / k.example).string());
+    const Circuit c = compile_model(m, k.n, o).circuit;
+    for (std::uint32_t words : {1u, 2u}) {
+      ProgramOptions po;
+      po.slot_capacity = gpu::slot_capacity(device(), true, false, 128, 1, words);
+      const Program p = lower_program(c, po);
+      RunOptions ro;
+      // random 0/1 assignments (the boolean kernel generates bits; these circuits compute their
+      // function on every assignment, one-hot or not)
+      for (std::uint64_t seed : {17u, 18u}) {
+        ro.patterns = {patterns::Mode::bits_random, seed, 2, 0, 0, 64 * 64 * 3};
+        ro.store = true;
+        gpu::LaunchConfig lc;
+        lc.threads = 128;
+        lc.words_per_thread = words;
+        require_same(gpu::run_program_gpu(p, ro, lc), run_program(p, ro));
+        ++checked;
+      }
+    }
+  }
+  REQUIRE(checked == 32);
 }
