@@ -75,9 +75,14 @@ std::string tm_layer_diagram_dot(const TuringMachine& m, const TmHybrid& h) {
 
 std::string render_dot(const std::string& dot, DrawFormat format) {
   if (format == DrawFormat::dot) return dot;
-  Agraph_t* g = agmemread(dot.c_str());
-  if (!g) throw std::runtime_error("Graphviz could not read the generated DOT");
+  // The context first: it installs the default attributes (a node's label "\N" = its name)
+  // that a graph read before it would lack.
   GVC_t* gvc = gvContext();
+  Agraph_t* g = agmemread(dot.c_str());
+  if (!g) {
+    gvFreeContext(gvc);
+    throw std::runtime_error("Graphviz could not read the generated DOT");
+  }
   gvLayout(gvc, g, "dot");
   char* data = nullptr;
   unsigned int length = 0;
