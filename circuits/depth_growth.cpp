@@ -269,6 +269,17 @@ bool lrnn_arch(const std::string& a) {
 
 }  // namespace
 
+namespace {
+
+// The same diagnostic, naming the architecture and length it arose at.
+InputError with_arch(const InputError& e, const std::string& arch, std::size_t n) {
+  std::string msg = e.what();
+  if (!e.where().empty()) msg = msg.substr(e.where().size() + 2);
+  return InputError(e.where(), arch + " at n = " + std::to_string(n) + ": " + msg);
+}
+
+}  // namespace
+
 DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
   DepthSubject s;
   s.options.target = target;
@@ -352,7 +363,12 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
   for (const auto& [a, sub] : subjects) {
     std::optional<std::size_t> largest_ok;
     for (std::size_t n : lengths) {
-      const auto est = estimate_model_gates(sub.model, n, sub.options);
+      std::optional<std::size_t> est;
+      try {
+        est = estimate_model_gates(sub.model, n, sub.options);
+      } catch (const InputError& e) {  // e.g. the inputs alone exceed the limit
+        throw with_arch(e, a, n);
+      }
       if (!est || *est <= max_gates) {
         largest_ok = n;
         continue;
@@ -373,9 +389,7 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
       try {
         c = compile_model(sub.model, n, sub.options);
       } catch (const InputError& e) {  // limits only the compiler can check (states, wires)
-        std::string msg = e.what();
-        if (!e.where().empty()) msg = msg.substr(e.where().size() + 2);
-        throw InputError(e.where(), a + " at n = " + std::to_string(n) + ": " + msg);
+        throw with_arch(e, a, n);
       }
       const CircuitStats s = compute_stats(c.circuit);
       out.push_back({a, n, s.size, s.depth, s.bounded_fanin_depth});

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "circuits/compose.hpp"
 #include "circuits/io/aiger.hpp"
+#include "circuits/io/blif.hpp"
 
 namespace rnncc {
 
@@ -17,7 +19,22 @@ CircuitReport report_circuit(const CompiledCircuit& cc) {
   std::size_t used = 0;
   for (GateId in : cc.circuit.inputs()) used += live[in];
   r.depth_lower_bound = used <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(used - 1));
-  r.and_levels = aig_levels(cc.circuit);
+  bool boolean = true, threshold = false;
+  for (GateId g = 0; g < cc.circuit.size() && boolean; ++g) {
+    const GateKind k = cc.circuit.kind(g);
+    const GateFamily f = info(k).family;
+    if (k == GateKind::constant)
+      boolean = cc.circuit.constant(g) == 0 || cc.circuit.constant(g) == 1;
+    else if (f == GateFamily::threshold)
+      threshold = true;
+    else if (k != GateKind::input && f != GateFamily::boolean)
+      boolean = false;
+  }
+  if (boolean) {
+    const Circuit aig = strash(threshold ? lower_threshold_gates(cc.circuit) : cc.circuit);
+    r.and_nodes = and_count(aig);
+    r.and_levels = aig_levels(aig);
+  }
   return r;
 }
 
@@ -37,7 +54,8 @@ nlohmann::ordered_json to_json(const CircuitReport& r) {
   j["by_kind"] = kinds;
   j["combine_levels"] = r.combine_levels;
   j["depth_lower_bound"] = r.depth_lower_bound;
-  j["and_levels"] = r.and_levels;
+  j["and_nodes"] = r.and_nodes ? nlohmann::ordered_json(*r.and_nodes) : nlohmann::ordered_json();
+  j["and_levels"] = r.and_levels ? nlohmann::ordered_json(*r.and_levels) : nlohmann::ordered_json();
   j["width"] = s.width;
   return j;
 }
@@ -55,11 +73,15 @@ std::string format_text(const CircuitReport& r) {
       "depth         {} (unbounded fan-in), {} (fan-in 2); lower bound for fan-in 2: {}\n"
       "max fan-in    {}\n"
       "combine levels {}\n"
-      "AND levels    {} (NOT free, as ABC counts AIG levels)\n"
+      "AIG           {}\n"
       "widest level  {} gates\n"
       "by kind       {}\n",
       s.size, s.operations(), s.inputs, r.constants, s.outputs, s.depth, s.bounded_fanin_depth,
-      r.depth_lower_bound, s.max_fanin, r.combine_levels, r.and_levels, widest, kinds);
+      r.depth_lower_bound, s.max_fanin, r.combine_levels,
+      r.and_levels ? fmt::format("{} ANDs, {} levels (after strash, as ABC's print_stats)", *r.and_nodes,
+                                 *r.and_levels)
+                   : std::string("— (arithmetic gates)"),
+      widest, kinds);
 }
 
 }  // namespace rnncc

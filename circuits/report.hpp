@@ -1,9 +1,10 @@
 // Statistics of a circuit as a report: text for people, JSON for scripts (`rnncc stats`,
 // `rnncc compile --stats`). The JSON object has the keys size, operations, depth,
 // bounded_fanin_depth, max_fanin, inputs, outputs, by_kind, combine_levels, width,
-// depth_lower_bound and and_levels.
+// depth_lower_bound, and_nodes and and_levels (null for circuits with arithmetic gates).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -19,8 +20,12 @@ struct CircuitReport {
   std::size_t constants = 0;
   // ⌈log₂ (inputs some output depends on)⌉: no fan-in-2 circuit for these outputs is shallower.
   std::uint32_t depth_lower_bound = 0;
-  // AND depth with NOT free — ABC's "levels" for and-inverter graphs; 0 without `and` gates.
-  std::uint32_t and_levels = 0;
+  // Boolean and threshold circuits only: the and-inverter graph ABC's `strash` builds from the
+  // circuit (thr gates lowered to adder–comparators first; circuits/compose.hpp, strash) — its
+  // AND nodes and AND depth with NOT free, ABC's `print_stats` "and" and "lev". Empty when the
+  // circuit has arithmetic or test gates (or constants other than 0 and 1).
+  std::optional<std::size_t> and_nodes;
+  std::optional<std::uint32_t> and_levels;
 };
 
 CircuitReport report_circuit(const CompiledCircuit& c);

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "algebra/error.hpp"
+#include "algebra/precision.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/report.hpp"
@@ -58,12 +59,8 @@ CompiledCircuit compile_from_flags(const std::string& model_path, const CompileF
   TargetOptions t;
   t.target = parse_target(f.target);
   parse_target_precision(f.precision, t);
-  if (f.rounding != "nearest-even" && f.rounding != "toward-zero")
-    throw InputError("--rounding", "'" + f.rounding + "': expected nearest-even or toward-zero");
-  t.rounding = f.rounding == "toward-zero" ? Rounding::toward_zero : Rounding::nearest_even;
-  if (f.overflow != "saturate" && f.overflow != "error")
-    throw InputError("--overflow", "'" + f.overflow + "': expected saturate or error");
-  t.overflow = f.overflow == "error" ? Overflow::error : Overflow::saturate;
+  t.rounding = parse_rounding(f.rounding);
+  t.overflow = parse_overflow(f.overflow);
   t.int_bits = f.int_bits;
   t.max_states = f.max_states;
   t.compile = o;

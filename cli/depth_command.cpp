@@ -70,6 +70,7 @@ Action add_depth_command(CLI::App& app) {
       std::cout << fmt::format("{:<10} {:>7} {:>12} {:>7} {:>14}\n", x.arch, x.n, x.size, x.depth,
                                x.bounded_fanin_depth);
     std::cout << "\nfits of depth (least squares; residual = RMS):\n";
+    if (fits.empty()) std::cout << "  (none: a fit needs at least two lengths; three tell the laws apart)\n";
     for (const auto& x : fits)
       std::cout << fmt::format("{:<10} {:<15} a = {:>9.4f}  b = {:>9.3f}  residual {:>8.3f}{}\n",
                                x.arch, to_string(x.model), x.a, x.b, x.residual,

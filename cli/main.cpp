@@ -1,5 +1,8 @@
 // rnncc — circuit complexity of sequence models, executable. Thin: flags in, library calls out.
+#include <charconv>
+#include <cstdint>
 #include <iostream>
+#include <new>
 
 #include "algebra/error.hpp"
 #include "cli/commands.hpp"
@@ -7,6 +10,27 @@
 #ifndef RNNCC_VERSION
 #define RNNCC_VERSION "unknown"
 #endif
+
+namespace {
+
+// CLI11 reads "-1" into an unsigned option as 2^64 − 1 (so `--max-steps -5` would mean no
+// limit): every option of an unsigned type takes a plain decimal that fits 64 bits.
+void refuse_signed_unsigned(CLI::App& app) {
+  static const CLI::Validator whole_number(
+      [](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+          return "'" + text + "': expected a whole number from 0 to 2^64 − 1";
+        return {};
+      },
+      "");
+  for (CLI::Option* o : app.get_options())
+    if (o->get_type_name() == "UINT") o->check(whole_number);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_signed_unsigned(*sub);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -25,6 +49,7 @@ int main(int argc, char** argv) {
   actions.push_back(rnncc::cli::add_draw_command(app));
 #endif
   actions.insert(actions.begin(), rnncc::cli::add_tm_commands(app));
+  refuse_signed_unsigned(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -46,6 +71,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const rnncc::DomainError& e) {
     std::cerr << "rnncc: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "rnncc: error: out of memory (lower the length, or --max-gates)\n";
     return 2;
   }
 }

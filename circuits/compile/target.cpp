@@ -1,10 +1,13 @@
 // Routing models to compilers by target (target.hpp states the table).
 #include "circuits/compile/target.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <variant>
 
 #include "algebra/error.hpp"
+#include "algebra/precision.hpp"
 #include "circuits/compile/attention.hpp"
 #include "circuits/compile/finite_state.hpp"
 #include "circuits/compile/lrnn_boolean.hpp"
@@ -32,21 +35,19 @@ CircuitTarget parse_target(const std::string& text, const std::string& flag) {
 
 void parse_target_precision(const std::string& text, TargetOptions& options,
                             const std::string& flag) {
-  if (text == "exact") {
+  PrecisionSpec p;
+  try {
+    p = parse_precision(text, flag);  // the syntax of `rnncc run --precision`
+  } catch (const InputError&) {
+    throw InputError(flag, "'" + text + "': expected exact or log:C (C an integer 1..64)");
+  }
+  if (p.kind == PrecisionSpec::Kind::mod)
+    throw InputError(flag, "'" + text + "': circuits are compiled exact or at log:C; mod p "
+                                        "evaluates a compiled arithmetic circuit (rnncc eval)");
+  if (p.kind == PrecisionSpec::Kind::exact)
     options.log_c.reset();
-    return;
-  }
-  unsigned c = 0;
-  const char* first = text.data() + 4;
-  const char* last = text.data() + text.size();
-  if (text.rfind("log:", 0) == 0) {
-    const auto [end, ec] = std::from_chars(first, last, c);
-    if (ec == std::errc() && end == last && c >= 1 && c <= 64) {
-      options.log_c = c;
-      return;
-    }
-  }
-  throw InputError(flag, "'" + text + "': expected exact or log:C with 1 ≤ C ≤ 64");
+  else
+    options.log_c = p.log_c;
 }
 
 namespace {
@@ -222,6 +223,19 @@ FiniteStateOptions finite_state_options(const TargetOptions& o) {
   return f;
 }
 
+// Every circuit has n·|Σ| input gates: refuse before any compiler allocates per-position
+// tables (n = 2^40 would otherwise exhaust memory before a compiler's own estimate runs).
+void check_inputs(const Model& model, std::size_t n, const TargetOptions& o) {
+  const std::size_t S = std::max<std::size_t>(model.alphabet.size(), 1);
+  if (n > o.compile.max_gates / S)
+    throw InputError("--max-gates", "n·|Σ| = " + std::to_string(n) + "·" + std::to_string(S) +
+                                        " = " +
+                                        (n > SIZE_MAX / S ? std::string("more than 2^64")
+                                                          : std::to_string(n * S)) +
+                                        " input gates alone, more than the limit of " +
+                                        std::to_string(o.compile.max_gates));
+}
+
 }  // namespace
 
 std::string compiler_name(const Model& model, const TargetOptions& options) {
@@ -229,7 +243,9 @@ std::string compiler_name(const Model& model, const TargetOptions& options) {
 }
 
 CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& o) {
-  switch (choose(model, o)) {
+  const Route route = choose(model, o);
+  check_inputs(model, n, o);
+  switch (route) {
     case Route::lrnn: return compile_lrnn(model, n, o.compile);
     case Route::nonlinear_sequential: return compile_nonlinear_sequential(model, n, o.compile);
     case Route::attention_arith: return compile_attention_arith(model, n, o.compile);
@@ -267,7 +283,9 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
 
 std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t n,
                                                 const TargetOptions& o) {
-  switch (choose(model, o)) {
+  const Route route = choose(model, o);
+  check_inputs(model, n, o);
+  switch (route) {
     case Route::lrnn: return estimate_operations(model, n, o.compile);
     case Route::nonlinear_sequential: return std::nullopt;
     case Route::attention_arith: {

@@ -25,6 +25,7 @@
 #include "circuits/compose.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
+#include "circuits/report.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/sexpr.hpp"
@@ -163,14 +164,19 @@ TEST_CASE("ABC: our compiled boolean and threshold circuits have ABC's AND count
     TargetOptions o;
     o.target = k.target;
     o.log_c = k.log_c;
-    const Circuit c = lower_threshold_gates(
-        compile_model(load_model(std::string(RNNCC_SOURCE_DIR) + "/examples/" + k.example), k.n, o)
-            .circuit);
+    CompiledCircuit compiled =
+        compile_model(load_model(std::string(RNNCC_SOURCE_DIR) + "/examples/" + k.example), k.n, o);
+    const Circuit c = lower_threshold_gates(compiled.circuit);
     // Our structural hashing (strash: AND(a,a) = a, AND(a,¬a) = 0, constants, shared ordered
     // pairs, the outputs' cones) against ABC's `read; strash` of the AIGER file we write.
     const Circuit ours = strash(c);
     const AbcStats expected{static_cast<long>(and_count(ours)), static_cast<long>(aig_levels(ours))};
     CHECK(strash_stats("read_aiger", tmp.file("c.aig", write_aiger(c, AigerFormat::binary))) ==
+          expected);
+    // the report's AIG line (rnncc compile --stats / rnncc stats) is that same graph
+    const CircuitReport report = report_circuit(compiled);
+    REQUIRE(report.and_nodes.has_value());
+    CHECK(AbcStats{static_cast<long>(*report.and_nodes), static_cast<long>(*report.and_levels)} ==
           expected);
     // and strash computes the same function
     std::mt19937_64 rng(5);

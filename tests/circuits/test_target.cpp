@@ -155,6 +155,7 @@ TEST_CASE("target and precision flags parse or say what they expect", "[circuits
   REQUIRE(o.log_c == 3u);
   parse_target_precision("exact", o);
   REQUIRE_FALSE(o.log_c.has_value());
-  for (const char* bad : {"log:0", "log:65", "log:", "log:2x", "mod:7", "LOG:1"})
+  for (const char* bad : {"log:0", "log:65", "log:", "log:2x", "LOG:1", "mod:8"})
     REQUIRE_THROWS_WITH(parse_target_precision(bad, o), Catch::Contains("expected exact or log:C"));
+  REQUIRE_THROWS_WITH(parse_target_precision("mod:7", o), Catch::Contains("circuits are compiled exact or at log:C"));
 }

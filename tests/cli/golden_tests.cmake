@@ -106,3 +106,11 @@ rnncc_golden(err-blif-cycle 2 err_blif_cycle.txt stderr stats tests/cli/circuits
 rnncc_golden(err-bench-dff 2 err_bench_dff.txt stderr eval tests/cli/circuits/sequential.bench --exhaustive)
 rnncc_golden(err-convert-not-boolean 2 err_convert_not_boolean.txt stderr convert tests/cli/circuits/tiny.json tiny.blif)
 rnncc_golden(err-convert-extension 2 err_convert_extension.txt stderr convert tests/cli/circuits/small.blif small.txt)
+# Unsigned options refuse signs and values beyond 64 bits; lengths whose inputs alone pass
+# --max-gates are refused before any table is built.
+rnncc_golden(err-negative-length 2 err_negative_length.txt stderr compile examples/majority_counter.json -n -1 --target threshold)
+rnncc_golden(err-negative-steps 2 err_negative_steps.txt stderr verify tm 1RB1LB_1LA1RA --max-steps -5)
+rnncc_golden(err-negative-generate 2 err_negative_generate.txt stderr run examples/tm_bb2_hybrid.json ^ --generate -1)
+rnncc_golden(err-huge-unsigned 2 err_huge_unsigned.txt stderr verify tm 1RB1LB_1LA1RZ --max-steps 99999999999999999999)
+rnncc_golden(err-huge-length 2 err_huge_length.txt stderr compile examples/majority_counter.json -n 1099511627776 --target threshold)
+rnncc_golden(err-depth-huge-length 2 err_depth_huge_length.txt stderr depth --arch counter --target threshold --lengths 1099511627776..1099511627776)
