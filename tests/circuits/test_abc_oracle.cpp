@@ -119,10 +119,7 @@ Circuit abc_comparable_circuit(std::mt19937_64& rng, std::size_t inputs, std::si
 
 TEST_CASE("ABC: EPFL circuits as we write them have ABC's AND count and levels",
           "[circuits][abc]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   if (!fs::exists(epfl_dir())) {
     WARN("SKIPPED: " << epfl_dir() << " is not present");
     return;
@@ -144,10 +141,7 @@ TEST_CASE("ABC: EPFL circuits as we write them have ABC's AND count and levels",
 
 TEST_CASE("ABC: our compiled boolean and threshold circuits have ABC's AND count and levels",
           "[circuits][abc]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   TempDir tmp;
   struct Case {
     const char* example;
@@ -185,10 +179,7 @@ TEST_CASE("ABC: our compiled boolean and threshold circuits have ABC's AND count
 }
 
 TEST_CASE("ABC: our BLIF, .bench and AIGER of one circuit strash alike", "[circuits][abc]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   TempDir tmp;
   std::vector<Circuit> circuits;
   circuits.push_back(
@@ -209,10 +200,7 @@ TEST_CASE("ABC: our BLIF, .bench and AIGER of one circuit strash alike", "[circu
 
 TEST_CASE("ABC: cec proves our AIGER, BLIF and .bench equivalent and catches a change",
           "[circuits][abc]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   TempDir tmp;
   std::mt19937_64 rng(92);
   for (int trial = 0; trial < 8; ++trial) {
@@ -264,10 +252,7 @@ TEST_CASE("ABC: cec proves our AIGER, BLIF and .bench equivalent and catches a c
 }
 
 TEST_CASE("ABC: BLIF and .bench files ABC writes read back as the circuit", "[circuits][abc]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   if (!fs::exists(epfl_dir())) {
     WARN("SKIPPED: " << epfl_dir() << " is not present");
     return;

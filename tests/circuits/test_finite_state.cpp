@@ -491,10 +491,7 @@ TEST_CASE("fan-in 2 and the stated depth bound, up to n = 4096", "[circuits][fin
 
 TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transition is caught",
           "[circuits][finite_state][abc]") {
-  if (!rnncc::testing::abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   const FiniteStateMachine mod3 = mod3_machine(), parity = parity_machine();
   const auto bk = scan_options(ScanKind::brent_kung);
   for (std::size_t n : {16, 64}) {

@@ -22,7 +22,6 @@
 
 using namespace rnncc;
 using rnncc::testing::abc;
-using rnncc::testing::abc_available;
 using rnncc::testing::TempDir;
 
 namespace {
@@ -481,10 +480,7 @@ void check_multipliers(Cec&& cec, std::size_t w) {
 
 TEST_CASE("ABC cec: ripple ≡ prefix adders (16 bits), 6×6 array ≡ Dadda ≡ Wallace, a wrong one caught",
           "[circuits][arith][abc]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   TempDir tmp;
   auto cec = [&](const Circuit& a, const Circuit& b) {
     const std::string out = abc("cec -n " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) + " " + tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));
@@ -507,10 +503,7 @@ TEST_CASE("ABC cec: ripple ≡ prefix adders (16 bits), 6×6 array ≡ Dadda ≡
 // SAT-based equivalence of multipliers grows fast: 6×6 takes ABC about a second, 8×8 about
 // 25 s, so the 8×8 proof is a hidden case (run it with `circuits_tests "[abc-slow]"`).
 TEST_CASE("ABC cec: 8×8 array ≡ Dadda ≡ Wallace", "[.][circuits][arith][abc-slow]") {
-  if (!abc_available()) {
-    WARN("SKIPPED: berkeley-abc not found");
-    return;
-  }
+  REQUIRE_ABC();
   TempDir tmp;
   auto cec = [&](const Circuit& a, const Circuit& b) {
     return abc("cec -n " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) + " " + tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));

@@ -185,15 +185,21 @@ TEST_CASE("selective copy: the LRNN stack without attention is caught with a2",
   CHECK_FALSE(test::claim(c, "attention layers").ok);
 }
 
+// Building with these options must throw an InputError at `where` whose message has `what`.
+template <class Build>
+void expect_option_error(Build&& build, const std::string& where, const std::string& what) {
+  try {
+    build();
+    FAIL("no InputError for " << where);
+  } catch (const InputError& e) {
+    CHECK(e.where() == where);
+    CHECK_THAT(e.what(), Catch::Contains(what));
+  }
+}
+
 TEST_CASE("selective copy: bad options are InputErrors", "[constructions][retrieval]") {
-  auto fails = [](SelectiveCopyOptions o, const std::string& where, const std::string& what) {
-    try {
-      selective_copy(o);
-      FAIL("no InputError for " << where);
-    } catch (const InputError& e) {
-      CHECK(e.where() == where);
-      CHECK_THAT(e.what(), Catch::Contains(what));
-    }
+  auto fails = [](const SelectiveCopyOptions& o, const std::string& where, const std::string& what) {
+    expect_option_error([&] { (void)selective_copy(o); }, where, what);
   };
   SelectiveCopyOptions o;
   o.data_symbols = 0;
@@ -298,14 +304,8 @@ TEST_CASE("assoc recall: ties to the leftmost (oldest) binding are caught with a
 }
 
 TEST_CASE("assoc recall: bad options are InputErrors", "[constructions][retrieval]") {
-  auto fails = [](AssocRecallOptions o, const std::string& where, const std::string& what) {
-    try {
-      associative_recall(o);
-      FAIL("no InputError for " << where);
-    } catch (const InputError& e) {
-      CHECK(e.where() == where);
-      CHECK_THAT(e.what(), Catch::Contains(what));
-    }
+  auto fails = [](const AssocRecallOptions& o, const std::string& where, const std::string& what) {
+    expect_option_error([&] { (void)associative_recall(o); }, where, what);
   };
   AssocRecallOptions o;
   o.keys = 0;
