@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <random>
 #include <string>
 
@@ -11,6 +12,11 @@
 #include "circuits/eval/bitparallel.hpp"
 
 namespace rnncc::testing {
+
+// The EPFL benchmark circuits shipped beside the repository (../shared/benchmarks/epfl).
+inline std::filesystem::path epfl_dir() {
+  return std::filesystem::path(RNNCC_SOURCE_DIR) / ".." / "shared" / "benchmarks" / "epfl";
+}
 
 // Both circuits on the same `words`·64 random patterns (inputs by position).
 inline void check_same_function(const Circuit& a, const Circuit& b, std::mt19937_64& rng,

@@ -40,10 +40,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path epfl_dir() {
-  return fs::path(RNNCC_SOURCE_DIR "/../shared/benchmarks/epfl");
-}
-
 struct AbcStats {
   long ands = -1, levels = -1;
   bool operator==(const AbcStats&) const = default;

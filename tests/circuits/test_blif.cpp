@@ -19,12 +19,9 @@
 using namespace rnncc;
 using testing::check_same_function;
 using testing::truth_table;
+using testing::epfl_dir;
 
 namespace {
-
-std::filesystem::path epfl_dir() {
-  return std::filesystem::path(RNNCC_SOURCE_DIR) / ".." / "shared" / "benchmarks" / "epfl";
-}
 
 void expect_error(const std::string& text, const std::string& where, const std::string& what) {
   testing::expect_input_error([&] { parse_blif(text, "f.blif"); }, where, what);
