@@ -42,8 +42,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Args {
-  std::string epfl = "../shared/benchmarks/epfl", abc = "berkeley-abc", dplr = "examples/dplr_d3.json",
-              json;
+  std::string epfl = "../shared/benchmarks/epfl", abc = "berkeley-abc",
+              dplr = "examples/dplr_d3.json", json;
   unsigned log2_patterns = 22, cpu_log2_patterns = 16, dplr_n = 256, arith_log2_patterns = 24;
 };
 
@@ -75,8 +75,8 @@ std::optional<double> abc_sim_rate(const std::string& abc, const std::string& ai
                                    unsigned words) {
   // -m: any circuit (not a miter, so it simulates every frame); -n: the fast front-based
   // simulator (fsim), whose words are 32-bit: 32·W patterns per frame.
-  const std::string cmd = fmt::format("{} -c 'read_aiger {}; strash; sim -m -F 1 -W {} -n' 2>&1",
-                                      abc, aig, words);
+  const std::string cmd =
+      fmt::format("{} -c 'read_aiger {}; strash; sim -m -F 1 -W {} -n' 2>&1", abc, aig, words);
   const auto t0 = Clock::now();
   FILE* f = popen(cmd.c_str(), "r");
   if (!f) return std::nullopt;
@@ -92,7 +92,8 @@ std::optional<double> abc_sim_rate(const std::string& abc, const std::string& ai
   // ABC prints "Time = X sec" for `sim`; without it, the process's wall time.
   static const std::regex sim_time(R"(Time\s*=\s*([0-9.]+)\s*sec)");
   double t = wall;
-  for (auto it = std::sregex_iterator(out.begin(), out.end(), sim_time); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), sim_time);
+       it != std::sregex_iterator(); ++it)
     t = std::stod((*it)[1]);  // the last: "Simulation of 1 frames with W words … Time = t sec"
   if (t <= 0) t = wall;
   return static_cast<double>(ands) * 32.0 * words / t;
@@ -104,14 +105,22 @@ int main(int argc, char** argv) {
   Args a;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--epfl") a.epfl = v;
-    else if (k == "--abc") a.abc = v;
-    else if (k == "--dplr") a.dplr = v;
-    else if (k == "--dplr-n") a.dplr_n = static_cast<unsigned>(std::stoul(v));
-    else if (k == "--log2-patterns") a.log2_patterns = static_cast<unsigned>(std::stoul(v));
-    else if (k == "--cpu-log2-patterns") a.cpu_log2_patterns = static_cast<unsigned>(std::stoul(v));
-    else if (k == "--arith-log2-patterns") a.arith_log2_patterns = static_cast<unsigned>(std::stoul(v));
-    else if (k == "--json") a.json = v;
+    if (k == "--epfl")
+      a.epfl = v;
+    else if (k == "--abc")
+      a.abc = v;
+    else if (k == "--dplr")
+      a.dplr = v;
+    else if (k == "--dplr-n")
+      a.dplr_n = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--log2-patterns")
+      a.log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--cpu-log2-patterns")
+      a.cpu_log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--arith-log2-patterns")
+      a.arith_log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--json")
+      a.json = v;
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -134,7 +143,8 @@ int main(int argc, char** argv) {
   const double mont = gpu::montgomery_multiply_rate();
   J["copy_bandwidth_bytes_per_s"] = bw;
   J["montgomery_multiplies_per_s"] = mont;
-  table.push_back(fmt::format("ceilings: copy {:.2f} TB/s, Montgomery multiply {:.3g}/s", bw / 1e12, mont));
+  table.push_back(
+      fmt::format("ceilings: copy {:.2f} TB/s, Montgomery multiply {:.3g}/s", bw / 1e12, mont));
 
   // ---- boolean ----
   for (const char* name : {"multiplier", "hyp"}) {
@@ -163,17 +173,24 @@ int main(int argc, char** argv) {
       lc.words_per_thread = W;
       gpu::Timing tm;
       const double s = time_gpu(p, ro, lc, &tm);
-      const double rate = static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / s;
+      const double rate =
+          static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / s;
       const double words = static_cast<double>(patterns) / 64;
       const double spill_bytes = static_cast<double>(p.spill_reads + p.spill_stores) * 8 * words;
-      rows.push_back({{"threads", T}, {"words_per_thread", W}, {"slots", p.slots}, {"spill_slots", p.spill_slots},
-                      {"spill_reads", p.spill_reads}, {"spill_stores", p.spill_stores},
-                      {"blocks", tm.blocks}, {"seconds", s}, {"gate_evaluations_per_s", rate},
+      rows.push_back({{"threads", T},
+                      {"words_per_thread", W},
+                      {"slots", p.slots},
+                      {"spill_slots", p.spill_slots},
+                      {"spill_reads", p.spill_reads},
+                      {"spill_stores", p.spill_stores},
+                      {"blocks", tm.blocks},
+                      {"seconds", s},
+                      {"gate_evaluations_per_s", rate},
                       {"spill_fraction_of_copy_bandwidth", spill_bytes / s / bw}});
       if (rate > best) {
         best = rate;
-        best_cfg = fmt::format("T={} W={} slots={} spills r/w {}/{} ({:.1f}% of copy bw)", T, W, p.slots,
-                               p.spill_reads, p.spill_stores, 100 * spill_bytes / s / bw);
+        best_cfg = fmt::format("T={} W={} slots={} spills r/w {}/{} ({:.1f}% of copy bw)", T, W,
+                               p.slots, p.spill_reads, p.spill_stores, 100 * spill_bytes / s / bw);
       }
     }
     // CPU: the project's bit-parallel evaluator on all cores.
@@ -183,7 +200,8 @@ int main(int argc, char** argv) {
     for (std::uint64_t w = 0; w < cpu_words; ++w)
       for (std::uint32_t i = 0; i < c.inputs().size(); ++i)
         in[w * c.inputs().size() + i] = patterns::bool_word(spec, w, i);
-    evaluate_bits_batch(c, std::span(in).first(c.inputs().size() * std::min<std::uint64_t>(cpu_words, 64)));
+    evaluate_bits_batch(
+        c, std::span(in).first(c.inputs().size() * std::min<std::uint64_t>(cpu_words, 64)));
     const auto t0 = Clock::now();
     evaluate_bits_batch(c, in);
     const double cpu_s = seconds_since(t0);
@@ -192,17 +210,21 @@ int main(int argc, char** argv) {
     const unsigned abc_words = 32768;
     const auto abc = abc_sim_rate(a.abc, path, ands, abc_words);
     const double naive = bw / 24.0 * 64.0;
-    J["boolean"][name] = {{"ands", ands}, {"patterns", patterns}, {"configs", rows},
+    J["boolean"][name] = {{"ands", ands},
+                          {"patterns", patterns},
+                          {"configs", rows},
                           {"best_gate_evaluations_per_s", best},
-                          {"cpu_gate_evaluations_per_s", cpu_rate}, {"cpu_threads", cores},
+                          {"cpu_gate_evaluations_per_s", cpu_rate},
+                          {"cpu_threads", cores},
                           {"abc_sim_gate_evaluations_per_s", abc ? *abc : 0.0},
                           {"naive_per_level_roofline", naive}};
-    table.push_back(fmt::format(
-        "boolean {:10} ANDs {:7}  GPU {:.3g} gate-evals/s [{}]  CPU({} thr) {:.3g}  GPU/CPU {:.0f}x  "
-        "ABC sim {}  GPU/ABC {}  naive roofline {:.3g} (GPU/naive {:.2f}x)",
-        name, ands, best, best_cfg, cores, cpu_rate, best / cpu_rate,
-        abc ? fmt::format("{:.3g}", *abc) : "n/a", abc ? fmt::format("{:.0f}x", best / *abc) : "n/a",
-        naive, best / naive));
+    table.push_back(
+        fmt::format("boolean {:10} ANDs {:7}  GPU {:.3g} gate-evals/s [{}]  CPU({} thr) {:.3g}  "
+                    "GPU/CPU {:.0f}x  "
+                    "ABC sim {}  GPU/ABC {}  naive roofline {:.3g} (GPU/naive {:.2f}x)",
+                    name, ands, best, best_cfg, cores, cpu_rate, best / cpu_rate,
+                    abc ? fmt::format("{:.3g}", *abc) : "n/a",
+                    abc ? fmt::format("{:.0f}x", best / *abc) : "n/a", naive, best / naive));
   }
 
   // ---- arithmetic ----
@@ -224,25 +246,38 @@ int main(int argc, char** argv) {
           po.slot_capacity = gpu::slot_capacity(d, false, shadow, T, np);
           const Program p = lower_program(c, po);
           ops = p.gate_instructions;
-          muls = static_cast<std::size_t>(std::count_if(p.code.begin(), p.code.end(), [](const Instr& in) { return in.op() == ProgOp::mul; }));
+          muls = static_cast<std::size_t>(
+              std::count_if(p.code.begin(), p.code.end(),
+                            [](const Instr& in) { return in.op() == ProgOp::mul; }));
           RunOptions ro;
           ro.primes.assign(primes4.begin(), primes4.begin() + static_cast<std::ptrdiff_t>(np));
           ro.magnitude = shadow;
-          ro.patterns = {patterns::Mode::strings_random, 1, static_cast<std::uint32_t>(m.alphabet.size()),
-                         a.dplr_n, 0, patterns};
+          ro.patterns = {patterns::Mode::strings_random,
+                         1,
+                         static_cast<std::uint32_t>(m.alphabet.size()),
+                         a.dplr_n,
+                         0,
+                         patterns};
           gpu::LaunchConfig lc;
           lc.threads = T;
           const double s = time_gpu(p, ro, lc, nullptr);
           // Gate evaluations counting each prime's evaluation of a gate as one.
-          const double per_prime = static_cast<double>(ops) * static_cast<double>(patterns) * np / s;
-          const double mul_rate = static_cast<double>(muls) * static_cast<double>(patterns) * np / s;
-          rows.push_back({{"threads", T}, {"primes", np}, {"shadow", shadow}, {"slots", p.slots},
-                          {"spill_slots", p.spill_slots}, {"seconds", s},
+          const double per_prime =
+              static_cast<double>(ops) * static_cast<double>(patterns) * np / s;
+          const double mul_rate =
+              static_cast<double>(muls) * static_cast<double>(patterns) * np / s;
+          rows.push_back({{"threads", T},
+                          {"primes", np},
+                          {"shadow", shadow},
+                          {"slots", p.slots},
+                          {"spill_slots", p.spill_slots},
+                          {"seconds", s},
                           {"gate_evaluations_per_s_per_prime", per_prime},
                           {"fraction_of_montgomery_peak", mul_rate / mont}});
           if (!shadow && np == 1) best1 = std::max(best1, per_prime);
           table.push_back(fmt::format(
-              "arith DPLR d=3 n={} ops {} (mul {}) T={} primes={} shadow={}: {:.3g} gate-evals/s (each prime "
+              "arith DPLR d=3 n={} ops {} (mul {}) T={} primes={} shadow={}: {:.3g} gate-evals/s "
+              "(each prime "
               "counted), muls at {:.0f}% of the Montgomery peak",
               a.dplr_n, ops, muls, T, np, shadow ? "on" : "off", per_prime, 100 * mul_rate / mont));
         }
@@ -250,22 +285,34 @@ int main(int argc, char** argv) {
     }
     // CPU: evaluate_batch mod p on all cores.
     const std::uint64_t cpu_patterns = std::uint64_t{1} << std::min(a.cpu_log2_patterns, 14u);
-    patterns::Spec spec{patterns::Mode::strings_random, 1, static_cast<std::uint32_t>(m.alphabet.size()),
-                        a.dplr_n, 0, cpu_patterns};
-    std::vector<std::vector<std::uint64_t>> rows_in(cpu_patterns, std::vector<std::uint64_t>(c.inputs().size()));
+    patterns::Spec spec{patterns::Mode::strings_random,
+                        1,
+                        static_cast<std::uint32_t>(m.alphabet.size()),
+                        a.dplr_n,
+                        0,
+                        cpu_patterns};
+    std::vector<std::vector<std::uint64_t>> rows_in(cpu_patterns,
+                                                    std::vector<std::uint64_t>(c.inputs().size()));
     for (std::uint64_t k = 0; k < cpu_patterns; ++k)
-      for (std::uint32_t i = 0; i < c.inputs().size(); ++i) rows_in[k][i] = patterns::int_value(spec, k, i);
+      for (std::uint32_t i = 0; i < c.inputs().size(); ++i)
+        rows_in[k][i] = patterns::int_value(spec, k, i);
     const ModP F(primes4[0]);
     const auto t0 = Clock::now();
     evaluate_batch(c, F, rows_in);
     const double cpu_s = seconds_since(t0);
     const double cpu_rate = static_cast<double>(ops) * static_cast<double>(cpu_patterns) / cpu_s;
-    J["arithmetic"] = {{"model", a.dplr}, {"n", a.dplr_n}, {"operations", ops}, {"multiplications", muls},
-                       {"patterns", patterns}, {"configs", rows},
+    J["arithmetic"] = {{"model", a.dplr},
+                       {"n", a.dplr_n},
+                       {"operations", ops},
+                       {"multiplications", muls},
+                       {"patterns", patterns},
+                       {"configs", rows},
                        {"best_gate_evaluations_per_s_per_prime", best1},
-                       {"cpu_gate_evaluations_per_s", cpu_rate}, {"cpu_threads", cores}};
-    table.push_back(fmt::format("arith CPU({} thr) {:.3g} gate-evals/s mod one prime; GPU/CPU (one prime) {:.0f}x",
-                                cores, cpu_rate, best1 / cpu_rate));
+                       {"cpu_gate_evaluations_per_s", cpu_rate},
+                       {"cpu_threads", cores}};
+    table.push_back(fmt::format(
+        "arith CPU({} thr) {:.3g} gate-evals/s mod one prime; GPU/CPU (one prime) {:.0f}x", cores,
+        cpu_rate, best1 / cpu_rate));
   }
   if (!a.json.empty()) std::ofstream(a.json) << J.dump(2) << "\n";
   std::printf("\n==== %s, %d SMs ====\n", d.name.c_str(), d.multiprocessors);

@@ -95,8 +95,12 @@ std::vector<std::uint32_t> degree_table(const Circuit& c) {
     std::uint64_t d = 0;
     bool none = false;
     switch (c.kind(id)) {
-      case GateKind::constant: d = 0; break;
-      case GateKind::input: d = 1; break;
+      case GateKind::constant:
+        d = 0;
+        break;
+      case GateKind::input:
+        d = 1;
+        break;
       case GateKind::add:
       case GateKind::sub:
       case GateKind::neg:
@@ -113,7 +117,8 @@ std::vector<std::uint32_t> degree_table(const Circuit& c) {
           d += deg[o];
         }
         break;
-      default: none = true;
+      default:
+        none = true;
     }
     deg[id] = none || d >= kNone ? kNone : static_cast<std::uint32_t>(d);
   }

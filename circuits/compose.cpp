@@ -3,9 +3,9 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <utility>
-#include <string>
 
 #include "algebra/error.hpp"
 #include "circuits/analysis.hpp"
@@ -129,7 +129,8 @@ Circuit strash(const Circuit& c) {
   try {
     lit = aig_literals(c, make_and);
   } catch (const InputError& e) {
-    throw std::invalid_argument(std::string("strash: ") + e.what() + " (lower threshold gates first)");
+    throw std::invalid_argument(std::string("strash: ") + e.what() +
+                                " (lower threshold gates first)");
   }
   // Keep the nodes the outputs reach, then emit them in order.
   std::vector<char> live(ands.size(), 0);

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <cmath>
 #include <map>
 
 #include "algebra/error.hpp"
@@ -22,8 +22,9 @@
 namespace rnncc {
 
 const std::vector<std::string>& architecture_names() {
-  static const std::vector<std::string> names = {"diagonal", "s4",       "pd",   "dplr",   "deltanet", "gdn",
-                                                 "rwkv7",    "relu-rnn", "uhat", "hybrid", "counter"};
+  static const std::vector<std::string> names = {"diagonal", "s4",     "pd",     "dplr",
+                                                 "deltanet", "gdn",    "rwkv7",  "relu-rnn",
+                                                 "uhat",     "hybrid", "counter"};
   return names;
 }
 
@@ -101,7 +102,8 @@ Model representative_model(const std::string& arch) {
     };
     const Vector shared = decays();
     std::vector<DecayStep> s;
-    for (std::size_t k = 0; k < kSigma; ++k) s.push_back({fam == Family::s4 ? shared : decays(), p.mat(kD, 1)});
+    for (std::size_t k = 0; k < kSigma; ++k)
+      s.push_back({fam == Family::s4 ? shared : decays(), p.mat(kD, 1)});
     return wrap(make_diagonal(fam, f, s));
   }
   if (arch == "counter") {
@@ -117,17 +119,20 @@ Model representative_model(const std::string& arch) {
     Matrix<Rational> up(1, 1), down(1, 1);
     up(0, 0) = 1;
     down(0, 0) = -1;
-    return wrap(make_diagonal(Family::s4, f, {{Vector{Rational(1)}, up}, {Vector{Rational(1)}, down}}));
+    return wrap(
+        make_diagonal(Family::s4, f, {{Vector{Rational(1)}, up}, {Vector{Rational(1)}, down}}));
   }
   if (arch == "pd") {
     LayerFrame f = frame(p);
-    std::vector<PdStep> s = {{{1, 2, 0}, p.vec(kD), p.mat(kD, 1)}, {{1, 0, 2}, p.vec(kD), p.mat(kD, 1)}};
+    std::vector<PdStep> s = {{{1, 2, 0}, p.vec(kD), p.mat(kD, 1)},
+                             {{1, 0, 2}, p.vec(kD), p.mat(kD, 1)}};
     return wrap(make_pd(f, s, true));
   }
   if (arch == "dplr") {
     LayerFrame f = frame(p);
     std::vector<DplrStep> s;
-    for (std::size_t k = 0; k < kSigma; ++k) s.push_back({p.vec(kD), p.vec(kD), p.vec(kD), p.mat(kD, 1)});
+    for (std::size_t k = 0; k < kSigma; ++k)
+      s.push_back({p.vec(kD), p.vec(kD), p.vec(kD), p.mat(kD, 1)});
     return wrap(make_dplr(f, s));
   }
   if (arch == "deltanet" || arch == "gdn") {
@@ -144,7 +149,8 @@ Model representative_model(const std::string& arch) {
   if (arch == "rwkv7") {
     LayerFrame f = frame(p);
     std::vector<Rwkv7Step> s;
-    for (std::size_t k = 0; k < kSigma; ++k) s.push_back({p.vec(kD), p.vec(kD), p.vec(kD), p.mat(kD, 1)});
+    for (std::size_t k = 0; k < kSigma; ++k)
+      s.push_back({p.vec(kD), p.vec(kD), p.vec(kD), p.mat(kD, 1)});
     return wrap(make_rwkv7(f, s));
   }
   if (arch == "relu-rnn") {
@@ -173,9 +179,12 @@ Model representative_model(const std::string& arch) {
 
 std::string to_string(GrowthModel m) {
   switch (m) {
-    case GrowthModel::log: return "a*log2(n)+b";
-    case GrowthModel::log_squared: return "a*log2(n)^2+b";
-    case GrowthModel::linear: return "a*n+b";
+    case GrowthModel::log:
+      return "a*log2(n)+b";
+    case GrowthModel::log_squared:
+      return "a*log2(n)^2+b";
+    case GrowthModel::linear:
+      return "a*n+b";
   }
   return "?";
 }
@@ -186,15 +195,15 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const std::strin
     std::size_t v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || s.empty())
-      throw InputError(flag, "'" + text + "': expected A..B with whole numbers A ≤ B (e.g. 2..4096)");
+      throw InputError(flag,
+                       "'" + text + "': expected A..B with whole numbers A ≤ B (e.g. 2..4096)");
     return v;
   };
   if (dots == std::string::npos)
     throw InputError(flag, "'" + text + "': expected A..B with whole numbers A ≤ B (e.g. 2..4096)");
   const std::size_t a = number(std::string_view(text).substr(0, dots));
   const std::size_t b = number(std::string_view(text).substr(dots + 2));
-  if (a < 1 || b < a)
-    throw InputError(flag, "'" + text + "': the range is empty (need 1 ≤ A ≤ B)");
+  if (a < 1 || b < a) throw InputError(flag, "'" + text + "': the range is empty (need 1 ≤ A ≤ B)");
   std::vector<std::size_t> out;
   for (std::size_t n = a; n <= b; n *= 2) {
     out.push_back(n);
@@ -303,9 +312,10 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
       return s;
     }
     if (arch == "hybrid")
-      throw InputError("--target", "boolean: hybrid: no boolean compiler for attention over LRNN "
-                                   "features (compile the GDN layer with --target boolean and the "
-                                   "attention layer with --target threshold separately)");
+      throw InputError("--target",
+                       "boolean: hybrid: no boolean compiler for attention over LRNN "
+                       "features (compile the GDN layer with --target boolean and the "
+                       "attention layer with --target threshold separately)");
     s.model = representative_model(arch);
     s.options.log_c = 1;  // LRNNs: the scan-rounded fixed-point circuit; uhat: lowered thresholds
     s.options.compile.acceptance = arch == "uhat";
@@ -319,16 +329,20 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
     return s;
   }
   if (arch == "diagonal")
-    throw InputError("--target", "threshold: diagonal: input-dependent decays make y a sum of "
-                                 "iterated products (in TC⁰ by iterated multiplication [MJLLS26], "
-                                 "not built); only the time-invariant s4 compiles to thresholds");
+    throw InputError("--target",
+                     "threshold: diagonal: input-dependent decays make y a sum of "
+                     "iterated products (in TC⁰ by iterated multiplication [MJLLS26], "
+                     "not built); only the time-invariant s4 compiles to thresholds");
   if (lrnn_arch(arch))
-    throw InputError("--target", "threshold: " + arch + ": input-dependent transitions compose "
-                                 "matrix products, NC¹-hard already for 5×5 permutations [Bar89]; a "
-                                 "constant-depth threshold circuit would show TC⁰ = NC¹");
+    throw InputError("--target",
+                     "threshold: " + arch +
+                         ": input-dependent transitions compose "
+                         "matrix products, NC¹-hard already for 5×5 permutations [Bar89]; a "
+                         "constant-depth threshold circuit would show TC⁰ = NC¹");
   if (arch == "relu-rnn")
-    throw InputError("--target", "threshold: relu-rnn: log-precision ReLU RNNs are L-complete "
-                                 "[MJLLS26, Thm 1]; a threshold circuit would show TC⁰ = L");
+    throw InputError("--target",
+                     "threshold: relu-rnn: log-precision ReLU RNNs are L-complete "
+                     "[MJLLS26, Thm 1]; a threshold circuit would show TC⁰ = L");
   throw InputError("--target", "threshold: hybrid: its GDN layer is NC¹-hard (see deltanet/gdn)");
 }
 
@@ -355,8 +369,10 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
   if (subjects.empty() && !archs.empty()) {
     std::string all;
     for (const auto& r : reasons) all += "; " + r;
-    throw InputError("--target", to_string(target) + ": none of the architectures compiles to "
-                                                     "this target" + all);
+    throw InputError("--target", to_string(target) +
+                                     ": none of the architectures compiles to "
+                                     "this target" +
+                                     all);
   }
   // Every estimate first, so a range too large fails before any work; the message names the
   // largest length of the range that fits.
@@ -426,7 +442,8 @@ std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points) {
       fit.b = (sy - fit.a * sx) / k;
       double ss = 0;
       for (const DepthPoint* p : ps) {
-        const double e = static_cast<double>(p->depth) - (fit.a * f(static_cast<double>(p->n)) + fit.b);
+        const double e =
+            static_cast<double>(p->depth) - (fit.a * f(static_cast<double>(p->n)) + fit.b);
         ss += e * e;
       }
       fit.residual = std::sqrt(ss / k);
@@ -461,7 +478,9 @@ bool plot_depths_svg(const std::vector<DepthPoint>& points, const std::string& s
     if (std::find(order.begin(), order.end(), p.arch) == order.end()) order.push_back(p.arch);
   std::string script =
       "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n"
-      "set output '" + (dir / "plot.svg").string() + "'\n"
+      "set output '" +
+      (dir / "plot.svg").string() +
+      "'\n"
       "set logscale x 2\nset xlabel 'n (sequence length)'\nset ylabel 'circuit depth'\n"
       "set key outside right\nset grid\nset title 'Circuit depth against length'\nplot ";
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -473,7 +492,8 @@ bool plot_depths_svg(const std::vector<DepthPoint>& points, const std::string& s
   }
   script += "\n";
   std::ofstream(dir / "plot.gp") << script;
-  const std::string cmd = "gnuplot '" + (dir / "plot.gp").string() + "' 2>'" + (dir / "err.txt").string() + "'";
+  const std::string cmd =
+      "gnuplot '" + (dir / "plot.gp").string() + "' 2>'" + (dir / "err.txt").string() + "'";
   if (std::system(cmd.c_str()) != 0) {
     std::ifstream err(dir / "err.txt");
     std::string e((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());

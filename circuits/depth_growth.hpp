@@ -56,10 +56,12 @@ struct DepthFit {
 
 // Parses "A..B": the lengths A, 2A, 4A, … up to B, and B. InputError (naming `flag`) for bad
 // syntax, A < 1, B < A.
-std::vector<std::size_t> parse_lengths(const std::string& text, const std::string& flag = "--lengths");
+std::vector<std::size_t> parse_lengths(const std::string& text,
+                                       const std::string& flag = "--lengths");
 
 // Parses a comma-separated architecture list (InputError naming the unknown name).
-std::vector<std::string> parse_architectures(const std::string& text, const std::string& flag = "--arch");
+std::vector<std::string> parse_architectures(const std::string& text,
+                                             const std::string& flag = "--arch");
 
 // The model and compile options measured for an architecture and target (the table above).
 // Throws InputError with the reason when the pair has no compiler.

@@ -78,8 +78,8 @@ std::string format_text(const CircuitReport& r) {
       "by kind       {}\n",
       s.size, s.operations(), s.inputs, r.constants, s.outputs, s.depth, s.bounded_fanin_depth,
       r.depth_lower_bound, s.max_fanin, r.combine_levels,
-      r.and_levels ? fmt::format("{} ANDs, {} levels (after strash, as ABC's print_stats)", *r.and_nodes,
-                                 *r.and_levels)
+      r.and_levels ? fmt::format("{} ANDs, {} levels (after strash, as ABC's print_stats)",
+                                 *r.and_nodes, *r.and_levels)
                    : std::string("— (arithmetic gates)"),
       widest, kinds);
 }

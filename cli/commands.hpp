@@ -36,12 +36,12 @@ struct CompileFlags {
   std::string outputs = "last";
   std::string structure = "auto";
   std::size_t max_gates = std::size_t{1} << 28;
-  std::string target = "arith";        // arith | boolean | threshold
-  std::string precision = "exact";     // exact | log:C (boolean and threshold targets)
+  std::string target = "arith";     // arith | boolean | threshold
+  std::string precision = "exact";  // exact | log:C (boolean and threshold targets)
   std::string rounding = "nearest-even";
   std::string overflow = "saturate";
   std::optional<unsigned> int_bits;
-  std::size_t max_states = 4096;       // the finite-state route of nonlinear models
+  std::size_t max_states = 4096;  // the finite-state route of nonlinear models
 };
 void add_compile_flags(CLI::App* cmd, CompileFlags& flags);
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& flags);

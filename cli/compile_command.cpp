@@ -94,7 +94,8 @@ void print_report(const CompiledCircuit& c, bool json) {
 Action add_compile_command(CLI::App& app) {
   auto f = std::make_shared<CompileCommand>();
   CLI::App* cmd = app.add_subcommand(
-      "compile", "Compile a model for inputs of length n into an arithmetic, boolean or threshold circuit");
+      "compile",
+      "Compile a model for inputs of length n into an arithmetic, boolean or threshold circuit");
   cmd->add_option("MODEL", f->model_path, "model file (JSON)")->required();
   add_compile_flags(cmd, f->flags);
   cmd->add_option("-o,--output", f->output,
@@ -186,13 +187,16 @@ Action add_eval_command(CLI::App& app) {
           for (const Rational& v : row) r.push_back(to_string(v));
           rows.push_back(r);
         }
-        std::cout << nlohmann::ordered_json{{"circuit", f->path}, {"device", x.device},
-                                            {"primes", x.primes}, {"outputs", rows}}
+        std::cout << nlohmann::ordered_json{{"circuit", f->path},
+                                            {"device", x.device},
+                                            {"primes", x.primes},
+                                            {"outputs", rows}}
                          .dump(2)
                   << "\n";
       } else {
-        std::cout << fmt::format("{}: {} patterns on {}{}\n", f->path, x.values.size(), x.device,
-                                 x.primes.empty() ? "" : fmt::format(", exact from {} prime(s)", x.primes.size()));
+        std::cout << fmt::format(
+            "{}: {} patterns on {}{}\n", f->path, x.values.size(), x.device,
+            x.primes.empty() ? "" : fmt::format(", exact from {} prime(s)", x.primes.size()));
         for (std::size_t k = 0; k < x.values.size(); ++k) {
           std::vector<std::string> vs;
           for (const Rational& v : x.values[k]) vs.push_back(to_string(v));

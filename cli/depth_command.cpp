@@ -8,16 +8,15 @@
 
 #include "algebra/error.hpp"
 #include "circuits/depth_growth.hpp"
-#include "cli/commands.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "cli/commands.hpp"
 
 namespace rnncc::cli {
 
 Action add_depth_command(CLI::App& app) {
   struct Flags {
     std::string arch = "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter",
-                lengths = "2..1024",
-                target = "arith", plot;
+                lengths = "2..1024", target = "arith", plot;
     bool csv = false, json = false;
     std::size_t max_gates = std::size_t{1} << 26;
   };
@@ -49,13 +48,21 @@ Action add_depth_command(CLI::App& app) {
                 << " instead of " << f->plot << "\n";
     }
     if (f->json) {
-      nlohmann::ordered_json p = nlohmann::ordered_json::array(), q = nlohmann::ordered_json::array();
+      nlohmann::ordered_json p = nlohmann::ordered_json::array(),
+                             q = nlohmann::ordered_json::array();
       for (const auto& x : points)
-        p.push_back({{"arch", x.arch}, {"n", x.n}, {"size", x.size}, {"depth", x.depth},
+        p.push_back({{"arch", x.arch},
+                     {"n", x.n},
+                     {"size", x.size},
+                     {"depth", x.depth},
                      {"bounded_fanin_depth", x.bounded_fanin_depth}});
       for (const auto& x : fits)
-        q.push_back({{"arch", x.arch}, {"model", to_string(x.model)}, {"a", x.a}, {"b", x.b},
-                     {"residual", x.residual}, {"best", x.best}});
+        q.push_back({{"arch", x.arch},
+                     {"model", to_string(x.model)},
+                     {"a", x.a},
+                     {"b", x.b},
+                     {"residual", x.residual},
+                     {"best", x.best}});
       std::cout << nlohmann::ordered_json{{"points", p}, {"fits", q}, {"skipped", skipped}}.dump(2)
                 << "\n";
       return 0;
@@ -70,7 +77,8 @@ Action add_depth_command(CLI::App& app) {
       std::cout << fmt::format("{:<10} {:>7} {:>12} {:>7} {:>14}\n", x.arch, x.n, x.size, x.depth,
                                x.bounded_fanin_depth);
     std::cout << "\nfits of depth (least squares; residual = RMS):\n";
-    if (fits.empty()) std::cout << "  (none: a fit needs at least two lengths; three tell the laws apart)\n";
+    if (fits.empty())
+      std::cout << "  (none: a fit needs at least two lengths; three tell the laws apart)\n";
     for (const auto& x : fits)
       std::cout << fmt::format("{:<10} {:<15} a = {:>9.4f}  b = {:>9.3f}  residual {:>8.3f}{}\n",
                                x.arch, to_string(x.model), x.a, x.b, x.residual,

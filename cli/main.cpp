@@ -27,7 +27,8 @@ void refuse_signed_unsigned(CLI::App& app) {
       "");
   for (CLI::Option* o : app.get_options())
     if (o->get_type_name() == "UINT") o->check(whole_number);
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_signed_unsigned(*sub);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_signed_unsigned(*sub);
 }
 
 }  // namespace
@@ -40,10 +41,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("rnncc ") + RNNCC_VERSION);
   app.require_subcommand(1);
   std::vector<rnncc::cli::Action> actions{
-      rnncc::cli::add_run_command(app), rnncc::cli::add_compile_command(app),
-      rnncc::cli::add_stats_command(app), rnncc::cli::add_construct_command(app),
+      rnncc::cli::add_run_command(app),    rnncc::cli::add_compile_command(app),
+      rnncc::cli::add_stats_command(app),  rnncc::cli::add_construct_command(app),
       rnncc::cli::add_verify_command(app), rnncc::cli::add_eval_command(app),
-      rnncc::cli::add_depth_command(app), rnncc::cli::add_convert_command(app)};
+      rnncc::cli::add_depth_command(app),  rnncc::cli::add_convert_command(app)};
   // After verify, construct and draw: adds `tm` to each (cli/tm_command.cpp).
 #ifdef RNNCC_HAVE_GRAPHVIZ
   actions.push_back(rnncc::cli::add_draw_command(app));

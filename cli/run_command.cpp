@@ -42,8 +42,9 @@ int run_generation(const GenerativeModel& gm, const RunFlags& flags) {
   for (std::size_t id : rule.stop) stops.push_back(gm.model.alphabet.symbol(id));
   j["generation"] = {{"rule", "argmax"}, {"stop", stops}};
   j["runs"] = json::array();
-  std::string text = fmt::format("model {}: {}\n", gm.model.name.empty() ? "(unnamed)" : gm.model.name,
-                                 describe_layers(gm.model));
+  std::string text =
+      fmt::format("model {}: {}\n", gm.model.name.empty() ? "(unnamed)" : gm.model.name,
+                  describe_layers(gm.model));
   std::vector<RunReport> traces;
   for (std::size_t i = 0; i < flags.inputs.size(); ++i) {
     const std::string where = "input " + std::to_string(i + 1);
@@ -55,12 +56,11 @@ int run_generation(const GenerativeModel& gm, const RunFlags& flags) {
       tokens += (tokens.empty() ? "" : " ") + gm.model.alphabet.symbol(u);
       list.push_back(gm.model.alphabet.symbol(u));
     }
-    text += fmt::format("\nprompt {}: {} token{} generated, {}\n  {}\n",
-                        gm.model.alphabet.join(prompt), g.tokens.size(),
-                        g.tokens.size() == 1 ? "" : "s",
-                        g.stopped ? "stopped on " + gm.model.alphabet.symbol(g.tokens.back())
-                                  : "cap reached",
-                        tokens.empty() ? "(none)" : tokens);
+    text += fmt::format(
+        "\nprompt {}: {} token{} generated, {}\n  {}\n", gm.model.alphabet.join(prompt),
+        g.tokens.size(), g.tokens.size() == 1 ? "" : "s",
+        g.stopped ? "stopped on " + gm.model.alphabet.symbol(g.tokens.back()) : "cap reached",
+        tokens.empty() ? "(none)" : tokens);
     text += fmt::format("  largest |value|: {}\n", to_string(g.largest));
     j["runs"].push_back({{"prompt", gm.model.alphabet.join(prompt)},
                          {"generated", list},

@@ -60,8 +60,9 @@ Action add_tm_commands(CLI::App& app) {
 
   CLI::App* verify = app.get_subcommand("verify");
   CLI::App* vt = verify->add_subcommand(
-      "tm", "Turing machine by a hybrid RNN with chain of thought [WDL24], step by step against "
-            "the direct simulator");
+      "tm",
+      "Turing machine by a hybrid RNN with chain of thought [WDL24], step by step against "
+      "the direct simulator");
   add_machine_flags(vt, *f);
   vt->add_option("--input", f->input, "tape symbols written from cell 0 (e.g. 0110)");
   vt->add_option("--max-steps", f->max_steps, "step cap (not halting by then is not a failure)")
@@ -75,7 +76,8 @@ Action add_tm_commands(CLI::App& app) {
 
   CLI::App* construct = app.get_subcommand("construct");
   CLI::App* ct = construct->add_subcommand(
-      "tm", "the hybrid model of a Turing machine; run it with `rnncc run MODEL PROMPT --generate N`");
+      "tm",
+      "the hybrid model of a Turing machine; run it with `rnncc run MODEL PROMPT --generate N`");
   add_machine_flags(ct, *f);
   ct->add_option("--input", f->input, "tape symbols written from cell 0 (sets the printed prompt)");
   ct->add_option("-o,--output", f->output, "MODEL.json")->required();
@@ -84,8 +86,9 @@ Action add_tm_commands(CLI::App& app) {
   CLI::App* dt = nullptr;
 #ifdef RNNCC_HAVE_GRAPHVIZ
   if (CLI::App* draw = app.get_subcommand("draw")) {
-    dt = draw->add_subcommand("tm", "a Turing machine's state diagram (--layers: the hybrid "
-                                    "model's layers) as SVG, PNG or DOT");
+    dt = draw->add_subcommand("tm",
+                              "a Turing machine's state diagram (--layers: the hybrid "
+                              "model's layers) as SVG, PNG or DOT");
     add_machine_flags(dt, *f);
     dt->add_option("-o,--output", f->output, "OUT.svg, OUT.png or OUT.dot")->required();
     dt->add_flag("--layers", f->layers, "draw the hybrid model's layer diagram instead");
@@ -123,9 +126,8 @@ Action add_tm_commands(CLI::App& app) {
     if (dt && dt->parsed()) {
       const TuringMachine m = machine_from_argument(f->machine, f->lenient);
       const DrawFormat format = draw_format_for(f->output);
-      const std::string dot = f->layers
-                                  ? tm_layer_diagram_dot(m, turing_machine_hybrid(m, {}))
-                                  : tm_state_diagram_dot(m);
+      const std::string dot = f->layers ? tm_layer_diagram_dot(m, turing_machine_hybrid(m, {}))
+                                        : tm_state_diagram_dot(m);
       write_file_atomically(f->output, render_dot(dot, format));
       return 0;
     }

@@ -1,8 +1,10 @@
-// rnncc construct KIND [INPUT] -o MODEL.json   and   rnncc verify KIND … (exit 0 holds, 1 fails, 2 bad input)
+// rnncc construct KIND [INPUT] -o MODEL.json   and   rnncc verify KIND … (exit 0 holds, 1 fails, 2
+// bad input)
 #include <iostream>
 #include <memory>
 
 #include "algebra/error.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/sexpr.hpp"
 #include "cli/commands.hpp"
@@ -18,7 +20,6 @@
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/subjects.hpp"
-#include "circuits/eval/cuda/gpu.hpp"
 #include "verify/verify.hpp"
 
 namespace rnncc::cli {
@@ -141,8 +142,7 @@ Construction build(const std::string& kind, const ConstructionFlags& f) {
     AssocRecallOptions o;
     o.keys = f.keys;
     if (!f.values.empty()) {
-      if (f.values.size() > 3 ||
-          f.values.find_first_not_of("0123456789") != std::string::npos)
+      if (f.values.size() > 3 || f.values.find_first_not_of("0123456789") != std::string::npos)
         throw InputError("--values", "'" + f.values + "': expected a number of values (1..10)");
       o.values = std::stoul(f.values);
     }
@@ -183,13 +183,16 @@ void add_construction_flags(CLI::App* cmd, ConstructionFlags& f, bool with_input
   cmd->add_option("--r", f.r, "mod-count: accept iff the count of 1s ≡ r (mod k)")
       ->capture_default_str();
   cmd->add_option("--n", f.n, "sn: the points n (2..6)")->capture_default_str();
-  cmd->add_option("--generators", f.generators, "sn: cycle ((1 2) and the n-cycle) or transpositions")
+  cmd->add_option("--generators", f.generators,
+                  "sn: cycle ((1 2) and the n-cycle) or transpositions")
       ->capture_default_str();
-  cmd->add_option("--beta-range", f.beta_range,
-                  "parity, mod-count, sn: the layer's beta range: (0,2], (0,2), (0,1], (0,1) or any")
+  cmd->add_option(
+         "--beta-range", f.beta_range,
+         "parity, mod-count, sn: the layer's beta range: (0,2], (0,2), (0,1], (0,1) or any")
       ->capture_default_str();
-  cmd->add_option("--beta", f.beta,
-                  "parity, mod-count, sn: β of every token (default: the largest the range allows)");
+  cmd->add_option(
+      "--beta", f.beta,
+      "parity, mod-count, sn: β of every token (default: the largest the range allows)");
   cmd->add_flag("--gated", f.gated, "parity, mod-count, sn: Gated DeltaNet (gates α = 1)");
   cmd->add_option("--order", f.order, "state-recall: bits-first, perm-first or as-given")
       ->capture_default_str();
@@ -235,7 +238,8 @@ Action add_construct_command(CLI::App& app) {
                   "wfa, dwfa, barrington, ben-or-cleve, matmul3, graph-walk, dgc, parity, "
                   "mod-count, sn or state-recall")
       ->required();
-  cmd->add_option("INPUT", f->flags.input, "WFA file or formula (wfa, dwfa, barrington, ben-or-cleve)");
+  cmd->add_option("INPUT", f->flags.input,
+                  "WFA file or formula (wfa, dwfa, barrington, ben-or-cleve)");
   add_construction_flags(cmd, f->flags, false);
   cmd->add_option("-o,--output", f->output, "MODEL.json")->required();
   return [cmd, f]() -> int {

@@ -38,7 +38,8 @@ std::vector<InputSource> step_input_forms(std::size_t n, std::size_t features, b
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t p = 0; p < kSteps; ++p, base += features)
       for (std::size_t g = 0; g < generators; ++g)
-        out[base + token_of(i, p, g)].variables.push_back(static_cast<std::uint32_t>(i * generators + g));
+        out[base + token_of(i, p, g)].variables.push_back(
+            static_cast<std::uint32_t>(i * generators + g));
   return out;
 }
 

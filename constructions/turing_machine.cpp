@@ -12,7 +12,9 @@ namespace rnncc {
 
 // ---- Machines -------------------------------------------------------------------------------
 
-std::string state_name(std::size_t q) { return std::string(1, static_cast<char>('A' + q)); }
+std::string state_name(std::size_t q) {
+  return std::string(1, static_cast<char>('A' + q));
+}
 
 std::string transition_name(const TuringMachine&, const TmTransition& t) {
   if (!t.defined) return "---";
@@ -60,8 +62,7 @@ TuringMachine parse_machine(std::string_view text, const std::string& where, boo
       const char c = text[i];
       const std::size_t k = (i - s) % 3;
       const bool ok = c == '-' || (k == 0 && std::isdigit(static_cast<unsigned char>(c))) ||
-                      (k == 1 && (c == 'L' || c == 'R')) ||
-                      (k == 2 && c >= 'A' && c <= 'Z');
+                      (k == 1 && (c == 'L' || c == 'R')) || (k == 2 && c >= 'A' && c <= 'Z');
       if (!ok)
         fail(i, std::string("unexpected character '") + c + "' (expected " +
                     (k == 0   ? "a symbol 0-9 to write"
@@ -79,8 +80,7 @@ TuringMachine parse_machine(std::string_view text, const std::string& where, boo
     } else if (count != m.symbols) {
       fail(s, "state " + state_name(q) + " has " + std::to_string(count) +
                   (count == 1 ? " transition" : " transitions") + ", but state A has " +
-                  std::to_string(m.symbols) +
-                  " (one per read symbol)");
+                  std::to_string(m.symbols) + " (one per read symbol)");
     }
     for (std::size_t a = 0; a < count; ++a) {
       const std::size_t at = s + 3 * a;
@@ -91,8 +91,7 @@ TuringMachine parse_machine(std::string_view text, const std::string& where, boo
         continue;
       }
       for (std::size_t i = 0; i < 3; ++i)
-        if (t[i] == '-')
-          fail(at + i, "'-' may only appear as the undefined transition '---'");
+        if (t[i] == '-') fail(at + i, "'-' may only appear as the undefined transition '---'");
       tr.defined = true;
       tr.write = static_cast<std::size_t>(t[0] - '0');
       tr.move = t[1] == 'L' ? -1 : 1;
@@ -119,8 +118,8 @@ TuringMachine parse_machine(std::string_view text, const std::string& where, boo
 TuringMachine machine_from_argument(const std::string& argument, bool lenient) {
   std::ifstream in(argument);
   if (!in) {
-    const bool looks_like_path = argument.find('/') != std::string::npos ||
-                                 argument.find('.') != std::string::npos;
+    const bool looks_like_path =
+        argument.find('/') != std::string::npos || argument.find('.') != std::string::npos;
     if (looks_like_path) throw InputError(argument, "cannot open machine file");
     return parse_machine(argument, "machine", lenient);
   }
@@ -154,9 +153,12 @@ std::vector<std::size_t> parse_tape_input(const TuringMachine& m, std::string_vi
 
 std::string to_string(HaltReason r) {
   switch (r) {
-    case HaltReason::halt_state: return "halt state";
-    case HaltReason::undefined: return "undefined transition";
-    case HaltReason::step_cap: return "step cap";
+    case HaltReason::halt_state:
+      return "halt state";
+    case HaltReason::undefined:
+      return "undefined transition";
+    case HaltReason::step_cap:
+      return "step cap";
   }
   return "?";
 }
@@ -277,7 +279,8 @@ TmHybrid turing_machine_hybrid(const TuringMachine& m, const std::vector<std::si
                                const TmHybridOptions& options) {
   const std::size_t Q = m.states, G = m.symbols;
   for (std::size_t a : input)
-    if (a >= G) throw InputError("--input", "symbol " + std::to_string(a) + " is not a tape symbol");
+    if (a >= G)
+      throw InputError("--input", "symbol " + std::to_string(a) + " is not a tape symbol");
   TmHybrid h;
   h.name = "turing-machine (hybrid, " + to_string(m) + ")";
 
@@ -375,7 +378,7 @@ TmHybrid turing_machine_hybrid(const TuringMachine& m, const std::vector<std::si
   AttentionLayer l2;
   l2.kind = AttentionKind::unique_hard;
   l2.tie = options.defect == TmHybridOptions::Defect::leftmost_ties ? TieRule::leftmost
-                                                                     : TieRule::rightmost;
+                                                                    : TieRule::rightmost;
   l2.features = k2;
   l2.query.weights = Matrix<Rational>(2, k2, Rational(0));
   l2.query.weights(0, zP) = 2;
@@ -476,11 +479,12 @@ TmHybrid turing_machine_hybrid(const TuringMachine& m, const std::vector<std::si
       claim_equal("attention key size", 2, n(l2.key_size())),
       claim_equal("ReLU units (1 + |Q| + |Γ|) + |Q|·|Γ|", n(1 + Q + G + Q * G), n(d3 + d4)),
       claim_equal("tokens (^, inputs, distinct transitions)",
-                  n(1 + G + [&] {
-                    std::vector<std::size_t> u = h.step_token;
-                    std::sort(u.begin(), u.end());
-                    return static_cast<std::size_t>(std::unique(u.begin(), u.end()) - u.begin());
-                  }()),
+                  n(1 + G +
+                    [&] {
+                      std::vector<std::size_t> u = h.step_token;
+                      std::sort(u.begin(), u.end());
+                      return static_cast<std::size_t>(std::unique(u.begin(), u.end()) - u.begin());
+                    }()),
                   n(V)),
   };
   return h;

@@ -37,10 +37,10 @@
 namespace rnncc {
 
 struct TmTransition {
-  bool defined = false;              // false: "---"
-  std::size_t write = 0;             // symbol written
-  int move = 1;                      // −1 (L) or +1 (R)
-  std::optional<std::size_t> next;   // next state; nullopt: halt
+  bool defined = false;             // false: "---"
+  std::size_t write = 0;            // symbol written
+  int move = 1;                     // −1 (L) or +1 (R)
+  std::optional<std::size_t> next;  // next state; nullopt: halt
 };
 
 struct TuringMachine {
@@ -61,7 +61,7 @@ TuringMachine parse_machine(std::string_view text, const std::string& where = "m
 TuringMachine machine_from_argument(const std::string& argument, bool lenient = false);
 // Canonical text: halting next states written 'Z'.
 std::string to_string(const TuringMachine& m);
-std::string state_name(std::size_t q);       // "A", "B", …
+std::string state_name(std::size_t q);                                       // "A", "B", …
 std::string transition_name(const TuringMachine& m, const TmTransition& t);  // "1RB", "0LZ", "---"
 
 // Parses an input string of tape symbols ("0110"); InputError for another character.
@@ -94,7 +94,7 @@ class TmSimulator {
   std::int64_t head() const { return head_; }
   std::size_t read(std::int64_t cell) const;
   const TmStep& last() const { return last_; }
-  std::uint64_t ones() const { return nonblank_; }  // non-blank cells
+  std::uint64_t ones() const { return nonblank_; }   // non-blank cells
   std::int64_t leftmost() const { return origin_; }  // tape() covers cells leftmost()…
   const std::vector<std::uint8_t>& tape() const { return tape_; }
 
@@ -113,12 +113,12 @@ struct TmRun {
   std::uint64_t steps = 0;
   bool halted = false;
   HaltReason reason = HaltReason::step_cap;
-  std::size_t state = 0;               // state at the end (the halting state for "---")
+  std::size_t state = 0;  // state at the end (the halting state for "---")
   std::int64_t head = 0;
   std::uint64_t ones = 0;
-  std::int64_t leftmost = 0;           // tape[i] is cell leftmost + i; trimmed of blanks
+  std::int64_t leftmost = 0;  // tape[i] is cell leftmost + i; trimmed of blanks
   std::vector<std::size_t> tape;
-  std::vector<TmStep> transitions;     // when recorded
+  std::vector<TmStep> transitions;  // when recorded
 };
 
 // Runs at most max_steps steps (then, if not halted, reason = step_cap).
@@ -138,14 +138,14 @@ struct TmHybridOptions {
 
 struct TmHybrid {
   std::string name;
-  Model model;                    // 4 layers: lrnn/general → attention → elman/relu → elman/relu
-  GenerationRule rule;            // argmax of y_t over the alphabet; stops on halting tokens
+  Model model;          // 4 layers: lrnn/general → attention → elman/relu → elman/relu
+  GenerationRule rule;  // argmax of y_t over the alphabet; stops on halting tokens
   std::vector<std::size_t> prompt;  // "^" then one token "x<a>" per input symbol
   // Token ids: the BOS token, the input token of symbol a, the token of transition δ(q, a).
   std::size_t bos = 0;
-  std::vector<std::size_t> input_token;   // per symbol a
-  std::vector<std::size_t> step_token;    // per (q, a): q·|Γ| + a
-  std::vector<Claim> claims;              // structural claims (sizes); precision is measured
+  std::vector<std::size_t> input_token;  // per symbol a
+  std::vector<std::size_t> step_token;   // per (q, a): q·|Γ| + a
+  std::vector<Claim> claims;             // structural claims (sizes); precision is measured
 };
 
 TmHybrid turing_machine_hybrid(const TuringMachine& m, const std::vector<std::size_t>& input,

@@ -21,10 +21,10 @@ namespace rnncc {
 
 struct Wfa {
   Alphabet alphabet;
-  std::vector<std::string> state_names;     // state i's name in the file
-  std::vector<Rational> initial;            // α, one entry per state
-  std::vector<Rational> final;              // β
-  std::vector<Matrix<Rational>> transition; // M_σ, states × states, per symbol id
+  std::vector<std::string> state_names;      // state i's name in the file
+  std::vector<Rational> initial;             // α, one entry per state
+  std::vector<Rational> final;               // β
+  std::vector<Matrix<Rational>> transition;  // M_σ, states × states, per symbol id
   std::size_t states() const { return initial.size(); }
   bool deterministic() const;
 };

@@ -245,8 +245,8 @@ LayerTrace<K> run(const AttentionLayer& l, const K& k, const std::vector<Mat<K>>
     };
     const LinearMap wq = rounded_map(l.query, "query"), wk = rounded_map(l.key, "key"),
                     wv = rounded_map(l.value, "value");
-    const Rational lambda = k.to_rational(
-        convert(k, Matrix<Rational>(1, 1, l.position_bias), "position_bias")(0, 0));
+    const Rational lambda =
+        k.to_rational(convert(k, Matrix<Rational>(1, 1, l.position_bias), "position_bias")(0, 0));
     // q, k, v at every position: W z + b exactly, one rounding per entry.
     auto project = [&](const LinearMap& f, const Mat<K>& zt) {
       Matrix<Rational> out(f.weights.rows(), 1);

@@ -37,11 +37,21 @@ struct I64 {
   friend bool operator==(I64 a, I64 b) { return a.v == b.v; }
 };
 
-inline Rational add(const Rational& a, const Rational& b) { return a + b; }
-inline Rational mul(const Rational& a, const Rational& b) { return a * b; }
-inline int sign(const Rational& a) { return a.sign(); }
-inline Rational to_rat(const Rational& a) { return a; }
-inline bool is_zero(const Rational& a) { return a == 0; }
+inline Rational add(const Rational& a, const Rational& b) {
+  return a + b;
+}
+inline Rational mul(const Rational& a, const Rational& b) {
+  return a * b;
+}
+inline int sign(const Rational& a) {
+  return a.sign();
+}
+inline Rational to_rat(const Rational& a) {
+  return a;
+}
+inline bool is_zero(const Rational& a) {
+  return a == 0;
+}
 
 inline I64 add(I64 a, I64 b) {
   I64 r;
@@ -53,9 +63,15 @@ inline I64 mul(I64 a, I64 b) {
   if (__builtin_mul_overflow(a.v, b.v, &r.v)) throw IntOverflow{};
   return r;
 }
-inline int sign(I64 a) { return (a.v > 0) - (a.v < 0); }
-inline Rational to_rat(I64 a) { return Rational(static_cast<long>(a.v)); }
-inline bool is_zero(I64 a) { return a.v == 0; }
+inline int sign(I64 a) {
+  return (a.v > 0) - (a.v < 0);
+}
+inline Rational to_rat(I64 a) {
+  return Rational(static_cast<long>(a.v));
+}
+inline bool is_zero(I64 a) {
+  return a.v == 0;
+}
 
 template <class T>
 T from_rat(const Rational& q);
@@ -116,8 +132,8 @@ Sparse<T> sparse(const Matrix<Rational>& m) {
   for (std::size_t i = 0; i < m.rows(); ++i)
     for (std::size_t j = 0; j < m.cols(); ++j)
       if (m(i, j) != 0)
-        s.nz.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j),
-                        from_rat<T>(m(i, j))});
+        s.nz.push_back(
+            {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), from_rat<T>(m(i, j))});
   return s;
 }
 
@@ -135,7 +151,8 @@ void mul_add(const Sparse<T>& s, const std::vector<T>& x, std::size_t m, const T
   for (const Entry<T>& e : s.nz) {
     const T f = mul(scale, e.v);
     for (std::size_t c = 0; c < m; ++c)
-      if (!is_zero(x[e.j * m + c])) out[e.i * m + c] = add(out[e.i * m + c], mul(f, x[e.j * m + c]));
+      if (!is_zero(x[e.j * m + c]))
+        out[e.i * m + c] = add(out[e.i * m + c], mul(f, x[e.j * m + c]));
   }
 }
 
@@ -241,8 +258,9 @@ struct Engine {
         layers.push_back(std::move(s));
       } else if (auto* a = std::get_if<AttentionLayer>(&sl.layer)) {
         if (a->kind == AttentionKind::softmax)
-          throw InputError(where, "softmax attention has no exact semantics; generation here is "
-                                  "exact (exp of a nonzero rational is irrational)");
+          throw InputError(where,
+                           "softmax attention has no exact semantics; generation here is "
+                           "exact (exp of a nonzero rational is irrational)");
         if (a->kind == AttentionKind::averaging_hard && !std::is_same_v<T, Rational>)
           throw NotInteger{};  // a mean needs division: run on rationals
         AttnStep<T> s{a->kind,
@@ -267,8 +285,8 @@ struct Engine {
                     a->position_bias == 0 && a->key_size() == 2;
         layers.push_back(std::move(s));
       } else {
-        throw InputError(where, "the incremental evaluator has no " +
-                                    layer_kind(sl.layer) + " layers; use the plain evaluator");
+        throw InputError(where, "the incremental evaluator has no " + layer_kind(sl.layer) +
+                                    " layers; use the plain evaluator");
       }
     }
   }
@@ -361,8 +379,8 @@ struct Engine {
         const T sc = score_of(key, iter->second.first);
         const std::size_t s = iter->second.first;
         const bool better = !best || best->first < sc ||
-                            (best->first == sc && (l.tie == TieRule::rightmost ? s > best->second
-                                                                               : s < best->second));
+                            (best->first == sc &&
+                             (l.tie == TieRule::rightmost ? s > best->second : s < best->second));
         if (better) {
           best = {sc, s};
           value = &iter->second.second;
@@ -472,7 +490,8 @@ IncrementalModel& IncrementalModel::operator=(IncrementalModel&&) noexcept = def
 
 void IncrementalModel::feed(std::size_t token) {
   if (token >= impl_->model.alphabet.size())
-    throw InputError("generation", "token id " + std::to_string(token) + " is outside the alphabet");
+    throw InputError("generation",
+                     "token id " + std::to_string(token) + " is outside the alphabet");
   impl_->history.push_back(static_cast<std::uint32_t>(token));
   try {
     std::visit([&](auto& e) { e.feed(token); }, impl_->engine);

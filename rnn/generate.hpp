@@ -72,8 +72,8 @@ Generation generate_plain(const Model& model, const K& k, const std::vector<std:
   std::vector<std::size_t> seq = prompt;
   Generation g;
   while (g.tokens.size() < max_new_tokens) {
-    const std::size_t next = next_token(k, evaluate(model, k, seq).outputs().back(),
-                                        model.alphabet.size());
+    const std::size_t next =
+        next_token(k, evaluate(model, k, seq).outputs().back(), model.alphabet.size());
     g.tokens.push_back(next);
     seq.push_back(next);
     if (rule.stops_on(next)) {

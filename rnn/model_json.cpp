@@ -291,8 +291,8 @@ LinearMap parse_linear(const JsonCursor& n, std::size_t k, std::optional<std::si
   n.only({"weights", "bias"});
   LinearMap f;
   f.weights = rows ? n.at("weights").matrix(*rows, k) : n.at("weights").matrix_any_rows(k);
-  f.bias = n.has("bias") ? n.at("bias").state(f.weights.rows(), 1)
-                         : zero_matrix(f.weights.rows(), 1);
+  f.bias =
+      n.has("bias") ? n.at("bias").state(f.weights.rows(), 1) : zero_matrix(f.weights.rows(), 1);
   return f;
 }
 
@@ -332,7 +332,8 @@ Model parse_model(std::string_view text, const std::string& source) {
   JsonCursor root(doc, source, "");
   // "generation" (the rule of rnncc run --generate) is read by rnn/generate.hpp; the model
   // itself does not depend on it.
-  root.only({"format", "name", "description", "alphabet", "layers", "accept", "comment", "generation"});
+  root.only(
+      {"format", "name", "description", "alphabet", "layers", "accept", "comment", "generation"});
   if (auto f = root.find("format"); f && f->string() != "rnncc-model/1")
     f->fail("\"rnncc-model/1\"");
 

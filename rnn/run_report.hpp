@@ -31,7 +31,7 @@ struct PositionReport {
   // Per layer: the attended positions M(t) of an attention layer (1-based; unique_hard: the one
   // picked), nullopt for the other layers.
   std::vector<std::optional<std::vector<std::size_t>>> attended;
-  std::optional<BitGrowth> bits;   // exact runs only
+  std::optional<BitGrowth> bits;  // exact runs only
 };
 
 struct RunReport {

@@ -37,8 +37,8 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
   std::string why;
   const auto cc = build_check_circuit(c, o.length, &why);
   if (!cc)
-    throw InputError("--device", fmt::format("{} has no check circuit at length {}: {}", c.name,
-                                             o.length, why));
+    throw InputError(
+        "--device", fmt::format("{} has no check circuit at length {}: {}", c.name, o.length, why));
   DeviceCheckReport rep;
   const std::uint32_t r = static_cast<std::uint32_t>(cc->symbols);
   const std::uint32_t L = static_cast<std::uint32_t>(o.length);
@@ -53,7 +53,8 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
     spec.mode = patterns::Mode::strings_exhaustive;
     const double total = std::pow(static_cast<double>(r), static_cast<double>(L));
     if (total > std::ldexp(1.0, 62))
-      throw InputError("--exhaustive", fmt::format("|Σ|^{} = {:.3g} strings exceed 2^62", L, total));
+      throw InputError("--exhaustive",
+                       fmt::format("|Σ|^{} = {:.3g} strings exceed 2^62", L, total));
     std::uint64_t all = 1;
     for (std::uint32_t t = 0; t < L; ++t) all *= r;
     if (o.first >= all) throw InputError("--first", "the slice starts past the last string");
@@ -110,7 +111,8 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
     const std::uint64_t q = *cc->modulus;
     if (q < 3 || q >= (std::uint64_t{1} << 31) || !modp::is_prime(q))
       throw InputError("--device", fmt::format("the construction computes mod {}, but the device "
-                                               "evaluates mod odd primes below 2^31", q));
+                                               "evaluates mod odd primes below 2^31",
+                                               q));
     rep.modulus = q;
     ro.primes = {static_cast<std::uint32_t>(q)};
     const Program p = lower(1, false);
@@ -167,7 +169,7 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
       const double D_up = up(D.convert_to<double>());  // ≥ D (the conversion truncates)
       rep.float_proof = std::isfinite(m) && up(m * D_up) < 1.0;
       rep.exact = rep.float_proof || (std::isfinite(m) && 2 * N < P);
-      if (!std::isfinite(m)) break;  // the shadow overflowed: no bound, no proof
+      if (!std::isfinite(m)) break;                // the shadow overflowed: no bound, no proof
       if (rep.exact || rep.mismatches > 0) break;  // proved, or a counterexample (decisive)
       const std::size_t need = primes_for_bits(log2_of(N), candidates);
       if (need <= k) break;  // cannot happen (primes_for_bits guarantees Π p > 2N)

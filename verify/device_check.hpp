@@ -32,15 +32,15 @@ namespace rnncc {
 enum class CheckDevice { gpu, cpu };
 
 struct DeviceCheckOptions {
-  std::size_t length = 1;       // strings of exactly this length
-  bool exhaustive = true;       // every string of Σ^length; else `random` seeded strings
+  std::size_t length = 1;  // strings of exactly this length
+  bool exhaustive = true;  // every string of Σ^length; else `random` seeded strings
   std::uint64_t random = 0;
   std::uint64_t seed = 1;
-  std::uint64_t first = 0;      // a slice of the enumeration: patterns [first, first + count)
-  std::uint64_t count = 0;      // 0 = to the end
+  std::uint64_t first = 0;  // a slice of the enumeration: patterns [first, first + count)
+  std::uint64_t count = 0;  // 0 = to the end
   CheckDevice device = CheckDevice::gpu;
   std::uint32_t threads = 1024;  // GPU block size (latency-bound: more warps, fewer slots win)
-  std::size_t sample = 4096;    // CPU sample that chooses the first prime count (0: one prime)
+  std::size_t sample = 4096;     // CPU sample that chooses the first prime count (0: one prime)
 };
 
 struct DeviceCheckReport {
@@ -50,13 +50,13 @@ struct DeviceCheckReport {
   std::optional<std::vector<std::size_t>> first_counterexample;  // least such string (exhaustive)
   std::vector<std::uint32_t> primes;
   std::optional<std::uint64_t> modulus;  // the construction's own, when it computes mod p
-  bool exact = false;           // every string with agreeing residues is proved equal (above)
-  bool float_proof = false;     // exact by the shadow alone: max m·D < 1
-  double log2_bound = 0;        // log2(max m·D): the numerator bound of X − f (−inf: 0)
-  std::size_t runs = 0;         // evaluations of the whole range (reruns add primes)
-  std::size_t gates = 0;        // check-circuit operations per string
-  double seconds = 0;           // wall time of the device runs
-  double kernel_seconds = 0;    // GPU kernel time (events)
+  bool exact = false;         // every string with agreeing residues is proved equal (above)
+  bool float_proof = false;   // exact by the shadow alone: max m·D < 1
+  double log2_bound = 0;      // log2(max m·D): the numerator bound of X − f (−inf: 0)
+  std::size_t runs = 0;       // evaluations of the whole range (reruns add primes)
+  std::size_t gates = 0;      // check-circuit operations per string
+  double seconds = 0;         // wall time of the device runs
+  double kernel_seconds = 0;  // GPU kernel time (events)
   double gate_evaluations_per_second = 0;  // gate instructions × strings × primes / kernel time
 };
 

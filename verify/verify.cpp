@@ -13,10 +13,10 @@
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/run_report.hpp"
-#include "circuits/eval/cuda/gpu.hpp"
 #include "verify/check_circuit.hpp"
 #include "verify/device_check.hpp"
 
@@ -75,7 +75,8 @@ class Checker {
                                           : to_string(expected_q);
     if (!k.equal(want, got)) return Mismatch{expected_text, k.to_string(got), "model"};
     if (three_way && compilable_ && !x.empty() && x.size() <= o_.three_way_max_tokens) {
-      const Circuit& circ = circuit_for(x.size(), std::is_same_v<K, ModP>);  // exact circuits serve Z and Q
+      const Circuit& circ =
+          circuit_for(x.size(), std::is_same_v<K, ModP>);  // exact circuits serve Z and Q
       std::vector<typename K::Element> in(x.size() * c_.model.alphabet.size(), k.zero());
       for (std::size_t t = 0; t < x.size(); ++t) in[t * c_.model.alphabet.size() + x[t]] = k.one();
       const auto out = evaluate(circ, k, std::span<const typename K::Element>(in));
@@ -101,15 +102,20 @@ class Checker {
 
   static bool integral(const Model& m) {
     auto whole = [](const Matrix<Rational>& a) {
-      return std::all_of(a.data().begin(), a.data().end(), [](const Rational& q) { return denominator(q) == 1; });
+      return std::all_of(a.data().begin(), a.data().end(),
+                         [](const Rational& q) { return denominator(q) == 1; });
     };
     for (const StackLayer& sl : m.layers) {
       const auto* l = std::get_if<LrnnLayer>(&sl.layer);
-      if (!l || !whole(l->initial_state) || !whole(l->readout) || !whole(l->readout_bias)) return false;
+      if (!l || !whole(l->initial_state) || !whole(l->readout) || !whole(l->readout_bias))
+        return false;
       if (sl.input && (!whole(sl.input->weights) || !whole(sl.input->bias))) return false;
-      for (const auto& a : l->A) if (!whole(a)) return false;
-      for (const auto& b : l->B) if (!whole(b)) return false;
-      for (const auto& ck : l->readout_feature) if (!whole(ck)) return false;
+      for (const auto& a : l->A)
+        if (!whole(a)) return false;
+      for (const auto& b : l->B)
+        if (!whole(b)) return false;
+      for (const auto& ck : l->readout_feature)
+        if (!whole(ck)) return false;
     }
     return true;
   }
@@ -218,9 +224,10 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     const std::string exactness =
         s.modulus ? fmt::format("compared mod {}", *s.modulus)
         : s.all_exact
-            ? fmt::format("every agreement proved exact ({} of {} lengths by the float bound alone, "
-                          "the others with ≤ {} prime(s))",
-                          s.float_proofs, s.runs, s.max_primes)
+            ? fmt::format(
+                  "every agreement proved exact ({} of {} lengths by the float bound alone, "
+                  "the others with ≤ {} prime(s))",
+                  s.float_proofs, s.runs, s.max_primes)
             : "NOT every agreement proved exact (the bound exceeds the primes)";
     r.notes.push_back(fmt::format(
         "{}: lengths {}..{}, {} strings on {}, {} mismatching; max |X − f|·D ≤ 2^{:.1f}; {}; "
@@ -233,15 +240,18 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   // outputs at positions 1..n only, so non-empty strings (ε only as the fixed-length domain of a
   // constant formula).
   const std::size_t ex_lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-  const std::size_t ex_hi = c.target.fixed_length ? *c.target.fixed_length : o.exhaustive.value_or(0);
+  const std::size_t ex_hi =
+      c.target.fixed_length ? *c.target.fixed_length : o.exhaustive.value_or(0);
   if (o.exhaustive) {
     double total = 0;
     for (std::size_t n = ex_lo; n <= ex_hi; ++n) total += count_strings(S, n);
-    const double cap = gpu ? static_cast<double>(o.gpu_exhaustive_cap) : static_cast<double>(o.exhaustive_cap);
+    const double cap =
+        gpu ? static_cast<double>(o.gpu_exhaustive_cap) : static_cast<double>(o.exhaustive_cap);
     if (total > cap)
-      throw InputError("--exhaustive",
-                       fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}",
-                                   total, S, ex_lo, ex_hi, gpu ? "GPU " : "", cap));
+      throw InputError(
+          "--exhaustive",
+          fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}", total,
+                      S, ex_lo, ex_hi, gpu ? "GPU " : "", cap));
   }
   if (o.exhaustive && gpu) {
     std::uint64_t count = 0;

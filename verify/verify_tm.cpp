@@ -91,10 +91,10 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
     std::string at;
     for (const auto& a : l.attended)
       if (a) at = fmt::format("; the attention picks position {}", *a);
-    return fmt::format("step {}: state {} reads {} at cell {}: machine {}, model {} (position {}{})",
-                       l.step, state_name(l.state), l.read, l.cell,
-                       transition_name(m, *l.expected), sigma.symbol(l.got),
-                       h.prompt.size() + l.step - 1, at);
+    return fmt::format(
+        "step {}: state {} reads {} at cell {}: machine {}, model {} (position {}{})", l.step,
+        state_name(l.state), l.read, l.cell, transition_name(m, *l.expected), sigma.symbol(l.got),
+        h.prompt.size() + l.step - 1, at);
   };
 
   std::uint64_t t = 0, agreed = 0;  // steps; tokens that agreed (a final "---" is a token)
@@ -163,8 +163,8 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
       ce.input_text = input.empty() ? "(blank tape)" : tape_string(input);
       ce.expected = fmt::format("tape {} from cell {}, head {}", tape_string(run.tape),
                                 run.leftmost, sim.head());
-      ce.got = fmt::format("tape {} from cell {}, head {}", tape_string(dtape), dlo,
-                           decoded.head());
+      ce.got =
+          fmt::format("tape {} from cell {}, head {}", tape_string(dtape), dlo, decoded.head());
       ce.disagreeing = "model";
       ce.found_by = "final tape";
       r.counterexample = std::move(ce);
@@ -186,8 +186,8 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
         Counterexample ce;
         ce.input = input;
         ce.input_text = input.empty() ? "(blank tape)" : tape_string(input);
-        ce.expected = fmt::format("step {}: {} (incremental evaluator)", i + 1,
-                                  sigma.symbol(generated[i]));
+        ce.expected =
+            fmt::format("step {}: {} (incremental evaluator)", i + 1, sigma.symbol(generated[i]));
         ce.got = fmt::format("step {}: {} (reference evaluator)", i + 1, sigma.symbol(pick));
         ce.disagreeing = "model";
         ce.found_by = "reference evaluator";
@@ -205,14 +205,14 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   r.claims.push_back(c);
   const std::size_t bits = bit_length(measured) + 1;  // with the sign
   const std::size_t bound_bits = bit_length(bound) + 1;
-  r.claims.push_back({"value bits ≤ 2·log₂(T + n + 1) + 4",
-                      "≤ " + std::to_string(bound_bits), std::to_string(bits), bits <= bound_bits});
+  r.claims.push_back({"value bits ≤ 2·log₂(T + n + 1) + 4", "≤ " + std::to_string(bound_bits),
+                      std::to_string(bits), bits <= bound_bits});
   if (denominator(out.largest) != 1)
     r.notes.push_back("a non-integer value occurred (the construction claims integers)");
   if (!out.halted && !r.counterexample)
-    r.notes.push_back(fmt::format(
-        "step cap {} reached without halting: the simulation holds for the steps run",
-        options.max_steps));
+    r.notes.push_back(
+        fmt::format("step cap {} reached without halting: the simulation holds for the steps run",
+                    options.max_steps));
   if (out.indexed)
     r.notes.push_back("attention evaluated through the parabola index (rnn/generate.hpp)");
   r.holds = !r.counterexample &&

@@ -29,7 +29,7 @@ struct TmVerifyOptions {
   std::uint64_t reference_max_steps = 200;  // re-run with rnn/evaluate.hpp up to this many
   bool attention_index = false;             // the parabola index (rnn/generate.hpp)
   bool integer_fast_path = true;
-  TmHybridOptions hybrid;                   // defects for negative tests
+  TmHybridOptions hybrid;  // defects for negative tests
 };
 
 struct TmVerifyReport {
@@ -39,9 +39,9 @@ struct TmVerifyReport {
   HaltReason reason = HaltReason::step_cap;
   std::uint64_t ones = 0;
   std::int64_t head = 0;
-  std::string tape;                       // trimmed, "" when longer than 200 cells
+  std::string tape;  // trimmed, "" when longer than 200 cells
   std::optional<std::uint64_t> first_differing_step;
-  Rational largest = 0;                   // largest |value| the model took
+  Rational largest = 0;  // largest |value| the model took
   bool on_integers = false, indexed = false;
 };
 

@@ -81,13 +81,13 @@ void check_transitions(std::size_t symbols, const std::vector<std::vector<std::s
   for (std::size_t q = 0; q < Q; ++q) {
     if (delta[q].size() != symbols)
       throw InputError(where, "delta[" + std::to_string(q) + "] has " +
-                                  std::to_string(delta[q].size()) + " entries, expected |Σ| = " +
-                                  std::to_string(symbols));
+                                  std::to_string(delta[q].size()) +
+                                  " entries, expected |Σ| = " + std::to_string(symbols));
     for (std::size_t s = 0; s < symbols; ++s)
       if (delta[q][s] >= Q)
         throw InputError(where, "delta[" + std::to_string(q) + "][" + std::to_string(s) +
-                                    "] = " + std::to_string(delta[q][s]) + " is not a state (Q = " +
-                                    std::to_string(Q) + ")");
+                                    "] = " + std::to_string(delta[q][s]) +
+                                    " is not a state (Q = " + std::to_string(Q) + ")");
   }
   if (!labels.empty() && labels.size() != Q)
     throw InputError(where, "labels has " + std::to_string(labels.size()) +
@@ -97,12 +97,11 @@ void check_transitions(std::size_t symbols, const std::vector<std::vector<std::s
                                 " names, expected none or |Σ| = " + std::to_string(symbols));
 }
 
-std::size_t step(const std::vector<std::vector<std::size_t>>& delta, std::size_t q,
-                 std::size_t s) {
+std::size_t step(const std::vector<std::vector<std::size_t>>& delta, std::size_t q, std::size_t s) {
   const auto& row = delta.at(q);
   if (s >= row.size())
-    throw std::out_of_range("symbol id " + std::to_string(s) + " is not below |Σ| = " +
-                            std::to_string(row.size()));
+    throw std::out_of_range("symbol id " + std::to_string(s) +
+                            " is not below |Σ| = " + std::to_string(row.size()));
   return row[s];
 }
 
@@ -284,8 +283,7 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
   if (est > o.max_gates)
     throw InputError("--max-gates", "the circuit would have up to " + std::to_string(est) +
                                         " gates (Q = " + std::to_string(Q) +
-                                        "), more than the limit of " +
-                                        std::to_string(o.max_gates) +
+                                        "), more than the limit of " + std::to_string(o.max_gates) +
                                         " (raise --max-gates to build it anyway)");
   CompiledCircuit out;
   CircuitBuilder b;
@@ -362,8 +360,7 @@ std::vector<std::size_t> track_starts(const TrackedMachine& m) {
 // The tracked acceptance: P_j[s] = "some choice of one state per track 1..j has
 // Σ w_i·value[q_i] = s", built track by track, then OR over the accepted sums.
 GateId tracked_accept(CircuitBuilder& b, const TrackedMachine& m, const GMat& V) {
-  if (m.tracks.empty())
-    return accepted(m.mode, m.bias) ? b.constant(Rational(1)) : kFalse;
+  if (m.tracks.empty()) return accepted(m.mode, m.bias) ? b.constant(Rational(1)) : kFalse;
   std::map<Rational, GateId> P;
   std::vector<GateId> terms;
   for (std::size_t j = 0; j < m.tracks.size(); ++j) {
@@ -479,15 +476,15 @@ LayerMachine read_layer(const LrnnLayer& layer, const Acceptance& acc,
     const std::string sym = feature_name(names, f);
     for (std::size_t i = 0; i < d; ++i)
       if (layer.B[f](i, acc.col) != 0)
-        throw InputError(where, sym + ": B[" + std::to_string(i) + "][" +
-                                    std::to_string(acc.col) + "] = " +
-                                    to_string(layer.B[f](i, acc.col)) +
+        throw InputError(where, sym + ": B[" + std::to_string(i) + "][" + std::to_string(acc.col) +
+                                    "] = " + to_string(layer.B[f](i, acc.col)) +
                                     " ≠ 0: S_t = A_σ S_{t−1} + B_σ with B_σ ≠ 0 is not a "
                                     "function on the coordinates");
     const Matrix<Rational>& A = layer.A[f];
     const std::string bad =
-        sym + ": A is not a deterministic transition (a 0/1 matrix with exactly one 1 per "
-              "column): ";
+        sym +
+        ": A is not a deterministic transition (a 0/1 matrix with exactly one 1 per "
+        "column): ";
     for (std::size_t j = 0; j < d; ++j) {
       std::optional<std::size_t> one;
       for (std::size_t i = 0; i < d; ++i) {
@@ -504,9 +501,8 @@ LayerMachine read_layer(const LrnnLayer& layer, const Acceptance& acc,
         one = i;
       }
       if (!one)
-        throw InputError(where, bad + "column " + std::to_string(j) +
-                                    " is zero (state " + std::to_string(j) +
-                                    " has no successor; D = 0 there)");
+        throw InputError(where, bad + "column " + std::to_string(j) + " is zero (state " +
+                                    std::to_string(j) + " has no successor; D = 0 there)");
       lm.delta[j][f] = *one;
     }
   }
@@ -715,10 +711,9 @@ FiniteStateMachine fsm_from_dwfa_parts(const Alphabet& alphabet,
   if (starts.size() != 1) {
     std::string list;
     for (std::size_t p : starts) list += (list.empty() ? "" : ", ") + name(p);
-    throw InputError(where, "expected exactly one initial state, got " +
-                                std::to_string(starts.size()) +
-                                (list.empty() ? "" : " (" + list + ")") +
-                                ": not a deterministic WFA");
+    throw InputError(where,
+                     "expected exactly one initial state, got " + std::to_string(starts.size()) +
+                         (list.empty() ? "" : " (" + list + ")") + ": not a deterministic WFA");
   }
   if (initial[starts[0]] != 1)
     throw InputError(where, "the initial weight of state " + name(starts[0]) + " is " +
@@ -815,8 +810,7 @@ std::size_t finite_state_depth_bound(const TrackedMachine& m, std::size_t n,
          accept;
 }
 
-Circuit reference_sequential_fsm(const FiniteStateMachine& m, std::size_t n,
-                                 OutputMode outputs) {
+Circuit reference_sequential_fsm(const FiniteStateMachine& m, std::size_t n, OutputMode outputs) {
   check_machine(m);
   Reference r;
   reference_inputs(r, n, m.symbols, m.alphabet);
@@ -829,7 +823,8 @@ Circuit reference_sequential_fsm(const FiniteStateMachine& m, std::size_t n,
     for (std::size_t q = 0; q < m.states(); ++q)
       if (m.accepting[q]) acc.push_back(v[q]);
     outs.push_back(r.b.or_(acc));
-    names.push_back(outputs == OutputMode::last ? "accept" : "accept[" + std::to_string(t + 1) + "]");
+    names.push_back(outputs == OutputMode::last ? "accept"
+                                                : "accept[" + std::to_string(t + 1) + "]");
   }
   return r.b.finish(std::move(outs), std::move(names));
 }
@@ -876,7 +871,8 @@ Circuit reference_sequential_fsm(const TrackedMachine& m, std::size_t n, OutputM
       }
     }
     outs.push_back(r.b.or_(acc));
-    names.push_back(outputs == OutputMode::last ? "accept" : "accept[" + std::to_string(t + 1) + "]");
+    names.push_back(outputs == OutputMode::last ? "accept"
+                                                : "accept[" + std::to_string(t + 1) + "]");
   }
   return r.b.finish(std::move(outs), std::move(names));
 }

@@ -67,8 +67,8 @@ struct FiniteStateMachine {
   std::size_t symbols = 0;                      // |Σ|
   std::vector<std::vector<std::size_t>> delta;  // delta[q][σ] ∈ [0, Q); Q = delta.size()
   std::size_t start = 0;
-  std::vector<bool> accepting;      // per state
-  std::vector<std::string> labels;  // optional per-state output label (empty: none)
+  std::vector<bool> accepting;        // per state
+  std::vector<std::string> labels;    // optional per-state output label (empty: none)
   std::vector<std::string> alphabet;  // optional symbol names (empty: "0", "1", …)
   std::size_t states() const { return delta.size(); }
 };
@@ -152,8 +152,7 @@ FiniteStateMachine fsm_from_dwfa_parts(const Alphabet& alphabet,
                                        const std::vector<Matrix<Rational>>& transition);
 template <class W>
 FiniteStateMachine fsm_from_dwfa(const W& wfa) {
-  return fsm_from_dwfa_parts(wfa.alphabet, wfa.state_names, wfa.initial, wfa.final,
-                             wfa.transition);
+  return fsm_from_dwfa_parts(wfa.alphabet, wfa.state_names, wfa.initial, wfa.final, wfa.transition);
 }
 
 // ---- compilation ---------------------------------------------------------------------------

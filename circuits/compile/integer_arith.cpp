@@ -106,8 +106,7 @@ class BitHeap {
     Integer k = constant_ % modulus;
     if (k < 0) k += modulus;
     for (std::size_t c = 0; c < width; ++c)
-      if (boost::multiprecision::bit_test(k, static_cast<unsigned>(c)))
-        cols_[c].push_back(one(b_));
+      if (boost::multiprecision::bit_test(k, static_cast<unsigned>(c))) cols_[c].push_back(one(b_));
     std::size_t h = 0;
     for (const auto& c : cols_) h = std::max(h, c.size());
     if (reduction == Reduction::dadda) {
@@ -208,7 +207,7 @@ Word constant_word(CircuitBuilder& b, const Integer& value, std::size_t width) {
   Word w;
   for (std::size_t i = 0; i < width; ++i)
     w.bits.push_back(boost::multiprecision::bit_test(v, static_cast<unsigned>(i)) ? one(b)
-                                                                                   : zero(b));
+                                                                                  : zero(b));
   return w;
 }
 
@@ -281,8 +280,7 @@ SumResult add_prefix(CircuitBuilder& b, const Word& a, const Word& c, const Adde
   }
   run_prefix(prefix_network(spec.carry_tree, v.size(), spec.ladner_fischer_k), v,
              [&](const GP& later, const GP& earlier) {
-               return GP{or2(b, later.g, and2(b, later.p, earlier.g)),
-                         and2(b, later.p, earlier.p)};
+               return GP{or2(b, later.g, and2(b, later.p, earlier.g)), and2(b, later.p, earlier.p)};
              });
   SumResult r;
   for (std::size_t i = 0; i < w; ++i)
@@ -346,10 +344,10 @@ Word dot_product_plain(CircuitBuilder& b, std::span<const Word> a, std::span<con
   if (addend) {
     Word shifted;
     for (std::size_t i = 0; i < out_width; ++i)
-      shifted.bits.push_back(i < addend_shift ? zero(b)
-                                              : (i - addend_shift < addend->width()
-                                                     ? (*addend)[i - addend_shift]
-                                                     : addend->sign()));
+      shifted.bits.push_back(i < addend_shift
+                                 ? zero(b)
+                                 : (i - addend_shift < addend->width() ? (*addend)[i - addend_shift]
+                                                                       : addend->sign()));
     acc = add_ripple(b, acc, shifted).sum;
   }
   return acc;
@@ -395,8 +393,8 @@ Word round_shift(CircuitBuilder& b, const Word& v, unsigned shift, Rounding mode
                  const AdderSpec& spec) {
   const std::size_t w = v.width();
   if (shift >= w)
-    throw InputError("round_shift", "expected a shift below the word width " +
-                                        std::to_string(w) + ", got " + std::to_string(shift));
+    throw InputError("round_shift", "expected a shift below the word width " + std::to_string(w) +
+                                        ", got " + std::to_string(shift));
   if (shift == 0) return resize(v, w + 1);
   Word q;  // ⌊v / 2^s⌋, one bit wider so that q + 1 cannot overflow
   for (std::size_t i = shift; i < w; ++i) q.bits.push_back(v[i]);

@@ -389,7 +389,8 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
       }
   }
   if (options.acceptance) {
-    rec.enter_at(RegionKind::accept, static_cast<std::uint32_t>(model.layers.size() - 1), static_cast<std::uint32_t>(n));
+    rec.enter_at(RegionKind::accept, static_cast<std::uint32_t>(model.layers.size() - 1),
+                 static_cast<std::uint32_t>(n));
     GateId v = y[n - 1](model.accept.row, model.accept.col);
     outputs.push_back(detail::acceptance_test(b, model.accept.mode, v));
     names.push_back("accept");

@@ -24,11 +24,13 @@ const LrnnLayer& check_model(const Model& model, std::size_t n, const BooleanLrn
     throw InputError("layer 0", "is " + layer_kind(model.layers[0].layer) +
                                     "; compile_lrnn_boolean compiles LRNN layers only");
   if (!l->readout_feature.empty())
-    throw InputError("layer 0", "has per-symbol readouts C_k; compile_lrnn_boolean supports a "
-                                "token-independent readout C only");
+    throw InputError("layer 0",
+                     "has per-symbol readouts C_k; compile_lrnn_boolean supports a "
+                     "token-independent readout C only");
   if (o.int_bits && *o.int_bits == 0)
-    throw InputError("--int-bits", "expected at least 1 integer bit (the one-hot 1 must be "
-                                   "representable), got 0");
+    throw InputError("--int-bits",
+                     "expected at least 1 integer bit (the one-hot 1 must be "
+                     "representable), got 0");
   return *l;
 }
 
@@ -160,9 +162,9 @@ std::size_t lrnn_boolean_depth_bound(const Model& model, std::size_t n,
   const std::size_t dot = std::max(fixed_dot_depth(d, f, true, o.reduction, o.adder),
                                    fixed_dot_depth(d, f, false, o.reduction, o.adder));
   const std::size_t chain = prefix_chain_depth(o.scan, n, o.ladner_fischer_k);
-  const std::size_t roundings = (prefix_node_count(o.scan, n, o.ladner_fischer_k) + 1) *
-                                    (d * d + d * m) +
-                                readouts(n, o) * r * m + 1;
+  const std::size_t roundings =
+      (prefix_node_count(o.scan, n, o.ladner_fischer_k) + 1) * (d * d + d * m) +
+      readouts(n, o) * r * m + 1;
   return ceil_log2(std::max<std::size_t>(l.features, 1)) + (chain + 1) * dot +
          fixed_dot_depth(d, f, true, o.reduction, o.adder) +
          std::max(ceil_log2(W) + 2, ceil_log2(roundings) + 1);
@@ -175,10 +177,10 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
   const LrnnLayer& l = check_model(model, n, o);
   const std::size_t estimate = estimate_lrnn_boolean_gates(model, n, o);
   if (estimate > o.max_gates)
-    throw InputError("--max-gates", "the boolean circuit would have about " +
-                                        std::to_string(estimate) + " gates, more than the limit of " +
-                                        std::to_string(o.max_gates) +
-                                        " (raise --max-gates to build it anyway)");
+    throw InputError("--max-gates",
+                     "the boolean circuit would have about " + std::to_string(estimate) +
+                         " gates, more than the limit of " + std::to_string(o.max_gates) +
+                         " (raise --max-gates to build it anyway)");
   const FixedFormat f = boolean_lrnn_format(n, o);
   const std::size_t W = 1 + f.int_bits + f.frac_bits, K = l.features;
   Rounder rounder(f);
@@ -208,7 +210,8 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
     for (std::size_t i = 0; i < w.rows(); ++i)
       for (std::size_t j = 0; j < w.cols(); ++j) {
         std::vector<Word> words;
-        for (std::size_t s = 0; s < K; ++s) words.push_back(constant_word(b, per_symbol[s](i, j), W));
+        for (std::size_t s = 0; s < K; ++s)
+          words.push_back(constant_word(b, per_symbol[s](i, j), W));
         Word e;
         for (std::size_t k = 0; k < W; ++k) {
           chosen.clear();

@@ -11,7 +11,8 @@
 // computes instead, for the chosen prefix network:
 //   * parameters rounded once (round(x·2^F) by the mode, then the overflow policy), as the
 //     reference evaluator converts them: Â_σ, B̂_σ, Ĉ, ĉ₀, Ŝ_0;
-//   * leaf t: (Â_{w_t}, B̂_{w_t}); position 1 is anchored at once: S_1 = round(Â_{w_1}Ŝ_0 + B̂_{w_1});
+//   * leaf t: (Â_{w_t}, B̂_{w_t}); position 1 is anchored at once: S_1 = round(Â_{w_1}Ŝ_0 +
+//   B̂_{w_1});
 //   * a combine v[i] = v[i] ∘ v[j] of the network, later (A₂,B₂) after earlier (A₁,B₁):
 //         (A₂,B₂)∘(A₁,B₁) = (round(A₂A₁), round(A₂B₁ + B₂))
 //     and, when the earlier operand is anchored (holds a state S₁), S = round(A₂S₁ + B₂);
@@ -65,13 +66,13 @@
 namespace rnncc {
 
 struct BooleanLrnnOptions {
-  unsigned precision = 1;             // C in F = C·⌈log₂(n+1)⌉
-  std::optional<unsigned> int_bits;   // I; default F. Must be ≥ 1 (the one-hot 1 is 2^F)
+  unsigned precision = 1;            // C in F = C·⌈log₂(n+1)⌉
+  std::optional<unsigned> int_bits;  // I; default F. Must be ≥ 1 (the one-hot 1 is 2^F)
   Rounding rounding = Rounding::nearest_even;
   Overflow overflow = Overflow::saturate;
   ScanKind scan = ScanKind::brent_kung;
   unsigned ladner_fischer_k = 1;
-  AdderSpec adder{};                  // carry trees of every adder in the circuit
+  AdderSpec adder{};  // carry trees of every adder in the circuit
   Reduction reduction = Reduction::dadda;
   OutputMode outputs = OutputMode::last;
   std::size_t max_gates = std::size_t{1} << 26;  // refuse larger estimates

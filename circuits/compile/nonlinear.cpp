@@ -5,8 +5,8 @@
 #include <variant>
 
 #include "algebra/error.hpp"
-#include "circuits/compile/lrnn_parts.hpp"
 #include "algebra/exact.hpp"
+#include "circuits/compile/lrnn_parts.hpp"
 #include "rnn/evaluate.hpp"
 
 namespace rnncc {
@@ -50,7 +50,8 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
     for (std::size_t s = 0; s < S; ++s)
       x[t * S + s] = b.input("x[" + std::to_string(t + 1) + "][" + model.alphabet.symbol(s) + "]");
   out.regions.push_back({.kind = RegionKind::input, .first_gate = 0});
-  out.regions.push_back({.kind = RegionKind::leaf, .first_gate = static_cast<std::uint32_t>(b.size())});
+  out.regions.push_back(
+      {.kind = RegionKind::leaf, .first_gate = static_cast<std::uint32_t>(b.size())});
   std::vector<GateId> h(d);
   for (std::size_t i = 0; i < d; ++i) h[i] = b.constant(l.initial_state(i, 0));
   std::vector<GateId> outputs;
@@ -67,8 +68,8 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
       for (std::size_t s = 0; s < S; ++s) c.push_back(l.pre.U(i, s)), g.push_back(z[s]);
       const GateId v = affine(b, c, g, l.pre.bias(i, 0));
       next[i] = l.activation == Activation::relu
-                    ? b.mul(v, b.positive(v))                            // relu(v) = v·[v > 0]
-                    : b.sub(b.positive(v), b.positive(b.neg(v)));        // sign(v)
+                    ? b.mul(v, b.positive(v))                      // relu(v) = v·[v > 0]
+                    : b.sub(b.positive(v), b.positive(b.neg(v)));  // sign(v)
     }
     h = std::move(next);
     y.clear();
@@ -84,7 +85,8 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
       }
   }
   if (options.acceptance) {
-    out.regions.push_back({.kind = RegionKind::accept, .first_gate = static_cast<std::uint32_t>(b.size())});
+    out.regions.push_back(
+        {.kind = RegionKind::accept, .first_gate = static_cast<std::uint32_t>(b.size())});
     const GateId v = y.at(model.accept.row);
     outputs.push_back(detail::acceptance_test(b, model.accept.mode, v));
     names.push_back("accept");
@@ -139,10 +141,13 @@ FiniteStateMachine explore(const Model& model, const K& k, std::size_t n, std::s
       [&](const auto& l) {
         using L = std::decay_t<decltype(l)>;
         if constexpr (std::is_same_v<L, ElmanLayer>) {
-          for (std::size_t i = 0; i < l.d; ++i) start.push_back(k.to_rational(k.from_rational(l.initial_state(i, 0))));
+          for (std::size_t i = 0; i < l.d; ++i)
+            start.push_back(k.to_rational(k.from_rational(l.initial_state(i, 0))));
         } else if constexpr (std::is_same_v<L, LstmLayer>) {
-          for (std::size_t i = 0; i < l.d; ++i) start.push_back(k.to_rational(k.from_rational(l.initial_hidden(i, 0))));
-          for (std::size_t i = 0; i < l.d; ++i) start.push_back(k.to_rational(k.from_rational(l.initial_cell(i, 0))));
+          for (std::size_t i = 0; i < l.d; ++i)
+            start.push_back(k.to_rational(k.from_rational(l.initial_hidden(i, 0))));
+          for (std::size_t i = 0; i < l.d; ++i)
+            start.push_back(k.to_rational(k.from_rational(l.initial_cell(i, 0))));
         }
       },
       model.layers[0].layer);
@@ -181,7 +186,8 @@ FiniteStateMachine explore(const Model& model, const K& k, std::size_t n, std::s
         const std::size_t to = intern(as_rationals(tr.layers[0].states[0]));
         const int v = accepts(model.accept, k, tr.outputs()[0]).value() ? 1 : 0;
         if (verdict[to] >= 0 && verdict[to] != v)  // y depends on the state only
-          throw std::logic_error("nonlinear_state_machine: two verdicts for state " + label(states[to]));
+          throw std::logic_error("nonlinear_state_machine: two verdicts for state " +
+                                 label(states[to]));
         verdict[to] = v;
         m.delta[q][s] = to;
         if (states.size() > before) next.push_back(to);
@@ -214,10 +220,9 @@ FiniteStateMachine nonlinear_state_machine(const Model& model, std::size_t n,
                                     std::holds_alternative<LstmLayer>(model.layers[0].layer)))
     throw InputError("model", "the finite-state route compiles a single Elman or LSTM layer");
   if (input_features(model.layers[0].layer) != model.alphabet.size())
-    throw InputError("model", "the layer reads " +
-                                  std::to_string(input_features(model.layers[0].layer)) +
-                                  " features; the one-hot input has " +
-                                  std::to_string(model.alphabet.size()));
+    throw InputError(
+        "model", "the layer reads " + std::to_string(input_features(model.layers[0].layer)) +
+                     " features; the one-hot input has " + std::to_string(model.alphabet.size()));
   if (options.format) return explore(model, FixedPoint(*options.format), n, options.max_states);
   return explore(model, RationalField(), n, options.max_states);
 }

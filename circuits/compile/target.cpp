@@ -19,9 +19,12 @@ namespace rnncc {
 
 std::string to_string(CircuitTarget t) {
   switch (t) {
-    case CircuitTarget::arithmetic: return "arith";
-    case CircuitTarget::boolean: return "boolean";
-    case CircuitTarget::threshold: return "threshold";
+    case CircuitTarget::arithmetic:
+      return "arith";
+    case CircuitTarget::boolean:
+      return "boolean";
+    case CircuitTarget::threshold:
+      return "threshold";
   }
   return "?";
 }
@@ -42,8 +45,9 @@ void parse_target_precision(const std::string& text, TargetOptions& options,
     throw InputError(flag, "'" + text + "': expected exact or log:C (C an integer 1..64)");
   }
   if (p.kind == PrecisionSpec::Kind::mod)
-    throw InputError(flag, "'" + text + "': circuits are compiled exact or at log:C; mod p "
-                                        "evaluates a compiled arithmetic circuit (rnncc eval)");
+    throw InputError(flag, "'" + text +
+                               "': circuits are compiled exact or at log:C; mod p "
+                               "evaluates a compiled arithmetic circuit (rnncc eval)");
   if (p.kind == PrecisionSpec::Kind::exact)
     options.log_c.reset();
   else
@@ -66,15 +70,24 @@ enum class Route {
 
 const char* route_name(Route r) {
   switch (r) {
-    case Route::lrnn: return "compile_lrnn";
-    case Route::nonlinear_sequential: return "compile_nonlinear_sequential";
-    case Route::attention_arith: return "compile_attention_arith";
-    case Route::finite_state: return "compile_finite_state";
-    case Route::lrnn_boolean: return "compile_lrnn_boolean";
-    case Route::nonlinear_composed: return "compile_nonlinear_composed";
-    case Route::unique_hard_lowered: return "compile_unique_hard_threshold + lower_threshold_gates";
-    case Route::time_invariant: return "compile_time_invariant_threshold";
-    case Route::unique_hard_threshold: return "compile_unique_hard_threshold";
+    case Route::lrnn:
+      return "compile_lrnn";
+    case Route::nonlinear_sequential:
+      return "compile_nonlinear_sequential";
+    case Route::attention_arith:
+      return "compile_attention_arith";
+    case Route::finite_state:
+      return "compile_finite_state";
+    case Route::lrnn_boolean:
+      return "compile_lrnn_boolean";
+    case Route::nonlinear_composed:
+      return "compile_nonlinear_composed";
+    case Route::unique_hard_lowered:
+      return "compile_unique_hard_threshold + lower_threshold_gates";
+    case Route::time_invariant:
+      return "compile_time_invariant_threshold";
+    case Route::unique_hard_threshold:
+      return "compile_unique_hard_threshold";
   }
   return "?";
 }
@@ -89,7 +102,9 @@ const AttentionLayer* last_attention(const Model& m) {
   return m.layers.empty() ? nullptr : std::get_if<AttentionLayer>(&m.layers.back().layer);
 }
 
-bool single(const Model& m) { return m.layers.size() == 1; }
+bool single(const Model& m) {
+  return m.layers.size() == 1;
+}
 
 bool time_invariant(const LrnnLayer& l) {
   for (std::size_t k = 1; k < l.A.size(); ++k)
@@ -122,23 +137,26 @@ Route choose(const Model& model, const TargetOptions& o) {
   switch (o.target) {
     case CircuitTarget::arithmetic:
       if (!exact)
-        throw InputError("--precision", "arithmetic circuits compute over Q exactly; log precision "
-                                        "applies to --target boolean and threshold");
+        throw InputError("--precision",
+                         "arithmetic circuits compute over Q exactly; log precision "
+                         "applies to --target boolean and threshold");
       if (all_lrnn(model, model.layers.size())) return Route::lrnn;
       if (single(model) && std::holds_alternative<ElmanLayer>(model.layers[0].layer))
         return Route::nonlinear_sequential;
       if (last_attention(model) && all_lrnn(model, model.layers.size() - 1))
         return Route::attention_arith;
-      throw InputError("model", what + ": --target arith compiles LRNN stacks, one Elman layer, "
-                                       "or LRNN layers followed by one attention layer");
+      throw InputError("model", what +
+                                    ": --target arith compiles LRNN stacks, one Elman layer, "
+                                    "or LRNN layers followed by one attention layer");
     case CircuitTarget::boolean:
       if (single(model) && std::holds_alternative<LrnnLayer>(model.layers[0].layer)) {
         if (!exact) return Route::lrnn_boolean;
         if (finite_state(model)) return Route::finite_state;
         throw InputError("--precision",
-                         what + ": an exact boolean circuit needs a finite-state layer (0/1 "
-                                "transition matrices with one 1 per column, B = 0); use "
-                                "--precision log:C for the fixed-point circuit");
+                         what +
+                             ": an exact boolean circuit needs a finite-state layer (0/1 "
+                             "transition matrices with one 1 per column, B = 0); use "
+                             "--precision log:C for the fixed-point circuit");
       }
       if (single(model) && (std::holds_alternative<ElmanLayer>(model.layers[0].layer) ||
                             std::holds_alternative<LstmLayer>(model.layers[0].layer)))
@@ -146,35 +164,42 @@ Route choose(const Model& model, const TargetOptions& o) {
       if (single(model) && last_attention(model) &&
           last_attention(model)->kind == AttentionKind::unique_hard) {
         if (exact)
-          throw InputError("--precision", what + ": attention compiles at log precision; use "
-                                                 "--precision log:C");
+          throw InputError("--precision", what +
+                                              ": attention compiles at log precision; use "
+                                              "--precision log:C");
         return Route::unique_hard_lowered;
       }
-      throw InputError("model", what + ": --target boolean compiles one LRNN, Elman, LSTM or "
-                                       "unique-hard attention layer (hybrids: use --target arith)");
+      throw InputError("model", what +
+                                    ": --target boolean compiles one LRNN, Elman, LSTM or "
+                                    "unique-hard attention layer (hybrids: use --target arith)");
     case CircuitTarget::threshold:
       if (single(model) && std::holds_alternative<LrnnLayer>(model.layers[0].layer)) {
-        if (time_invariant(std::get<LrnnLayer>(model.layers[0].layer))) return Route::time_invariant;
+        if (time_invariant(std::get<LrnnLayer>(model.layers[0].layer)))
+          return Route::time_invariant;
         throw InputError("model",
-                         what + ": --target threshold compiles time-invariant LRNN layers (the same "
-                                "A for every symbol, e.g. s4); input-dependent transitions compose "
-                                "matrix products, which are NC¹-hard already for 5×5 permutations "
-                                "[Bar89] — a constant-depth threshold circuit would show TC⁰ = NC¹");
+                         what +
+                             ": --target threshold compiles time-invariant LRNN layers (the same "
+                             "A for every symbol, e.g. s4); input-dependent transitions compose "
+                             "matrix products, which are NC¹-hard already for 5×5 permutations "
+                             "[Bar89] — a constant-depth threshold circuit would show TC⁰ = NC¹");
       }
       if (single(model) && last_attention(model) &&
           last_attention(model)->kind == AttentionKind::unique_hard) {
         if (exact)
-          throw InputError("--precision", what + ": attention compiles at log precision; use "
-                                                 "--precision log:C");
+          throw InputError("--precision", what +
+                                              ": attention compiles at log precision; use "
+                                              "--precision log:C");
         return Route::unique_hard_threshold;
       }
       if (single(model) && (std::holds_alternative<ElmanLayer>(model.layers[0].layer) ||
                             std::holds_alternative<LstmLayer>(model.layers[0].layer)))
-        throw InputError("model", what + ": --target threshold has no compiler for nonlinear RNNs "
-                                         "(log-precision ReLU RNNs are L-complete [MJLLS26, Thm 1]; "
-                                         "a TC⁰ circuit would show TC⁰ = L)");
-      throw InputError("model", what + ": --target threshold compiles one time-invariant LRNN "
-                                       "layer or one unique-hard attention layer");
+        throw InputError("model", what +
+                                      ": --target threshold has no compiler for nonlinear RNNs "
+                                      "(log-precision ReLU RNNs are L-complete [MJLLS26, Thm 1]; "
+                                      "a TC⁰ circuit would show TC⁰ = L)");
+      throw InputError("model", what +
+                                    ": --target threshold compiles one time-invariant LRNN "
+                                    "layer or one unique-hard attention layer");
   }
   throw InputError("--target", "unknown target");
 }
@@ -228,12 +253,11 @@ FiniteStateOptions finite_state_options(const TargetOptions& o) {
 void check_inputs(const Model& model, std::size_t n, const TargetOptions& o) {
   const std::size_t S = std::max<std::size_t>(model.alphabet.size(), 1);
   if (n > o.compile.max_gates / S)
-    throw InputError("--max-gates", "n·|Σ| = " + std::to_string(n) + "·" + std::to_string(S) +
-                                        " = " +
-                                        (n > SIZE_MAX / S ? std::string("more than 2^64")
-                                                          : std::to_string(n * S)) +
-                                        " input gates alone, more than the limit of " +
-                                        std::to_string(o.compile.max_gates));
+    throw InputError(
+        "--max-gates",
+        "n·|Σ| = " + std::to_string(n) + "·" + std::to_string(S) + " = " +
+            (n > SIZE_MAX / S ? std::string("more than 2^64") : std::to_string(n * S)) +
+            " input gates alone, more than the limit of " + std::to_string(o.compile.max_gates));
 }
 
 }  // namespace
@@ -246,12 +270,16 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
   const Route route = choose(model, o);
   check_inputs(model, n, o);
   switch (route) {
-    case Route::lrnn: return compile_lrnn(model, n, o.compile);
-    case Route::nonlinear_sequential: return compile_nonlinear_sequential(model, n, o.compile);
-    case Route::attention_arith: return compile_attention_arith(model, n, o.compile);
+    case Route::lrnn:
+      return compile_lrnn(model, n, o.compile);
+    case Route::nonlinear_sequential:
+      return compile_nonlinear_sequential(model, n, o.compile);
+    case Route::attention_arith:
+      return compile_attention_arith(model, n, o.compile);
     case Route::finite_state:
       return compile_finite_state(tracked_fsm_from_model(model), n, finite_state_options(o));
-    case Route::lrnn_boolean: return compile_lrnn_boolean(model, n, boolean_options(o));
+    case Route::lrnn_boolean:
+      return compile_lrnn_boolean(model, n, boolean_options(o));
     case Route::nonlinear_composed: {
       ComposedOptions c;
       if (o.log_c) c.format = format_for(n, o);
@@ -267,8 +295,9 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
       CompiledCircuit out;
       out.circuit = lower_threshold_gates(t.circuit);
       out.regions.push_back({.kind = RegionKind::input, .first_gate = 0});
-      out.regions.push_back({.kind = RegionKind::combine,
-                             .first_gate = static_cast<std::uint32_t>(out.circuit.inputs().size())});
+      out.regions.push_back(
+          {.kind = RegionKind::combine,
+           .first_gate = static_cast<std::uint32_t>(out.circuit.inputs().size())});
       out.combine_levels = t.combine_levels;
       out.requested_gates = t.requested_gates;
       return out;
@@ -286,8 +315,10 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
   const Route route = choose(model, o);
   check_inputs(model, n, o);
   switch (route) {
-    case Route::lrnn: return estimate_operations(model, n, o.compile);
-    case Route::nonlinear_sequential: return std::nullopt;
+    case Route::lrnn:
+      return estimate_operations(model, n, o.compile);
+    case Route::nonlinear_sequential:
+      return std::nullopt;
     case Route::attention_arith: {
       Model prefix = model;
       prefix.layers.pop_back();
@@ -296,11 +327,16 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
       const std::size_t lrnn = prefix.layers.empty() ? 0 : estimate_operations(prefix, n, all);
       return lrnn + estimate_attention_arith(model, n, o.compile);
     }
-    case Route::finite_state: return std::nullopt;
-    case Route::lrnn_boolean: return estimate_lrnn_boolean_gates(model, n, boolean_options(o));
-    case Route::nonlinear_composed: return std::nullopt;
-    case Route::unique_hard_lowered: return std::nullopt;  // the lowering's size depends on weights
-    case Route::time_invariant: return estimate_threshold_gates(model, n, threshold_options(o));
+    case Route::finite_state:
+      return std::nullopt;
+    case Route::lrnn_boolean:
+      return estimate_lrnn_boolean_gates(model, n, boolean_options(o));
+    case Route::nonlinear_composed:
+      return std::nullopt;
+    case Route::unique_hard_lowered:
+      return std::nullopt;  // the lowering's size depends on weights
+    case Route::time_invariant:
+      return estimate_threshold_gates(model, n, threshold_options(o));
     case Route::unique_hard_threshold:
       return estimate_unique_hard_threshold(model, n, attention_options(n, o));
   }

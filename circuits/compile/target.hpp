@@ -2,19 +2,20 @@
 // circuit class (`rnncc compile --target`, `rnncc depth`). The compilers themselves live beside
 // this file; this module only routes and refuses, naming why (docs/circuits.md, "Targets").
 //
-//   target      model                                   compiler                          number semantics
-//   arith       LRNN stack                              compile_lrnn                      exact (Q)
+//   target      model                                   compiler                          number
+//   semantics arith       LRNN stack                              compile_lrnn exact (Q)
 //               one Elman layer                         compile_nonlinear_sequential      exact
 //               LRNN layers + one hard-attention layer  compile_attention_arith           exact
 //   boolean     one LRNN layer, 0/1 deterministic        compile_finite_state              exact
 //               transitions (PD with D = 1, B = 0)
-//               one LRNN layer                          compile_lrnn_boolean              log:C (scan-rounded)
-//               one Elman / LSTM layer                  compile_nonlinear_composed        exact or log:C
-//               one unique-hard attention layer         compile_unique_hard_threshold,    log:C
+//               one LRNN layer                          compile_lrnn_boolean              log:C
+//               (scan-rounded) one Elman / LSTM layer                  compile_nonlinear_composed
+//               exact or log:C one unique-hard attention layer compile_unique_hard_threshold, log:C
 //                                                       then lower_threshold_gates
-//   threshold   one time-invariant LRNN layer           compile_time_invariant_threshold  exact or log:C
-//               (A_σ the same for every σ)                                                 (convolution-rounded)
-//               one unique-hard attention layer         compile_unique_hard_threshold     log:C
+//   threshold   one time-invariant LRNN layer           compile_time_invariant_threshold  exact or
+//   log:C
+//               (A_σ the same for every σ) (convolution-rounded) one unique-hard attention layer
+//               compile_unique_hard_threshold     log:C
 //
 // Everything else is refused with an InputError that says what the target needs, and — where
 // the complexity class is the reason — which result makes a circuit of that kind unlikely.
@@ -42,8 +43,8 @@ struct TargetOptions {
   std::optional<unsigned> int_bits;
   Rounding rounding = Rounding::nearest_even;
   Overflow overflow = Overflow::saturate;
-  CompileOptions compile;          // scan, outputs, acceptance, max_gates (all targets)
-  std::size_t max_states = 4096;   // the finite-state route of nonlinear models
+  CompileOptions compile;         // scan, outputs, acceptance, max_gates (all targets)
+  std::size_t max_states = 4096;  // the finite-state route of nonlinear models
 };
 
 // Parses --precision: "exact" or "log:C" (C ≥ 1) into options.log_c.

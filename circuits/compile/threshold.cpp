@@ -155,8 +155,10 @@ struct Ctx {
     bool flip = false;
     std::vector<GateId> rest;
     for (GateId g : ops) {
-      if (g == kTrue) flip = !flip;
-      else if (g != kFalse) rest.push_back(g);
+      if (g == kTrue)
+        flip = !flip;
+      else if (g != kFalse)
+        rest.push_back(g);
     }
     if (rest.empty()) return flip ? kTrue : kFalse;
     if (flip) {
@@ -193,7 +195,9 @@ Blocking block_sums(const Flat& f, std::size_t W, unsigned b) {
   const std::size_t blocks = (W + b - 1) / b;
   r.tmax.assign(blocks, 0);
   r.members.assign(blocks, {});
-  auto len = [&](std::size_t k) { return static_cast<unsigned>(std::min<std::size_t>(b, W - b * k)); };
+  auto len = [&](std::size_t k) {
+    return static_cast<unsigned>(std::min<std::size_t>(b, W - b * k));
+  };
   for (std::size_t k = 0; k < blocks; ++k) r.tmax[k] = digit(f.constant, b * k, len(k));
   for (std::size_t i = 0; i < f.mags.size(); ++i) {
     const Limbs& m = f.mags[i];
@@ -242,8 +246,8 @@ std::vector<BlockBits> flat_sum(Ctx& ctx, const Flat& f, std::size_t W, const Bl
     const std::uint64_t K = digit(f.constant, offset, len);
     std::vector<std::uint64_t> d;
     for (std::uint32_t i : blk.members[k]) d.push_back(digit(f.mags[i], offset, len));
-    const unsigned L = static_cast<unsigned>(
-        std::min<std::size_t>(bit_length64(blk.tmax[k]), W - offset));
+    const unsigned L =
+        static_cast<unsigned>(std::min<std::size_t>(bit_length64(blk.tmax[k]), W - offset));
     BlockBits bb;
     bb.offset = offset;
     for (unsigned j = 0; j < L; ++j) {
@@ -272,8 +276,7 @@ std::vector<BlockBits> flat_sum(Ctx& ctx, const Flat& f, std::size_t W, const Bl
           theta += static_cast<std::int64_t>(mod);
           continue;
         }
-        const GateId g =
-            ctx.thr(lit_ops, lit_ws, static_cast<std::int64_t>(m * mod) - base);
+        const GateId g = ctx.thr(lit_ops, lit_ws, static_cast<std::int64_t>(m * mod) - base);
         if (g == kTrue) {
           theta += static_cast<std::int64_t>(mod);
         } else if (g != kFalse) {
@@ -340,7 +343,8 @@ SumRun run_sum(Ctx& ctx, const std::vector<GateId>& gates, std::span<const Integ
   } else {
     const std::size_t N = all.lits.size();
     std::size_t s = o.group;
-    if (s == 0) s = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(std::sqrt(double(N)))));
+    if (s == 0)
+      s = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(std::sqrt(double(N)))));
     Integer topK = mod_pow2(K, W);
     for (std::size_t first = 0; first < N; first += s) {
       Flat grp;
@@ -416,9 +420,8 @@ Merged merge_terms(const CircuitBuilder& b, std::span<const WeightedBit> terms,
 
 // ---- iterated addition ----------------------------------------------------------------------
 
-SumWord iterated_sum(CircuitBuilder& b, std::span<const WeightedBit> terms,
-                     const Integer& constant, std::size_t width,
-                     const IteratedSumOptions& options) {
+SumWord iterated_sum(CircuitBuilder& b, std::span<const WeightedBit> terms, const Integer& constant,
+                     std::size_t width, const IteratedSumOptions& options) {
   const Merged m = merge_terms(b, terms, constant);
   const std::size_t W = width ? width : width_for(m.lo, m.hi);
   SumSize count;
@@ -507,13 +510,13 @@ const LrnnLayer& checked_layer(const Model& model, std::size_t n) {
   const StackLayer& sl = model.layers[0];
   const auto* l = std::get_if<LrnnLayer>(&sl.layer);
   if (!l)
-    throw InputError("layer 0", "is " + layer_kind(sl.layer) +
-                                    "; the threshold compiler takes an LRNN layer");
+    throw InputError("layer 0",
+                     "is " + layer_kind(sl.layer) + "; the threshold compiler takes an LRNN layer");
   if (sl.input) throw InputError("layer 0", "has an input map; expected the one-hot input");
   const std::size_t S = model.alphabet.size();
   if (S == 0 || l->features != S || l->A.size() != S || l->B.size() != S)
-    throw InputError("layer 0", "expected one A and one B per symbol (|Σ| = " +
-                                    std::to_string(S) + ")");
+    throw InputError("layer 0",
+                     "expected one A and one B per symbol (|Σ| = " + std::to_string(S) + ")");
   if (!l->readout_feature.empty())
     throw InputError("layer 0",
                      "has per-symbol readouts C_k: y_t then depends on x_t beyond the "
@@ -537,8 +540,8 @@ const LrnnLayer& checked_layer(const Model& model, std::size_t n) {
   if (model.accept.row >= l->readout.rows() || model.accept.col >= l->m)
     throw InputError("accept", "entry [" + std::to_string(model.accept.row) + "][" +
                                    std::to_string(model.accept.col) + "] is outside the " +
-                                   std::to_string(l->readout.rows()) + "×" +
-                                   std::to_string(l->m) + " output");
+                                   std::to_string(l->readout.rows()) + "×" + std::to_string(l->m) +
+                                   " output");
   return *l;
 }
 
@@ -657,11 +660,11 @@ CompiledCircuit compile_time_invariant_threshold(const Model& model, std::size_t
   const ConvolutionForm f = convolution_form(model, n, options);
   const ThresholdEstimate e = estimate_form(f, options);
   if (e.gates > options.max_gates || e.wires > options.max_wires)
-    throw InputError("--max-gates",
-                     "the threshold circuit would have about " + std::to_string(e.gates) +
-                         " gates and " + std::to_string(e.wires) + " wires (limits " +
-                         std::to_string(options.max_gates) + " gates, " +
-                         std::to_string(options.max_wires) + " wires)");
+    throw InputError("--max-gates", "the threshold circuit would have about " +
+                                        std::to_string(e.gates) + " gates and " +
+                                        std::to_string(e.wires) + " wires (limits " +
+                                        std::to_string(options.max_gates) + " gates, " +
+                                        std::to_string(options.max_wires) + " wires)");
   CompiledCircuit cc;
   CircuitBuilder b;
   b.reserve(e.gates);
@@ -671,8 +674,7 @@ CompiledCircuit compile_time_invariant_threshold(const Model& model, std::size_t
   std::vector<GateId> inputs;
   for (std::size_t t = 0; t < n; ++t)
     for (std::size_t s = 0; s < S; ++s) {
-      const GateId x =
-          b.input("x[" + std::to_string(t + 1) + "," + model.alphabet.symbol(s) + "]");
+      const GateId x = b.input("x[" + std::to_string(t + 1) + "," + model.alphabet.symbol(s) + "]");
       inputs.push_back(x);
       terms.push_back({x, f.weights[t * S + s]});
     }
@@ -680,7 +682,8 @@ CompiledCircuit compile_time_invariant_threshold(const Model& model, std::size_t
   const SumWord word = iterated_sum(b, terms, f.constant, 0, options.sum);
   std::vector<GateId> outs = word.bits;
   std::vector<std::string> names;
-  for (std::size_t k = 0; k < word.bits.size(); ++k) names.push_back("y.b[" + std::to_string(k) + "]");
+  for (std::size_t k = 0; k < word.bits.size(); ++k)
+    names.push_back("y.b[" + std::to_string(k) + "]");
   if (options.acceptance) {
     cc.regions.push_back(Region{RegionKind::accept, static_cast<std::uint32_t>(b.size())});
     const bool zero = f.accept.mode == Acceptance::Mode::zero;
@@ -724,8 +727,8 @@ ConvolutionValue evaluate_convolution(const Model& model, std::span<const std::s
                     col = model.accept.col;
   for (std::size_t s : w)
     if (s >= S)
-      throw std::out_of_range("symbol id " + std::to_string(s) + " is not below |Σ| = " +
-                              std::to_string(S));
+      throw std::out_of_range("symbol id " + std::to_string(s) +
+                              " is not below |Σ| = " + std::to_string(S));
   // Powers P_j = A^j by repeated matrix products; K_{j,σ} = (C·P_j·B_σ)[row][col].
   auto mul = [&](const Matrix<Rational>& a, const Matrix<Rational>& b) {
     Matrix<Rational> c(a.rows(), b.cols(), Rational(0));
@@ -765,7 +768,8 @@ ConvolutionValue evaluate_convolution(const Model& model, std::span<const std::s
     v.scale = Integer(1) << F;
     const Rational s(v.scale);
     v.scaled = round_rational(y0 * s, options.rounding);
-    for (std::size_t t = 1; t <= n; ++t) v.scaled += round_rational(K[n - t][w[t - 1]] * s, options.rounding);
+    for (std::size_t t = 1; t <= n; ++t)
+      v.scaled += round_rational(K[n - t][w[t - 1]] * s, options.rounding);
     v.value = Rational(v.scaled, v.scale);
   }
   v.accepted = model.accept.mode == Acceptance::Mode::positive ? v.scaled > 0 : v.scaled == 0;

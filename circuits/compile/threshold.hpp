@@ -75,9 +75,9 @@ struct WeightedBit {
 };
 
 struct IteratedSumOptions {
-  unsigned levels = 2;     // 1: one level of block sums; 2: groups, then the group sums
-  std::size_t group = 0;   // terms per level-1 group (0: ⌈√N⌉); levels = 2 only
-  unsigned block_bits = 0; // b (0: the largest the int32 limits allow; else at most that)
+  unsigned levels = 2;      // 1: one level of block sums; 2: groups, then the group sums
+  std::size_t group = 0;    // terms per level-1 group (0: ⌈√N⌉); levels = 2 only
+  unsigned block_bits = 0;  // b (0: the largest the int32 limits allow; else at most that)
 };
 
 // A two's-complement word: bits[k] is bit k (least significant first), bits.back() the sign.
@@ -158,8 +158,8 @@ struct ConvolutionForm {
   std::size_t n = 0, symbols = 0;
   std::vector<Integer> weights;  // n·|Σ|
   Integer constant = 0;
-  Integer scale = 1;          // D (exact) or 2^F (log)
-  unsigned frac_bits = 0;     // F (log only)
+  Integer scale = 1;       // D (exact) or 2^F (log)
+  unsigned frac_bits = 0;  // F (log only)
   Acceptance accept;
 };
 

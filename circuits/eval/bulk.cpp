@@ -33,8 +33,12 @@ struct Patterns {
   const BulkOptions& o;
   std::size_t inputs;
   patterns::Spec spec() const {
-    return {o.exhaustive ? patterns::Mode::bits_exhaustive : patterns::Mode::bits_random, o.seed,
-            2, 0, 0, count()};
+    return {o.exhaustive ? patterns::Mode::bits_exhaustive : patterns::Mode::bits_random,
+            o.seed,
+            2,
+            0,
+            0,
+            count()};
   }
   std::uint64_t count() const { return o.exhaustive ? std::uint64_t{1} << inputs : o.batch; }
   // Boolean word w of input i: patterns 64w .. 64w+63.
@@ -125,7 +129,8 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
   const Patterns pat{o, c.inputs().size()};
   BulkResult r;
   r.notice = notice;
-  r.device = fmt::format("cpu ({} threads)", o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency()));
+  r.device = fmt::format("cpu ({} threads)",
+                         o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency()));
   r.boolean = is_boolean(c);
   r.per_output.assign(c.outputs().size(), 0);
   const auto t0 = std::chrono::steady_clock::now();
@@ -191,7 +196,8 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
   const std::uint64_t count = pat.count();
   if (count > max_patterns)
     throw InputError("--outputs", fmt::format("{} patterns: printing every output is limited to {} "
-                                              "(use --batch N)", count, max_patterns));
+                                              "(use --batch N)",
+                                              count, max_patterns));
   ExactOutputs x;
   gpu::DeviceInfo d;
   if (o.device == BulkDevice::gpu) {
@@ -214,7 +220,8 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
     x.values.assign(count, std::vector<Rational>(c.outputs().size()));
     for (std::uint64_t k = 0; k < count; ++k)
       for (std::size_t j = 0; j < c.outputs().size(); ++j)
-        x.values[k][j] = static_cast<int>(res.stored[(k / 64) * c.outputs().size() + j] >> (k % 64) & 1);
+        x.values[k][j] =
+            static_cast<int>(res.stored[(k / 64) * c.outputs().size() + j] >> (k % 64) & 1);
     return x;
   }
   // Arithmetic: heights → primes → residues → CRT.
@@ -222,11 +229,12 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
   const std::vector<HeightBound> heights = output_heights(c, input_bits);
   double bits = 0;
   for (const HeightBound& h : heights) bits = std::max(bits, h.log2_numerator);
-  constexpr double kMaxPrimes = 4096;  // about 127 000 bits
+  constexpr double kMaxPrimes = 4096;                        // about 127 000 bits
   const double estimate = std::ceil((bits + 2) / 30.0) + 1;  // each prime > 2^30
   if (!(estimate <= kMaxPrimes))
     throw InputError("--outputs", fmt::format("the outputs' height bound 2^{:.0f} needs more than "
-                                              "{:.0f} primes of 31 bits", bits, kMaxPrimes));
+                                              "{:.0f} primes of 31 bits",
+                                              bits, kMaxPrimes));
   const std::vector<std::uint32_t> candidates =
       lucky_primes(static_cast<std::size_t>(std::max(estimate, 2.0)), constant_denominators(c));
   const std::size_t k = std::max<std::size_t>(1, primes_for_bits(bits, candidates));
@@ -247,7 +255,8 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
       for (std::size_t i = 0; i < k; ++i) {  // (value mod p)·D mod p
         const std::uint64_t pi = x.primes[i];
         const std::uint64_t dm = static_cast<std::uint64_t>(Integer(D % pi));
-        residues[i] = static_cast<std::uint32_t>(modp::mul(res.stored[(q * k + i) * no + j], dm, pi));
+        residues[i] =
+            static_cast<std::uint32_t>(modp::mul(res.stored[(q * k + i) * no + j], dm, pi));
       }
       x.values[q][j] = Rational(crt_symmetric(residues, x.primes), D);
     }

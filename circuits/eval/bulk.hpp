@@ -34,8 +34,8 @@ inline constexpr std::uint64_t kBulkPrime = 2147483647;  // 2^31 − 1
 
 struct BulkResult {
   std::uint64_t modulus = 0;  // arithmetic: the prime the digest is taken mod
-  std::string device;  // "cpu (N threads)" or the GPU's name
-  std::string notice;  // why a GPU request ran on the CPU
+  std::string device;         // "cpu (N threads)" or the GPU's name
+  std::string notice;         // why a GPU request ran on the CPU
   bool boolean = false;
   std::uint64_t patterns = 0;
   std::vector<std::uint64_t> per_output;  // ones (boolean) or Σ values mod p (arithmetic)
@@ -65,8 +65,8 @@ BulkResult evaluate_bulk_plain(const Circuit& c, const BulkOptions& options);
 // max_patterns patterns or a bound needing more than 4096 primes.
 struct ExactOutputs {
   std::string device, notice;
-  std::vector<std::uint32_t> primes;           // arithmetic: the primes used
-  std::vector<std::vector<Rational>> values;   // [pattern][output]
+  std::vector<std::uint32_t> primes;          // arithmetic: the primes used
+  std::vector<std::vector<Rational>> values;  // [pattern][output]
 };
 ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& options,
                             std::uint64_t max_patterns = 100000);

@@ -157,7 +157,8 @@ class Lowering {
       auto& v = sorted[g];
       if (v.empty() && !c_.operands(g).empty()) {
         v.assign(c_.operands(g).begin(), c_.operands(g).end());
-        std::stable_sort(v.begin(), v.end(), [&](GateId x, GateId y) { return depth[x] > depth[y]; });
+        std::stable_sort(v.begin(), v.end(),
+                         [&](GateId x, GateId y) { return depth[x] > depth[y]; });
       }
       return v;
     };
@@ -321,8 +322,8 @@ class Lowering {
     };
     auto chain = [&](ProgOp op) {  // d = o₁ ∘ o₂, then d = d ∘ oᵢ
       const Ref r0 = ref_[ops[0]], r1 = ref_[ops[1]];
-      p_.code.push_back(Instr{op_word(op, flags(r0, kInvA) | flags(r1, kInvB)), d, loc_of(r0),
-                              loc_of(r1)});
+      p_.code.push_back(
+          Instr{op_word(op, flags(r0, kInvA) | flags(r1, kInvB)), d, loc_of(r0), loc_of(r1)});
       for (std::size_t i = 2; i < ops.size(); ++i) {
         const Ref ri = ref_[ops[i]];
         p_.code.push_back(Instr{op_word(op, flags(ri, kInvB)), d, d, loc_of(ri)});
@@ -332,15 +333,30 @@ class Lowering {
       case GateKind::input:
         p_.code.push_back(Instr{op_word(ProgOp::input), d, 0, c_.input_index(g)});
         return;
-      case GateKind::and_: chain(ProgOp::and2); return;
-      case GateKind::or_: chain(ProgOp::or2); return;
-      case GateKind::xor_: chain(ProgOp::xor2); return;
-      case GateKind::add: chain(ProgOp::add); return;
-      case GateKind::sum: chain(ProgOp::add); return;
-      case GateKind::mul: chain(ProgOp::mul); return;
-      case GateKind::product: chain(ProgOp::mul); return;
+      case GateKind::and_:
+        chain(ProgOp::and2);
+        return;
+      case GateKind::or_:
+        chain(ProgOp::or2);
+        return;
+      case GateKind::xor_:
+        chain(ProgOp::xor2);
+        return;
+      case GateKind::add:
+        chain(ProgOp::add);
+        return;
+      case GateKind::sum:
+        chain(ProgOp::add);
+        return;
+      case GateKind::mul:
+        chain(ProgOp::mul);
+        return;
+      case GateKind::product:
+        chain(ProgOp::mul);
+        return;
       case GateKind::sub:
-        p_.code.push_back(Instr{op_word(ProgOp::sub), d, loc_of(ref_[ops[0]]), loc_of(ref_[ops[1]])});
+        p_.code.push_back(
+            Instr{op_word(ProgOp::sub), d, loc_of(ref_[ops[0]]), loc_of(ref_[ops[1]])});
         return;
       case GateKind::neg:
         p_.code.push_back(Instr{op_word(ProgOp::neg), d, loc_of(ref_[ops[0]]), 0});
@@ -379,7 +395,8 @@ class Lowering {
         const std::uint32_t planes = threshold_planes(w, static_cast<std::int32_t>(theta));
         p_.aux.push_back(static_cast<std::int32_t>(planes));
         p_.max_threshold_planes = std::max(p_.max_threshold_planes, planes);
-        p_.code.push_back(Instr{op_word(ProgOp::thr), d, at, static_cast<std::uint32_t>(ops.size())});
+        p_.code.push_back(
+            Instr{op_word(ProgOp::thr), d, at, static_cast<std::uint32_t>(ops.size())});
         return;
       }
       default:
@@ -469,9 +486,12 @@ struct WordMachine {
   std::vector<std::uint64_t> planes;
   std::uint64_t read(std::uint32_t loc) const {
     switch (loc_kind(loc)) {
-      case LocKind::slot: return slot[loc_index(loc)];
-      case LocKind::spill: return spill[loc_index(loc)];
-      default: return loc_index(loc) ? ~std::uint64_t{0} : 0;
+      case LocKind::slot:
+        return slot[loc_index(loc)];
+      case LocKind::spill:
+        return spill[loc_index(loc)];
+      default:
+        return loc_index(loc) ? ~std::uint64_t{0} : 0;
     }
   }
   void write(std::uint32_t loc, std::uint64_t v) {
@@ -485,16 +505,22 @@ struct ModMachine {
   std::vector<Approx> mslot, mspill, mconstants;
   std::uint32_t read(std::uint32_t loc) const {
     switch (loc_kind(loc)) {
-      case LocKind::slot: return slot[loc_index(loc)];
-      case LocKind::spill: return spill[loc_index(loc)];
-      default: return constants[loc_index(loc)];
+      case LocKind::slot:
+        return slot[loc_index(loc)];
+      case LocKind::spill:
+        return spill[loc_index(loc)];
+      default:
+        return constants[loc_index(loc)];
     }
   }
   Approx magnitude(std::uint32_t loc) const {
     switch (loc_kind(loc)) {
-      case LocKind::slot: return mslot[loc_index(loc)];
-      case LocKind::spill: return mspill[loc_index(loc)];
-      default: return mconstants[loc_index(loc)];
+      case LocKind::slot:
+        return mslot[loc_index(loc)];
+      case LocKind::spill:
+        return mspill[loc_index(loc)];
+      default:
+        return mconstants[loc_index(loc)];
     }
   }
   void write(std::uint32_t loc, std::uint32_t v, Approx m) {
@@ -541,7 +567,9 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
           case ProgOp::input:
             m.write(in.d, patterns::bool_word(o.patterns, first_word + w, in.b));
             break;
-          case ProgOp::spill: m.write(in.d, m.read(in.a)); break;
+          case ProgOp::spill:
+            m.write(in.d, m.read(in.a));
+            break;
           case ProgOp::output: {
             const std::uint64_t v = m.read(in.a) ^ (in.op_flags & kInvA ? ~std::uint64_t{0} : 0);
             r.ones[in.b] += std::popcount(v & mask);
@@ -573,7 +601,9 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
             m.write(in.d, bits::nonnegative(m.planes.data(), B));
             break;
           }
-          default: m.write(in.d, exec_word(in, m.read(in.a), m.read(in.b))); break;
+          default:
+            m.write(in.d, exec_word(in, m.read(in.a), m.read(in.b)));
+            break;
         }
       }
     }
@@ -584,8 +614,9 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
   if (np == 0) throw std::invalid_argument("arithmetic programs need at least one prime");
   r.sums.assign(np, std::vector<std::uint64_t>(p.outputs, 0));
   r.max_difference_bound.assign(p.pairs, 0.0);
-  ModMachine m{p, std::vector<std::uint32_t>(p.slots), std::vector<std::uint32_t>(p.spill_slots),
-               {}, std::vector<Approx>(p.slots), std::vector<Approx>(p.spill_slots), {}};
+  ModMachine m{p,  std::vector<std::uint32_t>(p.slots), std::vector<std::uint32_t>(p.spill_slots),
+               {}, std::vector<Approx>(p.slots),        std::vector<Approx>(p.spill_slots),
+               {}};
   for (const Rational& c : p.constants) m.mconstants.push_back(approx_of(c));
   std::vector<mont31::Field> fields;
   std::vector<std::vector<std::uint32_t>> constants(np);
@@ -621,7 +652,9 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
                     shadow ? approx_of_integer(x) : Approx{});
             break;
           }
-          case ProgOp::spill: m.write(in.d, m.read(in.a), m.magnitude(in.a)); break;
+          case ProgOp::spill:
+            m.write(in.d, m.read(in.a), m.magnitude(in.a));
+            break;
           case ProgOp::output: {
             const std::uint32_t v = m.read(in.a);
             sums[j][in.b] = (sums[j][in.b] + v) % f.p;
@@ -631,8 +664,9 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
           case ProgOp::compare: {
             if (m.read(in.a) != m.read(in.d)) differs[in.b] = 1;
             if (shadow)
-              r.max_difference_bound[in.b] = std::max(
-                  r.max_difference_bound[in.b], difference_bound(m.magnitude(in.a), m.magnitude(in.d)));
+              r.max_difference_bound[in.b] =
+                  std::max(r.max_difference_bound[in.b],
+                           difference_bound(m.magnitude(in.a), m.magnitude(in.d)));
             break;
           }
           case ProgOp::thr: {

@@ -25,8 +25,8 @@
 #pragma once
 
 #include <cmath>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +54,7 @@ RNNCC_HD constexpr std::uint32_t loc_index(std::uint32_t loc) {
 }
 
 //      name         meaning (a, b operands; d destination)
+// clang-format off
 #define RNNCC_PROGRAM_OPS(X)                                                             \
   X(input)   /* d = input b of the pattern                                         */    \
   X(spill)   /* d (a spill slot) = a                                               */    \
@@ -66,6 +67,7 @@ RNNCC_HD constexpr std::uint32_t loc_index(std::uint32_t loc) {
   X(thr)     /* d = [Σ w_i x_i ≥ θ]; a = offset of (locs, weights, θ, planes), b = k */    \
   X(add) X(sub) X(mul) X(neg) /* arithmetic, mod p                                  */   \
   X(is_zero) /* d = [a = 0]                                                         */
+// clang-format on
 
 enum class ProgOp : std::uint8_t {
 #define RNNCC_X(n) n,
@@ -99,13 +101,13 @@ struct Program {
   std::vector<Instr> code;
   // thr: k locations (as int32 bits), k weights, θ, and the counter's bit planes (≤ 64)
   std::vector<std::int32_t> aux;
-  std::vector<Rational> constants;     // arithmetic: constant table (boolean: 0 = false, 1 = true)
+  std::vector<Rational> constants;  // arithmetic: constant table (boolean: 0 = false, 1 = true)
   std::uint32_t inputs = 0, outputs = 0, pairs = 0;
-  std::uint32_t slots = 0;             // on-chip slots used (≤ capacity)
-  std::uint32_t spill_slots = 0;       // global slots used
-  std::uint32_t peak_live = 0;         // largest number of simultaneously live values
+  std::uint32_t slots = 0;        // on-chip slots used (≤ capacity)
+  std::uint32_t spill_slots = 0;  // global slots used
+  std::uint32_t peak_live = 0;    // largest number of simultaneously live values
   std::size_t spill_stores = 0, spill_reads = 0;
-  std::size_t gate_operations = 0;     // operations of the circuit evaluated (stats' count)
+  std::size_t gate_operations = 0;  // operations of the circuit evaluated (stats' count)
   // Instructions that evaluate gates (not input, spill, output, compare): two-input gate
   // evaluations per pattern — for an AIG its AND count. Throughput figures count these.
   std::size_t gate_instructions = 0;
@@ -136,16 +138,25 @@ RNNCC_HD std::uint64_t exec_word(const Instr& in, std::uint64_t a, std::uint64_t
 RNNCC_HD std::uint32_t exec_mod(const Instr& in, std::uint32_t a, std::uint32_t b,
                                 const mont31::Field& f, std::uint32_t one) {
   switch (in.op()) {
-    case ProgOp::add: return mont31::add(a, b, f);
-    case ProgOp::sub: return mont31::sub(a, b, f);
-    case ProgOp::mul: return mont31::mul(a, b, f);
-    case ProgOp::neg: return mont31::neg(a, f);
-    case ProgOp::and2: return (a != 0 && b != 0) ? one : 0;
-    case ProgOp::or2: return (a != 0 || b != 0) ? one : 0;
-    case ProgOp::xor2: return ((a != 0) != (b != 0)) ? one : 0;
+    case ProgOp::add:
+      return mont31::add(a, b, f);
+    case ProgOp::sub:
+      return mont31::sub(a, b, f);
+    case ProgOp::mul:
+      return mont31::mul(a, b, f);
+    case ProgOp::neg:
+      return mont31::neg(a, f);
+    case ProgOp::and2:
+      return (a != 0 && b != 0) ? one : 0;
+    case ProgOp::or2:
+      return (a != 0 || b != 0) ? one : 0;
+    case ProgOp::xor2:
+      return ((a != 0) != (b != 0)) ? one : 0;
     case ProgOp::not1:
-    case ProgOp::is_zero: return a == 0 ? one : 0;
-    default: return 0;
+    case ProgOp::is_zero:
+      return a == 0 ? one : 0;
+    default:
+      return 0;
   }
 }
 
@@ -204,8 +215,10 @@ RNNCC_HD Approx exec_shadow(const Instr& in, Approx a, Approx b) {
       const double cross = up(dadd(up(dmul(fabs(a.v), b.e)), up(dmul(fabs(b.v), a.e))));
       return {v, up(dadd(cross, up(dadd(up(dmul(a.e, b.e)), up(dmul(kTwoU, fabs(v)))))))};
     }
-    case ProgOp::neg: return {-a.v, a.e};
-    default: return {0.5, 0.5};  // a truth value: 0 or 1
+    case ProgOp::neg:
+      return {-a.v, a.e};
+    default:
+      return {0.5, 0.5};  // a truth value: 0 or 1
   }
 }
 // |exact a − exact b| ≤ |v_a − v_b| + e_a + e_b, rounded up.
@@ -225,16 +238,16 @@ RNNCC_HD Approx approx_of_integer(std::uint64_t x) {
 // prime), the first few of them, and (arithmetic) the largest magnitude bound of a − b seen.
 struct ProgramResult {
   std::uint64_t patterns = 0;
-  std::vector<std::uint64_t> ones;                 // boolean: [output]
-  std::vector<std::vector<std::uint64_t>> sums;    // arithmetic: [prime][output]
-  std::vector<std::uint64_t> mismatches;           // [pair]
-  std::optional<std::uint64_t> first_mismatch;     // the smallest pattern number that differs
+  std::vector<std::uint64_t> ones;               // boolean: [output]
+  std::vector<std::vector<std::uint64_t>> sums;  // arithmetic: [prime][output]
+  std::vector<std::uint64_t> mismatches;         // [pair]
+  std::optional<std::uint64_t> first_mismatch;   // the smallest pattern number that differs
   // Some patterns that differ, sorted (the CPU twin keeps the smallest; the GPU the first
   // max_first_mismatches to arrive, so tests check them against the twin's full evaluation).
   std::vector<std::uint64_t> first_mismatches;
   // Arithmetic with the float shadow: per pair, the largest bound on |a − b| over all patterns.
   std::vector<double> max_difference_bound;
-  std::vector<std::uint64_t> stored;               // if asked: [pattern][prime][output] / words
+  std::vector<std::uint64_t> stored;  // if asked: [pattern][prime][output] / words
 };
 
 struct RunOptions {

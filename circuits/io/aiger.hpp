@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "circuits/circuit.hpp"
 

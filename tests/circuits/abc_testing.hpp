@@ -56,8 +56,8 @@ inline std::string abc(const std::string& commands) {
 }  // namespace rnncc::testing
 
 // Returns from the test case, with the skip notice ctest recognizes, when ABC is not installed.
-#define REQUIRE_ABC()                               \
-  if (!rnncc::testing::abc_available()) {           \
-    WARN("SKIPPED: berkeley-abc not found");        \
-    return;                                         \
+#define REQUIRE_ABC()                        \
+  if (!rnncc::testing::abc_available()) {    \
+    WARN("SKIPPED: berkeley-abc not found"); \
+    return;                                  \
   }

@@ -3,8 +3,8 @@
 // bit-parallel.
 #pragma once
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <vector>
 
 #include "circuits/eval/bitparallel.hpp"
@@ -12,9 +12,8 @@
 namespace rnncc::testing {
 
 // The circuit's outputs on each string: out[i][o] (every string of length inputs / S).
-inline std::vector<std::vector<bool>> run_on_strings(const Circuit& c,
-                                                     const std::vector<std::vector<std::size_t>>& ws,
-                                                     std::size_t S) {
+inline std::vector<std::vector<bool>> run_on_strings(
+    const Circuit& c, const std::vector<std::vector<std::size_t>>& ws, std::size_t S) {
   std::vector<std::vector<bool>> out(ws.size());
   for (std::size_t base = 0; base < ws.size(); base += 64) {
     const std::size_t lanes = std::min<std::size_t>(64, ws.size() - base);

@@ -21,15 +21,15 @@
 #include <random>
 #include <regex>
 
+#include "abc_testing.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/compose.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
-#include "circuits/report.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/sexpr.hpp"
-#include "abc_testing.hpp"
+#include "circuits/report.hpp"
 #include "netlist_testing.hpp"
 #include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
@@ -160,7 +160,8 @@ TEST_CASE("ABC: our compiled boolean and threshold circuits have ABC's AND count
     // Our structural hashing (strash: AND(a,a) = a, AND(a,¬a) = 0, constants, shared ordered
     // pairs, the outputs' cones) against ABC's `read; strash` of the AIGER file we write.
     const Circuit ours = strash(c);
-    const AbcStats expected{static_cast<long>(and_count(ours)), static_cast<long>(aig_levels(ours))};
+    const AbcStats expected{static_cast<long>(and_count(ours)),
+                            static_cast<long>(aig_levels(ours))};
     CHECK(strash_stats("read_aiger", tmp.file("c.aig", write_aiger(c, AigerFormat::binary))) ==
           expected);
     // the report's AIG line (rnncc compile --stats / rnncc stats) is that same graph

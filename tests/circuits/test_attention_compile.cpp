@@ -118,7 +118,6 @@ Model random_hybrid(std::mt19937_64& rng, std::size_t lrnn_layers, const Attenti
   return parse_model(m.dump(), "random");
 }
 
-
 // The evaluator's y_n as two's-complement bits of the raw values (width I + F + 1), then the
 // verdict: the layout of compile_unique_hard_threshold's outputs.
 std::vector<bool> expected_bits(const Model& m, const FixedPoint& k, const Word& w) {

@@ -18,8 +18,8 @@
 
 using namespace rnncc;
 using testing::check_same_function;
-using testing::truth_table;
 using testing::epfl_dir;
+using testing::truth_table;
 
 namespace {
 

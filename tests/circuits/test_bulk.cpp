@@ -5,13 +5,13 @@
 
 #include "../support.hpp"
 #include "algebra/error.hpp"
+#include "algebra/exact.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/eval/patterns.hpp"
 #include "random_circuits.hpp"
-#include "algebra/exact.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
@@ -116,8 +116,13 @@ TEST_CASE("exact outputs: multi-modular evaluation and CRT reconstruction equal 
     o.seed = static_cast<std::uint64_t>(trial);
     const ExactOutputs x = evaluate_exact(c, o);
     REQUIRE_FALSE(x.primes.empty());
-    const patterns::Spec spec{o.exhaustive ? patterns::Mode::bits_exhaustive : patterns::Mode::bits_random,
-                              o.seed, 2, 0, 0, x.values.size()};
+    const patterns::Spec spec{
+        o.exhaustive ? patterns::Mode::bits_exhaustive : patterns::Mode::bits_random,
+        o.seed,
+        2,
+        0,
+        0,
+        x.values.size()};
     for (std::uint64_t k = 0; k < x.values.size(); ++k) {
       std::vector<Rational> in;
       for (std::uint32_t i = 0; i < c.inputs().size(); ++i)

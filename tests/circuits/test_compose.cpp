@@ -5,8 +5,8 @@
 // inlining twice shares everything; malformed bindings are refused.
 #include <catch2/catch.hpp>
 
-#include <random>
 #include <array>
+#include <random>
 
 #include "../support.hpp"
 #include "algebra/exact.hpp"
@@ -325,12 +325,12 @@ TEST_CASE("strash: ABC's structural hashing rules, hand-checked", "[circuits][co
   };
   const std::array<GateId, 1> xo{x};
   const GateId nx = b.raw(GateKind::not_, xo);
-  const GateId contradiction = raw2(GateKind::and_, x, nx);  // x ∧ ¬x = 0
-  const GateId idem = raw2(GateKind::and_, y, y);            // y ∧ y = y
+  const GateId contradiction = raw2(GateKind::and_, x, nx);                       // x ∧ ¬x = 0
+  const GateId idem = raw2(GateKind::and_, y, y);                                 // y ∧ y = y
   const GateId a1 = raw2(GateKind::and_, x, y), a2 = raw2(GateKind::and_, y, x);  // one node
-  const GateId both = raw2(GateKind::or_, a1, a2);           // ¬(¬a ∧ ¬a) = a
-  raw2(GateKind::and_, z, x);                                // dead: no output reads it
-  const GateId parity = raw2(GateKind::xor_, x, y);          // three ANDs
+  const GateId both = raw2(GateKind::or_, a1, a2);   // ¬(¬a ∧ ¬a) = a
+  raw2(GateKind::and_, z, x);                        // dead: no output reads it
+  const GateId parity = raw2(GateKind::xor_, x, y);  // three ANDs
   const Circuit c = b.finish({contradiction, idem, both, parity});
   const Circuit s = strash(c);
   REQUIRE(s.inputs().size() == 3);

@@ -24,7 +24,8 @@ TEST_CASE("length ranges double from A and end at B", "[depth-growth]") {
 
 TEST_CASE("architecture lists name known architectures only", "[depth-growth]") {
   REQUIRE(parse_architectures("dplr,relu-rnn") == std::vector<std::string>{"dplr", "relu-rnn"});
-  REQUIRE_THROWS_WITH(parse_architectures("dplr,lstm"), Catch::Contains("unknown architecture 'lstm'"));
+  REQUIRE_THROWS_WITH(parse_architectures("dplr,lstm"),
+                      Catch::Contains("unknown architecture 'lstm'"));
   REQUIRE(architecture_names().size() == 11);
 }
 
@@ -55,8 +56,10 @@ TEST_CASE("fits recover the law a synthetic series follows", "[depth-growth]") {
 }
 
 TEST_CASE("measured: every LRNN family grows like log n, the ReLU RNN like n", "[depth-growth]") {
-  const auto archs = parse_architectures("diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,counter,hybrid");
-  const auto pts = measure_depths(archs, parse_lengths("4..512"), DepthTarget::arithmetic, 1u << 26);
+  const auto archs =
+      parse_architectures("diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,counter,hybrid");
+  const auto pts =
+      measure_depths(archs, parse_lengths("4..512"), DepthTarget::arithmetic, 1u << 26);
   REQUIRE(pts.size() == archs.size() * 8);
   for (const auto& f : fit_depths(pts))
     if (f.best) REQUIRE(f.model == (f.arch == "relu-rnn" ? GrowthModel::linear : GrowthModel::log));
@@ -67,30 +70,35 @@ TEST_CASE("measured: every LRNN family grows like log n, the ReLU RNN like n", "
 }
 
 TEST_CASE("arith: unique-hard attention has constant unbounded-fan-in depth", "[depth-growth]") {
-  const auto pts = measure_depths({"uhat"}, parse_lengths("8..256"), DepthTarget::arithmetic, 1u << 26);
+  const auto pts =
+      measure_depths({"uhat"}, parse_lengths("8..256"), DepthTarget::arithmetic, 1u << 26);
   for (const auto& p : pts) REQUIRE(p.depth == pts.front().depth);
   REQUIRE(pts.back().bounded_fanin_depth > pts.front().bounded_fanin_depth);  // fan-in n products
 }
 
-TEST_CASE("boolean target: finite-state models O(log n), the ReLU counter O(log² n)", "[depth-growth]") {
+TEST_CASE("boolean target: finite-state models O(log n), the ReLU counter O(log² n)",
+          "[depth-growth]") {
   const auto pts = measure_depths({"pd"}, parse_lengths("4..1024"), DepthTarget::boolean, 1u << 26);
   for (const auto& p : pts) REQUIRE(p.depth == p.bounded_fanin_depth);  // fan-in 2 throughout
   for (const auto& f : fit_depths(pts))
     if (f.best) REQUIRE(f.model == GrowthModel::log);
   REQUIRE(pts.back().depth < 60);
 
-  const auto relu = measure_depths({"relu-rnn"}, parse_lengths("4..128"), DepthTarget::boolean, 1u << 26);
+  const auto relu =
+      measure_depths({"relu-rnn"}, parse_lengths("4..128"), DepthTarget::boolean, 1u << 26);
   for (const auto& f : fit_depths(relu))
     if (f.best) REQUIRE(f.model == GrowthModel::log_squared);
   for (const auto& p : relu) REQUIRE(p.depth < 4 * p.n + 2);  // below the sequential route
 }
 
-TEST_CASE("boolean target: LRNNs at log precision, fan-in 2, depth O(log n · log log n)", "[depth-growth]") {
-  const auto pts = measure_depths({"dplr", "counter"}, parse_lengths("2..32"), DepthTarget::boolean, 1u << 26);
+TEST_CASE("boolean target: LRNNs at log precision, fan-in 2, depth O(log n · log log n)",
+          "[depth-growth]") {
+  const auto pts =
+      measure_depths({"dplr", "counter"}, parse_lengths("2..32"), DepthTarget::boolean, 1u << 26);
   REQUIRE(pts.size() == 10);
   for (const auto& p : pts) REQUIRE(p.depth == p.bounded_fanin_depth);
   for (std::size_t i = 1; i < 5; ++i) {
-    REQUIRE(pts[i].depth > pts[i - 1].depth);  // grows …
+    REQUIRE(pts[i].depth > pts[i - 1].depth);      // grows …
     REQUIRE(pts[i].depth < 2 * pts[i - 1].depth);  // … far slower than n
   }
 }
@@ -132,8 +140,10 @@ TEST_CASE("depth measurement refuses what it cannot do", "[depth-growth][errors]
 }
 
 TEST_CASE("the depth plot is an SVG through gnuplot, or nothing without it", "[depth-growth]") {
-  const auto pts = measure_depths({"dplr", "relu-rnn"}, parse_lengths("2..16"), DepthTarget::arithmetic, 1u << 20);
-  const std::string path = (std::filesystem::temp_directory_path() / "rnncc-depth-test.svg").string();
+  const auto pts = measure_depths({"dplr", "relu-rnn"}, parse_lengths("2..16"),
+                                  DepthTarget::arithmetic, 1u << 20);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "rnncc-depth-test.svg").string();
   std::filesystem::remove(path);
   const bool gnuplot = std::system("command -v gnuplot >/dev/null 2>&1") == 0;
   REQUIRE(plot_depths_svg(pts, path) == gnuplot);

@@ -34,7 +34,6 @@
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
 
-
 using namespace rnncc;
 
 namespace {
@@ -103,7 +102,9 @@ TrackedMachine random_tracked(std::mt19937_64& rng, std::size_t Q, std::size_t S
   return m;
 }
 
-Model load_example(const std::string& name) { return load_model(test::example(name)); }
+Model load_example(const std::string& name) {
+  return load_model(test::example(name));
+}
 
 // A one-layer PD model over {a, b} with d = 2: a swaps the coordinates, b keeps them; S_0 = e_0,
 // C = (0 1): y > 0 iff the number of a's is odd.
@@ -128,7 +129,6 @@ Model one_layer_model(LrnnLayer layer) {
   m.layers.push_back(StackLayer{std::nullopt, Layer(std::move(layer))});
   return m;
 }
-
 
 // Direct simulation: acceptance of every prefix (all) or of the whole string (last).
 template <class M>
@@ -192,7 +192,8 @@ void check_strings(const M& m, const Strings& ws, const FiniteStateOptions& o,
   const CompiledCircuit cc = compile_finite_state(m, n, o);
   const auto got = rnncc::testing::run_on_strings(cc.circuit, ws, m.symbols);
   std::vector<std::vector<bool>> ref;
-  if (with_reference) ref = rnncc::testing::run_on_strings(reference_sequential_fsm(m, n, o.outputs), ws, m.symbols);
+  if (with_reference)
+    ref = rnncc::testing::run_on_strings(reference_sequential_fsm(m, n, o.outputs), ws, m.symbols);
   for (std::size_t i = 0; i < ws.size(); ++i) {
     const auto want = expected(m, ws[i], o.outputs);
     REQUIRE(got[i] == want);
@@ -245,8 +246,7 @@ std::string abc_cec(const Circuit& a, const Circuit& b) {
 
 }  // namespace
 
-TEST_CASE("hand-checked machines: parity of a's and a mod-3 counter",
-          "[circuits][finite_state]") {
+TEST_CASE("hand-checked machines: parity of a's and a mod-3 counter", "[circuits][finite_state]") {
   const FiniteStateMachine parity = parity_machine();
   CHECK_FALSE(accepts(parity, Word{}));
   CHECK(accepts(parity, Word{0}));
@@ -305,15 +305,14 @@ TEST_CASE("the S5 word-problem model as a finite-state machine", "[circuits][fin
   CHECK(tracked.mode == Acceptance::Mode::zero);
   // s = (1 2), c = (1 2 3 4 5): s² = c⁵ = 1, (sc) is a 4-cycle, s, c, sc ≠ 1.
   const std::size_t s = 0, c = 1;
-  for (const auto& [w, want] : std::vector<std::pair<Word, bool>>{
-           {{s, s}, true},
-           {{c, c, c, c, c}, true},
-           {{s}, false},
-           {{c}, false},
-           {{s, c}, false},
-           {{s, c, s, c, s, c, s, c}, true},
-           {{c, s, s, c, c, c, c}, true},
-           {{c, s, c, c, c, c, s}, false}}) {
+  for (const auto& [w, want] : std::vector<std::pair<Word, bool>>{{{s, s}, true},
+                                                                  {{c, c, c, c, c}, true},
+                                                                  {{s}, false},
+                                                                  {{c}, false},
+                                                                  {{s, c}, false},
+                                                                  {{s, c, s, c, s, c, s, c}, true},
+                                                                  {{c, s, s, c, c, c, c}, true},
+                                                                  {{c, s, c, c, c, c, s}, false}}) {
     CHECK(accepts(dfa, w) == want);
     CHECK(accepts(tracked, w) == want);
     CHECK(model_expected(model, w, OutputMode::last) == std::vector<bool>{want});
@@ -340,7 +339,8 @@ TEST_CASE("the DWFA dwfa_mod3.att via fsm_from_dwfa", "[circuits][finite_state]"
   REQUIRE(p.states() == 4);
   CHECK(p.labels[3] == "sink");
   CHECK(p.delta[1][0] == 3);
-  for (const Word& w : test::all_strings(2, 0, 7)) CHECK(accepts(p, w) == (evaluate(partial, w) == 1));
+  for (const Word& w : test::all_strings(2, 0, 7))
+    CHECK(accepts(p, w) == (evaluate(partial, w) == 1));
 }
 
 TEST_CASE("differential: every scan, every string up to n = 8", "[circuits][finite_state]") {
@@ -366,8 +366,10 @@ TEST_CASE("differential: every scan, every string up to n = 8", "[circuits][fini
       check_strings(s5_dfa, binary, o);
       check_strings(s5_tracked, binary, o);
       // The models' reference semantics, on the circuits of their machines.
-      const auto got_s5 = rnncc::testing::run_on_strings(compile_finite_state(s5_tracked, n, o).circuit, binary, 2);
-      const auto got_parity = rnncc::testing::run_on_strings(compile_finite_state(parity_pd, n, o).circuit, binary, 2);
+      const auto got_s5 =
+          rnncc::testing::run_on_strings(compile_finite_state(s5_tracked, n, o).circuit, binary, 2);
+      const auto got_parity =
+          rnncc::testing::run_on_strings(compile_finite_state(parity_pd, n, o).circuit, binary, 2);
       for (std::size_t i = 0; i < binary.size(); ++i) {
         REQUIRE(got_s5[i] == model_expected(s5, binary[i], OutputMode::all));
         REQUIRE(got_parity[i] == model_expected(parity_model, binary[i], OutputMode::all));
@@ -401,8 +403,8 @@ TEST_CASE("differential: random strings, n = 64, 257, 1024", "[circuits][finite_
     }
     // The S5 model's exact semantics on a few of the words, against the Brent–Kung circuit.
     const auto got = rnncc::testing::run_on_strings(
-        compile_finite_state(s5_tracked, n, scan_options(ScanKind::brent_kung)).circuit,
-        s5_words, 2);
+        compile_finite_state(s5_tracked, n, scan_options(ScanKind::brent_kung)).circuit, s5_words,
+        2);
     for (std::size_t i = 0; i < 6; ++i) {
       REQUIRE(model_expected(s5, s5_words[i], OutputMode::last) == got[i]);
       REQUIRE(accepts(s5_dfa, s5_words[i]) == accepts(s5_tracked, s5_words[i]));
@@ -498,9 +500,9 @@ TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transitio
     INFO("n = " << n);
     for (ScanKind scan : {ScanKind::brent_kung, ScanKind::sklansky}) {
       const auto o = scan_options(scan);
-      CHECK_THAT(abc_cec(compile_finite_state(mod3, n, o).circuit,
-                         reference_sequential_fsm(mod3, n)),
-                 Catch::Contains("Networks are equivalent"));
+      CHECK_THAT(
+          abc_cec(compile_finite_state(mod3, n, o).circuit, reference_sequential_fsm(mod3, n)),
+          Catch::Contains("Networks are equivalent"));
     }
     CHECK_THAT(abc_cec(compile_finite_state(parity, n, scan_options(ScanKind::kogge_stone)).circuit,
                        reference_sequential_fsm(parity, n)),
@@ -509,16 +511,15 @@ TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transitio
     FiniteStateMachine bad = mod3;
     bad.delta[2][1] = 2;  // 2 + 1 should be 0
     REQUIRE(differ_at_length(mod3, bad, n));
-    CHECK_THAT(abc_cec(compile_finite_state(mod3, n, bk).circuit,
-                       reference_sequential_fsm(bad, n)),
+    CHECK_THAT(abc_cec(compile_finite_state(mod3, n, bk).circuit, reference_sequential_fsm(bad, n)),
                Catch::Contains("NOT EQUIVALENT"));
   }
   // Every prefix at once (Kogge–Stone, n = 16).
-  CHECK_THAT(abc_cec(compile_finite_state(mod3, 16, scan_options(ScanKind::kogge_stone,
-                                                                   OutputMode::all))
-                         .circuit,
-                     reference_sequential_fsm(mod3, 16, OutputMode::all)),
-             Catch::Contains("Networks are equivalent"));
+  CHECK_THAT(
+      abc_cec(compile_finite_state(mod3, 16, scan_options(ScanKind::kogge_stone, OutputMode::all))
+                  .circuit,
+              reference_sequential_fsm(mod3, 16, OutputMode::all)),
+      Catch::Contains("Networks are equivalent"));
 
   // The S5 word problem at n = 16 (five tracks). At n = 32 ABC's cec runs past a minute and at
   // n = 64 past two: the composed 5×5 relations are hard for SAT sweeping (S5's word problem is
@@ -597,10 +598,9 @@ TEST_CASE("finite-state diagnostics", "[circuits][finite_state][diagnostics]") {
     CHECK_THROWS_WITH(fsm_from_model(m, {.explore_orbit = false, .max_states = 4096}),
                       Catch::Contains("layer 0: S_0 (column 0) is not one-hot: entries 0, 1 are "
                                       "nonzero"));
-    CHECK_THROWS_WITH(
-        fsm_from_model(one_layer_model(parity_layer({Rational(0), Rational(0)})),
-                       {.explore_orbit = false, .max_states = 4096}),
-        Catch::Contains("is not one-hot: it is zero"));
+    CHECK_THROWS_WITH(fsm_from_model(one_layer_model(parity_layer({Rational(0), Rational(0)})),
+                                     {.explore_orbit = false, .max_states = 4096}),
+                      Catch::Contains("is not one-hot: it is zero"));
     CHECK(fsm_from_model(m).states() == 1);  // (1,1) is fixed by the swap
     CHECK_THROWS_WITH(fsm_from_model(load_example("s5_word_problem.json"),
                                      {.explore_orbit = true, .max_states = 100}),
@@ -634,7 +634,8 @@ TEST_CASE("finite-state diagnostics", "[circuits][finite_state][diagnostics]") {
     CHECK_THROWS_WITH(fsm_from_dwfa(w), Catch::Contains("final weight of state '0' is 1/2"));
     w = base;
     w.initial[1] = 1;
-    CHECK_THROWS_WITH(fsm_from_dwfa(w), Catch::Contains("expected exactly one initial state, got 2"));
+    CHECK_THROWS_WITH(fsm_from_dwfa(w),
+                      Catch::Contains("expected exactly one initial state, got 2"));
   }
   // Compilation: n = 0, a broken machine, the gate limit.
   {

@@ -12,13 +12,13 @@
 #include <functional>
 #include <random>
 
+#include "abc_testing.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
-#include "abc_testing.hpp"
 
 using namespace rnncc;
 using rnncc::testing::abc;
@@ -139,8 +139,10 @@ bool fan_in_two(const Circuit& c) {
   return true;
 }
 
-const AdderSpec kTrees[] = {{ScanKind::sequential, 1}, {ScanKind::sklansky, 1},
-                            {ScanKind::kogge_stone, 1}, {ScanKind::brent_kung, 1},
+const AdderSpec kTrees[] = {{ScanKind::sequential, 1},
+                            {ScanKind::sklansky, 1},
+                            {ScanKind::kogge_stone, 1},
+                            {ScanKind::brent_kung, 1},
                             {ScanKind::ladner_fischer, 1}};
 
 }  // namespace
@@ -200,7 +202,8 @@ TEST_CASE("adders: ripple and every prefix carry tree, exhaustive and random",
   for (std::size_t w : {16, 33, 64}) check(w, random_cases(rng, {w, w, 1}, 256));
 }
 
-TEST_CASE("adder depths: measured ≤ stated, prefix adders logarithmic", "[circuits][arith][adder]") {
+TEST_CASE("adder depths: measured ≤ stated, prefix adders logarithmic",
+          "[circuits][arith][adder]") {
   for (std::size_t w : {8, 16, 32, 64}) {
     for (const AdderSpec& spec : kTrees) {
       Harness h({w, w});
@@ -225,8 +228,8 @@ TEST_CASE("multipliers: array, Dadda and Wallace compute the product mod 2^W",
     Harness h({wa, wb});
     h.output(multiply_array(h.b, h.in[0], h.in[1], W));
     h.output(multiply_tree(h.b, h.in[0], h.in[1], W, Reduction::dadda));
-    h.output(multiply_tree(h.b, h.in[0], h.in[1], W, Reduction::wallace,
-                           {ScanKind::kogge_stone, 1}));
+    h.output(
+        multiply_tree(h.b, h.in[0], h.in[1], W, Reduction::wallace, {ScanKind::kogge_stone, 1}));
     const Circuit c = h.finish();
     CHECK(fan_in_two(c));
     const auto got = run(h, c, cases);
@@ -321,7 +324,8 @@ TEST_CASE("comparators and mux, exhaustive", "[circuits][arith][compare]") {
   }
 }
 
-TEST_CASE("round_shift equals algebra's round_shift on every small word", "[circuits][arith][fixed]") {
+TEST_CASE("round_shift equals algebra's round_shift on every small word",
+          "[circuits][arith][fixed]") {
   for (Rounding mode : {Rounding::nearest_even, Rounding::toward_zero})
     for (std::size_t w = 1; w <= 8; ++w)
       for (unsigned s = 0; s < w; ++s) {
@@ -403,8 +407,8 @@ TEST_CASE("fixed_dot: one rounding per entry, as FixedPoint's wide_mul / wide_ad
   for (Rounding r : {Rounding::nearest_even, Rounding::toward_zero}) {
     check(1, FixedFormat{2, 1, r, Overflow::saturate}, all_cases({4, 4, 4}), Reduction::dadda);
     std::mt19937_64 rng(64);
-    check(3, FixedFormat{5, 4, r, Overflow::error}, random_cases(rng, std::vector<std::size_t>(7, 10), 512),
-          Reduction::dadda);
+    check(3, FixedFormat{5, 4, r, Overflow::error},
+          random_cases(rng, std::vector<std::size_t>(7, 10), 512), Reduction::dadda);
     check(2, FixedFormat{7, 3, r, Overflow::saturate},
           random_cases(rng, std::vector<std::size_t>(5, 11), 512), Reduction::wallace);
   }
@@ -478,19 +482,20 @@ void check_multipliers(Cec&& cec, std::size_t w) {
 
 }  // namespace
 
-TEST_CASE("ABC cec: ripple ≡ prefix adders (16 bits), 6×6 array ≡ Dadda ≡ Wallace, a wrong one caught",
-          "[circuits][arith][abc]") {
+TEST_CASE(
+    "ABC cec: ripple ≡ prefix adders (16 bits), 6×6 array ≡ Dadda ≡ Wallace, a wrong one caught",
+    "[circuits][arith][abc]") {
   REQUIRE_ABC();
   TempDir tmp;
   auto cec = [&](const Circuit& a, const Circuit& b) {
-    const std::string out = abc("cec -n " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) + " " + tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));
+    const std::string out = abc("cec -n " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) +
+                                " " + tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));
     INFO(out);
     return out;
   };
-  const Circuit ripple =
-      build(16, 16, [](CircuitBuilder& b, const Word& x, const Word& y) {
-        return add_ripple(b, x, y).sum;
-      });
+  const Circuit ripple = build(16, 16, [](CircuitBuilder& b, const Word& x, const Word& y) {
+    return add_ripple(b, x, y).sum;
+  });
   for (const AdderSpec& spec : kTrees) {
     const Circuit prefix = build(16, 16, [&](CircuitBuilder& b, const Word& x, const Word& y) {
       return add_prefix(b, x, y, spec).sum;
@@ -506,7 +511,8 @@ TEST_CASE("ABC cec: 8×8 array ≡ Dadda ≡ Wallace", "[.][circuits][arith][abc
   REQUIRE_ABC();
   TempDir tmp;
   auto cec = [&](const Circuit& a, const Circuit& b) {
-    return abc("cec -n " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) + " " + tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));
+    return abc("cec -n " + tmp.file("a.aig", write_aiger(a, AigerFormat::binary)) + " " +
+               tmp.file("b.aig", write_aiger(b, AigerFormat::binary)));
   };
   check_multipliers(cec, 8);
 }

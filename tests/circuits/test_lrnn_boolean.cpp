@@ -127,9 +127,10 @@ TEST_CASE("boolean LRNN: circuit = scan-rounded twin on every string of length â
           o.outputs = ++combo % 2 ? OutputMode::all : OutputMode::last;
           o.adder.carry_tree = combo % 3 ? ScanKind::sklansky : ScanKind::brent_kung;
           if (combo % 4 == 0) o.int_bits = 1;  // overflow often
-          INFO(to_string(family) << ", " << to_string(scan) << ", " << to_string(rounding)
-                                 << ", " << to_string(overflow));
-          for (std::size_t n = 1; n <= 5; ++n) check_against_twin(model, test::all_strings(2, n, n), o);
+          INFO(to_string(family) << ", " << to_string(scan) << ", " << to_string(rounding) << ", "
+                                 << to_string(overflow));
+          for (std::size_t n = 1; n <= 5; ++n)
+            check_against_twin(model, test::all_strings(2, n, n), o);
         }
   }
 }
@@ -172,7 +173,7 @@ TEST_CASE("boolean LRNN, sequential scan: exactly the reference evaluator at log
         }
       }
   }
-  CHECK(raised > 0);             // the overflow flag was exercised both ways
+  CHECK(raised > 0);  // the overflow flag was exercised both ways
   CHECK(raised < total / 2);
   CHECK(accepted > 0);
 }
@@ -212,10 +213,10 @@ TEST_CASE("boolean LRNN: random strings of length 32 and 64", "[circuits][lrnn_b
     std::size_t n;
     ScanKind scan;
   };
-  for (const Run& r : {Run{Family::dplr, 32, ScanKind::brent_kung},
-                       Run{Family::diagonal, 64, ScanKind::sklansky},
-                       Run{Family::pd, 32, ScanKind::ladner_fischer},
-                       Run{Family::deltanet, 32, ScanKind::kogge_stone}}) {
+  for (const Run& r :
+       {Run{Family::dplr, 32, ScanKind::brent_kung}, Run{Family::diagonal, 64, ScanKind::sklansky},
+        Run{Family::pd, 32, ScanKind::ladner_fischer},
+        Run{Family::deltanet, 32, ScanKind::kogge_stone}}) {
     const Model model = random_model(rng, r.family, 2, 1, 3);
     BooleanLrnnOptions o;
     o.scan = r.scan;
@@ -279,8 +280,7 @@ TEST_CASE("boolean LRNN: refusals", "[circuits][lrnn_boolean][errors]") {
   auto& l = std::get<LrnnLayer>(per_symbol.layers[0].layer);
   l.readout_feature.assign(2, l.readout);
   CHECK_THROWS_WITH(compile_lrnn_boolean(per_symbol, 3, o), Catch::Contains("per-symbol"));
-  CHECK_THROWS_AS(evaluate_scan_rounded(per_symbol, std::vector<std::size_t>{0}, o),
-                  testing_error);
+  CHECK_THROWS_AS(evaluate_scan_rounded(per_symbol, std::vector<std::size_t>{0}, o), testing_error);
   BooleanLrnnOptions zero_int = o;
   zero_int.int_bits = 0;
   CHECK_THROWS_WITH(compile_lrnn_boolean(model, 3, zero_int), Catch::Contains("integer bit"));

@@ -46,7 +46,9 @@ void check_model(const Model& m, std::size_t max_n) {
 }
 
 Model random_elman(std::mt19937_64& rng, Activation act, std::size_t d, std::size_t S) {
-  auto q = [&] { return Rational(static_cast<int>(rng() % 7) - 3, 1 + static_cast<int>(rng() % 3)); };
+  auto q = [&] {
+    return Rational(static_cast<int>(rng() % 7) - 3, 1 + static_cast<int>(rng() % 3));
+  };
   ElmanLayer l;
   l.activation = act;
   l.d = d;
@@ -83,23 +85,27 @@ TEST_CASE("the ReLU counter compiles to a circuit equal to the model on every st
 TEST_CASE("random ReLU and sign Elman models: circuit = model, exactly", "[circuits][nonlinear]") {
   std::mt19937_64 rng(61);
   for (Activation act : {Activation::relu, Activation::sign})
-    for (int trial = 0; trial < 4; ++trial) check_model(random_elman(rng, act, 1 + trial % 3, 2 + trial % 2), 5);
+    for (int trial = 0; trial < 4; ++trial)
+      check_model(random_elman(rng, act, 1 + trial % 3, 2 + trial % 2), 5);
 }
 
 TEST_CASE("sequential nonlinear circuits have depth linear in n", "[circuits][nonlinear][depth]") {
   const Model m = load_model(test::example("relu_counter.json"));
   CompileOptions o;
   std::vector<std::size_t> depth;
-  for (std::size_t n : {16u, 32u, 64u, 128u}) depth.push_back(compute_stats(compile_nonlinear_sequential(m, n, o).circuit).depth);
+  for (std::size_t n : {16u, 32u, 64u, 128u})
+    depth.push_back(compute_stats(compile_nonlinear_sequential(m, n, o).circuit).depth);
   for (std::size_t i = 1; i < depth.size(); ++i) {
     REQUIRE(depth[i] >= 2 * depth[i - 1] - 8);  // doubling n about doubles the depth
     REQUIRE(depth[i] <= 2 * depth[i - 1] + 8);
   }
 }
 
-TEST_CASE("compile_nonlinear_sequential refuses what it cannot compile", "[circuits][nonlinear][errors]") {
+TEST_CASE("compile_nonlinear_sequential refuses what it cannot compile",
+          "[circuits][nonlinear][errors]") {
   const Model lrnn = load_model(test::example("dplr_d3.json"));
-  REQUIRE_THROWS_WITH(compile_nonlinear_sequential(lrnn, 4, {}), Catch::Contains("single Elman layer"));
+  REQUIRE_THROWS_WITH(compile_nonlinear_sequential(lrnn, 4, {}),
+                      Catch::Contains("single Elman layer"));
   const Model m = load_model(test::example("relu_counter.json"));
   REQUIRE_THROWS_AS(compile_nonlinear_sequential(m, 0, {}), InputError);
   CompileOptions tiny;
@@ -167,7 +173,10 @@ TEST_CASE("composed circuits equal the reference evaluator at log precision and 
     for (const auto& w : test::all_strings(2, n, n)) {
       const auto y = evaluate(c, Q, std::span<const Rational>(one_hot(w, 2)));
       const FixedPoint k(*o.format);
-      REQUIRE(y[0] == Rational(accepts(counter.accept, k, evaluate(counter, k, w).outputs().back()).value() ? 1 : 0));
+      REQUIRE(y[0] ==
+              Rational(accepts(counter.accept, k, evaluate(counter, k, w).outputs().back()).value()
+                           ? 1
+                           : 0));
     }
   }
   check_composed(counter, 8, Q, std::nullopt);  // exact: the counts are integers anyway
@@ -185,7 +194,8 @@ TEST_CASE("composed circuits equal the reference evaluator at log precision and 
     }
 }
 
-TEST_CASE("an LSTM layer compiles by the finite-state route too", "[circuits][nonlinear][composed]") {
+TEST_CASE("an LSTM layer compiles by the finite-state route too",
+          "[circuits][nonlinear][composed]") {
   // d = 1 hard-gated cell counting a's with saturation at the precision's range.
   LstmLayer l;
   l.d = 1;
@@ -201,9 +211,9 @@ TEST_CASE("an LSTM layer compiles by the finite-state route too", "[circuits][no
     f.bias(0, 0) = b;
     return f;
   };
-  l.forget = affine(0, 2, 2, 2);   // σ̂ ≥ 1: keep c
-  l.input = affine(0, 2, -2, 0);   // a: 1, b: 0
-  l.output = affine(0, 0, 0, 2);   // 1
+  l.forget = affine(0, 2, 2, 2);             // σ̂ ≥ 1: keep c
+  l.input = affine(0, 2, -2, 0);             // a: 1, b: 0
+  l.output = affine(0, 0, 0, 2);             // 1
   l.cell = affine(0, Rational(1, 2), 0, 0);  // g = 1/2 on a
   l.initial_hidden = Matrix<Rational>(1, 1);
   l.initial_cell = Matrix<Rational>(1, 1);
@@ -241,9 +251,11 @@ TEST_CASE("composed depth stays within the finite-state bound and grows like log
   REQUIRE(depth[3] < 2 * depth[2]);
 }
 
-TEST_CASE("the finite-state route refuses what it cannot compile", "[circuits][nonlinear][composed][errors]") {
+TEST_CASE("the finite-state route refuses what it cannot compile",
+          "[circuits][nonlinear][composed][errors]") {
   const Model lrnn = load_model(test::example("dplr_d3.json"));
-  REQUIRE_THROWS_WITH(compile_nonlinear_composed(lrnn, 4, {}), Catch::Contains("single Elman or LSTM"));
+  REQUIRE_THROWS_WITH(compile_nonlinear_composed(lrnn, 4, {}),
+                      Catch::Contains("single Elman or LSTM"));
   const Model m = load_model(test::example("relu_counter.json"));
   REQUIRE_THROWS_AS(compile_nonlinear_composed(m, 0, {}), InputError);
   ComposedOptions few;

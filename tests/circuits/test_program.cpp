@@ -50,7 +50,11 @@ TEST_CASE("boolean programs equal bit-parallel evaluation, with and without spil
       if (capacity == 3 && p.peak_live > 3) REQUIRE(p.spill_stores + p.spill_slots > 0);
       RunOptions ro;
       ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
-                     static_cast<std::uint64_t>(trial), 2, 0, 0, 64 * 5 - 7};
+                     static_cast<std::uint64_t>(trial),
+                     2,
+                     0,
+                     0,
+                     64 * 5 - 7};
       if (ro.patterns.mode == patterns::Mode::bits_exhaustive && c.inputs().size() < 9)
         ro.patterns.count = std::uint64_t{1} << c.inputs().size();
       ro.store = true;
@@ -59,7 +63,8 @@ TEST_CASE("boolean programs equal bit-parallel evaluation, with and without spil
       REQUIRE(r.stored.size() == words * c.outputs().size());
       for (std::uint64_t w = 0; w < words; ++w) {
         std::vector<bits::Word> in(c.inputs().size());
-        for (std::uint32_t i = 0; i < in.size(); ++i) in[i] = patterns::bool_word(ro.patterns, w, i);
+        for (std::uint32_t i = 0; i < in.size(); ++i)
+          in[i] = patterns::bool_word(ro.patterns, w, i);
         const auto expect = evaluate_bits(c, in);
         const std::uint64_t valid = ro.patterns.count - 64 * w;
         const bits::Word mask = valid >= 64 ? ~bits::Word{0} : (bits::Word{1} << valid) - 1;
@@ -88,7 +93,11 @@ TEST_CASE("arithmetic programs equal evaluation mod p for every prime, with spil
       ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
                      : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
                                       : patterns::Mode::strings_random,
-                     static_cast<std::uint64_t>(trial), 2, L, 3, 20};
+                     static_cast<std::uint64_t>(trial),
+                     2,
+                     L,
+                     3,
+                     20};
       const ProgramResult r = run_program(p, ro);
       REQUIRE(r.stored.size() == ro.patterns.count * primes.size() * c.outputs().size());
       std::size_t at = 0;
@@ -113,15 +122,15 @@ TEST_CASE("string patterns are one-hot and enumerate Σ^L in lexicographic order
     for (std::uint32_t t = 4; t-- > 0;) {  // w_L is the least significant digit
       REQUIRE(patterns::symbol(s, k, t) == rest % 3);
       std::uint32_t ones = 0;
-      for (std::uint32_t sigma = 0; sigma < 3; ++sigma) ones += patterns::int_value(s, k, 3 * t + sigma);
+      for (std::uint32_t sigma = 0; sigma < 3; ++sigma)
+        ones += patterns::int_value(s, k, 3 * t + sigma);
       REQUIRE(ones == 1);
       rest /= 3;
     }
   }
 }
 
-TEST_CASE("comparisons count exactly the patterns where two outputs differ",
-          "[program][compare]") {
+TEST_CASE("comparisons count exactly the patterns where two outputs differ", "[program][compare]") {
   std::mt19937_64 rng(43);
   // Boolean: x₀ ∧ x₁ against x₀ ∨ x₁ differ on exactly the patterns with x₀ ≠ x₁.
   CircuitBuilder b;
@@ -185,7 +194,8 @@ TEST_CASE("the float shadow bounds every exact difference", "[program][shadow]")
       ro.patterns = {patterns::Mode::strings_exhaustive, 0, 2, 3, k, 1};
       const ProgramResult r = run_program(p, ro);
       std::vector<Rational> x;
-      for (std::uint32_t i = 0; i < 6; ++i) x.push_back(Rational(static_cast<int>(patterns::int_value(ro.patterns, k, i))));
+      for (std::uint32_t i = 0; i < 6; ++i)
+        x.push_back(Rational(static_cast<int>(patterns::int_value(ro.patterns, k, i))));
       const auto y = evaluate(c, Q, std::span<const Rational>(x));
       const Rational diff = abs(y[0] - y[1]);
       REQUIRE(Rational(r.max_difference_bound[0]) >= diff);

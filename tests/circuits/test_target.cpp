@@ -38,7 +38,8 @@ TEST_CASE("compile_model routes each model and target to its compiler", "[circui
   const Model uhat = load_model(test::example("attention_most_recent_a.json"));
   const Model hybrid = load_model(test::example("hybrid_counter_attention.json"));
   const Model majority = load_model(test::example("majority_counter.json"));
-  const auto A = CircuitTarget::arithmetic, B = CircuitTarget::boolean, T = CircuitTarget::threshold;
+  const auto A = CircuitTarget::arithmetic, B = CircuitTarget::boolean,
+             T = CircuitTarget::threshold;
   CHECK(compiler_name(dplr, target(A)) == "compile_lrnn");
   CHECK(compiler_name(relu, target(A)) == "compile_nonlinear_sequential");
   CHECK(compiler_name(hybrid, target(A)) == "compile_attention_arith");
@@ -54,8 +55,9 @@ TEST_CASE("compile_model routes each model and target to its compiler", "[circui
   CHECK(compiler_name(uhat, target(T, 1)) == "compile_unique_hard_threshold");
 }
 
-TEST_CASE("boolean unique-hard attention: the lowered circuit computes the threshold circuit's function",
-          "[circuits][target]") {
+TEST_CASE(
+    "boolean unique-hard attention: the lowered circuit computes the threshold circuit's function",
+    "[circuits][target]") {
   const Model uhat = load_model(test::example("attention_most_recent_a.json"));
   for (std::size_t n = 1; n <= 5; ++n) {
     const Circuit lowered = compile_model(uhat, n, target(CircuitTarget::boolean, 1)).circuit;
@@ -99,12 +101,13 @@ TEST_CASE("estimates bound the circuits compile_model builds", "[circuits][targe
     CircuitTarget target;
     std::optional<unsigned> log_c;
   };
-  for (const Case& k : {Case{"dplr_d3.json", CircuitTarget::arithmetic, std::nullopt},
-                        Case{"dplr_d3.json", CircuitTarget::boolean, 1u},
-                        Case{"hybrid_counter_attention.json", CircuitTarget::arithmetic, std::nullopt},
-                        Case{"majority_counter.json", CircuitTarget::threshold, 1u},
-                        Case{"mamba_diagonal.json", CircuitTarget::threshold, std::nullopt},
-                        Case{"attention_most_recent_a.json", CircuitTarget::threshold, 1u}}) {
+  for (const Case& k :
+       {Case{"dplr_d3.json", CircuitTarget::arithmetic, std::nullopt},
+        Case{"dplr_d3.json", CircuitTarget::boolean, 1u},
+        Case{"hybrid_counter_attention.json", CircuitTarget::arithmetic, std::nullopt},
+        Case{"majority_counter.json", CircuitTarget::threshold, 1u},
+        Case{"mamba_diagonal.json", CircuitTarget::threshold, std::nullopt},
+        Case{"attention_most_recent_a.json", CircuitTarget::threshold, 1u}}) {
     const Model m = load_model(test::example(k.example));
     for (std::size_t n : {3u, 16u}) {
       const auto est = estimate_model_gates(m, n, target(k.target, k.log_c));
@@ -115,10 +118,12 @@ TEST_CASE("estimates bound the circuits compile_model builds", "[circuits][targe
   }
   // the finite-state routes explore their state sets, so they have no estimate short of that
   REQUIRE_FALSE(estimate_model_gates(load_model(test::example("relu_counter.json")), 8,
-                                     target(CircuitTarget::boolean)).has_value());
+                                     target(CircuitTarget::boolean))
+                    .has_value());
 }
 
-TEST_CASE("compile_model refuses what no compiler handles, saying why", "[circuits][target][errors]") {
+TEST_CASE("compile_model refuses what no compiler handles, saying why",
+          "[circuits][target][errors]") {
   const Model dplr = load_model(test::example("dplr_d3.json"));
   const Model relu = load_model(test::example("relu_counter.json"));
   const Model uhat = load_model(test::example("attention_most_recent_a.json"));
@@ -145,7 +150,8 @@ TEST_CASE("compile_model refuses what no compiler handles, saying why", "[circui
                       Catch::Contains("no layers"));
 }
 
-TEST_CASE("target and precision flags parse or say what they expect", "[circuits][target][errors]") {
+TEST_CASE("target and precision flags parse or say what they expect",
+          "[circuits][target][errors]") {
   REQUIRE(parse_target("arith") == CircuitTarget::arithmetic);
   REQUIRE(parse_target("boolean") == CircuitTarget::boolean);
   REQUIRE(parse_target("threshold") == CircuitTarget::threshold);
@@ -157,5 +163,6 @@ TEST_CASE("target and precision flags parse or say what they expect", "[circuits
   REQUIRE_FALSE(o.log_c.has_value());
   for (const char* bad : {"log:0", "log:65", "log:", "log:2x", "LOG:1", "mod:8"})
     REQUIRE_THROWS_WITH(parse_target_precision(bad, o), Catch::Contains("expected exact or log:C"));
-  REQUIRE_THROWS_WITH(parse_target_precision("mod:7", o), Catch::Contains("circuits are compiled exact or at log:C"));
+  REQUIRE_THROWS_WITH(parse_target_precision("mod:7", o),
+                      Catch::Contains("circuits are compiled exact or at log:C"));
 }

@@ -331,7 +331,8 @@ TEST_CASE("iterated_sum: one level refuses a block of too many terms", "[thresho
   REQUIRE_THROWS_AS(estimate_iterated_sum(w, 0, 0, one), InputError);
   IteratedSumOptions bad;
   bad.levels = 3;
-  REQUIRE_THROWS_WITH(estimate_iterated_sum(w, 0, 0, bad), Catch::Contains("levels must be 1 or 2"));
+  REQUIRE_THROWS_WITH(estimate_iterated_sum(w, 0, 0, bad),
+                      Catch::Contains("levels must be 1 or 2"));
   CircuitBuilder b;
   std::vector<WeightedBit> terms{{b.input("x"), 1}};
   REQUIRE_THROWS_AS(iterated_sum(b, terms, 0, 0, bad), InputError);
@@ -426,13 +427,14 @@ TEST_CASE("iterated_sum: two levels cut the wires", "[threshold][sum][size]") {
 
 TEST_CASE("threshold LRNN: counting model, hand-checked", "[threshold][lrnn]") {
   // y = #a − 2·#b + 1 over {a, b}; accept y > 0.
-  const Model m = one_layer(counting_layer({{Rational(1)}, {Rational(-2)}}, {Rational(1)},
-                                           {Rational(1)}));
+  const Model m =
+      one_layer(counting_layer({{Rational(1)}, {Rational(-2)}}, {Rational(1)}, {Rational(1)}));
   const ConvolutionForm f = convolution_form(m, 3, precision(ThresholdPrecision::exact));
   REQUIRE(f.weights == std::vector<Integer>{1, -2, 1, -2, 1, -2});
   REQUIRE(f.constant == 1);
   REQUIRE(f.scale == 1);
-  const CompiledCircuit cc = compile_time_invariant_threshold(m, 3, precision(ThresholdPrecision::exact));
+  const CompiledCircuit cc =
+      compile_time_invariant_threshold(m, 3, precision(ThresholdPrecision::exact));
   // Range [1 − 6, 1 + 3] = [−5, 4]: 4 bits, then accept.
   REQUIRE(cc.circuit.outputs().size() == 5);
   const auto outs = run_bits(cc.circuit, one_hot({{0, 0, 1}, {1, 1, 0}, {0, 0, 0}}, 2));
@@ -452,8 +454,8 @@ TEST_CASE("threshold LRNN: exhaustive against evaluate_convolution", "[threshold
   for (int trial = 0; trial < 12; ++trial) {
     const auto mode = trial % 3 == 2 ? Acceptance::Mode::zero : Acceptance::Mode::positive;
     const std::size_t S = 2 + trial % 2;
-    const Model m = trial % 2 == 0 ? random_s4(rng, 1 + trial % 3, S, mode)
-                                   : random_counter(rng, 2, S, mode);
+    const Model m =
+        trial % 2 == 0 ? random_s4(rng, 1 + trial % 3, S, mode) : random_counter(rng, 2, S, mode);
     for (std::size_t n : {1u, 3u, S == 2 ? 6u : 4u}) {
       check_model(m, n, precision(ThresholdPrecision::exact));
       check_model(m, n, precision(ThresholdPrecision::log, 1 + trial % 2));
@@ -487,7 +489,8 @@ TEST_CASE("threshold LRNN: counting models agree with the reference evaluator",
                                    trial % 2 ? Acceptance::Mode::zero : Acceptance::Mode::positive);
     const std::size_t S = m.alphabet.size();
     const std::size_t n = S == 2 ? 6 : 4;
-    const CompiledCircuit exact = compile_time_invariant_threshold(m, n, precision(ThresholdPrecision::exact));
+    const CompiledCircuit exact =
+        compile_time_invariant_threshold(m, n, precision(ThresholdPrecision::exact));
     const auto ws = test::all_strings(S, n, n);
     const auto outs = run_bits(exact.circuit, one_hot(ws, S));
     const std::size_t W = exact.circuit.outputs().size() - 1;
@@ -529,7 +532,8 @@ TEST_CASE("threshold LRNN: convolution rounding differs from sequential rounding
   const Model m = one_layer(s4_layer({Rational(1, 2)}, {{Rational(1, 3)}, {Rational(-1, 3)}},
                                      {Rational(1)}, {Rational(0)}));
   const std::size_t n = 6;
-  const FixedPoint fx(log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate));
+  const FixedPoint fx(
+      log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate));
   std::size_t differ = 0;
   for (const auto& w : test::all_strings(2, n, n)) {
     const Rational seq = fx.to_rational(evaluate(m, fx, w).outputs().back()(0, 0));
@@ -614,7 +618,8 @@ TEST_CASE("threshold LRNN: refusals", "[threshold][lrnn][errors]") {
   {
     Model m = good;
     m.layers.push_back(m.layers[0]);
-    REQUIRE_THROWS_WITH(compile_time_invariant_threshold(m, 4), Catch::Contains("exactly one layer"));
+    REQUIRE_THROWS_WITH(compile_time_invariant_threshold(m, 4),
+                        Catch::Contains("exactly one layer"));
     Model e = good;
     ElmanLayer el;
     el.d = 1;
@@ -643,8 +648,8 @@ TEST_CASE("threshold LRNN: refusals", "[threshold][lrnn][errors]") {
 //   build/tests/circuits/circuits_tests "[threshold_measure]"   (prints the tables)
 TEST_CASE("threshold LRNN: size tables of the docs", "[.][threshold_measure]") {
   // A counter with rational increments: A = I, so every K_{j,σ} is nonzero at every n.
-  const Model counter = one_layer(counting_layer({{Rational(1, 3)}, {Rational(-2, 5)}},
-                                                 {Rational(1)}, {Rational(0)}));
+  const Model counter = one_layer(
+      counting_layer({{Rational(1, 3)}, {Rational(-2, 5)}}, {Rational(1)}, {Rational(0)}));
   struct Row {
     const char* name;
     Model model;
@@ -669,8 +674,8 @@ TEST_CASE("threshold LRNN: size tables of the docs", "[.][threshold_measure]") {
           continue;
         }
         if (e.wires > o.max_wires || e.gates > o.max_gates) {
-          std::printf("%6zu %6u %6zu %5s %10s %12s %12zu %12zu %9s\n", n, levels, e.width, "-",
-                      "-", "-", e.gates, e.wires, "refused");
+          std::printf("%6zu %6u %6zu %5s %10s %12s %12zu %12zu %9s\n", n, levels, e.width, "-", "-",
+                      "-", e.gates, e.wires, "refused");
           continue;
         }
         const auto t0 = std::chrono::steady_clock::now();

@@ -198,7 +198,8 @@ void expect_option_error(Build&& build, const std::string& where, const std::str
 }
 
 TEST_CASE("selective copy: bad options are InputErrors", "[constructions][retrieval]") {
-  auto fails = [](const SelectiveCopyOptions& o, const std::string& where, const std::string& what) {
+  auto fails = [](const SelectiveCopyOptions& o, const std::string& where,
+                  const std::string& what) {
     expect_option_error([&] { (void)selective_copy(o); }, where, what);
   };
   SelectiveCopyOptions o;

@@ -127,8 +127,8 @@ TEST_CASE("tm: busy-beaver champions halt with their known step and ones counts"
   for (const TmStep& s : r.transitions)
     names.push_back(state_name(s.state) + std::to_string(s.read) + ":" +
                     transition_name(parse_machine(kBB2), *s.transition));
-  CHECK(names == std::vector<std::string>{"A0:1RB", "B0:1LA", "A1:1LB", "B0:1LA", "A0:1RB",
-                                          "B1:1RZ"});
+  CHECK(names ==
+        std::vector<std::string>{"A0:1RB", "B0:1LA", "A1:1LB", "B0:1LA", "A0:1RB", "B1:1RZ"});
   CHECK(tape_text(r) == "1111");
   CHECK(r.leftmost == -2);
   CHECK(r.head == 0);
@@ -148,9 +148,8 @@ TEST_CASE("tm: the binary incrementer, by hand", "[tm][sim]") {
     std::uint64_t steps;
   };
   // n bits ending in k one-bits: n + k + 2 steps.
-  for (const Case& c : {Case{"122", "211", 0, 7}, Case{"222", "2111", -1, 8},
-                        Case{"1", "2", 0, 3}, Case{"2", "21", -1, 4}, Case{"121", "122", 0, 5},
-                        Case{"", "2", -1, 2}}) {
+  for (const Case& c : {Case{"122", "211", 0, 7}, Case{"222", "2111", -1, 8}, Case{"1", "2", 0, 3},
+                        Case{"2", "21", -1, 4}, Case{"121", "122", 0, 5}, Case{"", "2", -1, 2}}) {
     INFO(c.in);
     const TmRun r = simulate(m, tape(c.in), 100);
     CHECK(r.halted);
@@ -247,7 +246,8 @@ TEST_CASE("tm: generated tokens equal the simulator's transitions (explicit)", "
   REQUIRE(g.stopped);
   REQUIRE(g.tokens.size() == sim.steps);
   for (std::size_t t = 0; t < g.tokens.size(); ++t)
-    CHECK(h.model.alphabet.symbol(g.tokens[t]) == transition_name(m, *sim.transitions[t].transition));
+    CHECK(h.model.alphabet.symbol(g.tokens[t]) ==
+          transition_name(m, *sim.transitions[t].transition));
   // The plain twin (prefix re-evaluation) generates the same tokens.
   const Generation p = generate_plain(h.model, RationalField{}, h.prompt, 100, h.rule);
   CHECK(p.tokens == g.tokens);
@@ -300,7 +300,8 @@ TEST_CASE("tm: the indexed checker agrees with the brute-force checker", "[tm][h
   for (const char* machine : {kBB3, kBB4, kPalindrome}) {
     INFO(machine);
     const TuringMachine m = parse_machine(machine);
-    const std::vector<std::size_t> in = std::string(machine) == kPalindrome ? tape("1221") : tape("");
+    const std::vector<std::size_t> in =
+        std::string(machine) == kPalindrome ? tape("1221") : tape("");
     TmVerifyOptions o, oi;
     oi.attention_index = true;
     const TmVerifyReport r = verify_tm(m, in, o), ri = verify_tm(m, in, oi);

@@ -12,8 +12,8 @@
 #include "../random_models.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
-#include "circuits/eval/bulk.hpp"
 #include "circuits/eval/bitparallel.hpp"
+#include "circuits/eval/bulk.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/aiger.hpp"
 #include "constructions/wfa.hpp"
@@ -30,10 +30,10 @@ const gpu::DeviceInfo& device() {
   return d;
 }
 
-#define REQUIRE_DEVICE()                                  \
-  if (!device().available) {                              \
-    WARN("SKIPPED: no GPU: " << device().why_not);        \
-    return;                                               \
+#define REQUIRE_DEVICE()                           \
+  if (!device().available) {                       \
+    WARN("SKIPPED: no GPU: " << device().why_not); \
+    return;                                        \
   }
 
 void require_same(const ProgramResult& g, const ProgramResult& c) {
@@ -62,15 +62,21 @@ TEST_CASE("GPU boolean kernel equals the CPU twin on random circuits of every ki
   std::mt19937_64 rng(101);
   for (int trial = 0; trial < 12; ++trial) {
     const Circuit c = testing::random_boolean_circuit(rng, 5 + trial, 300 + 50 * trial, 8);
-    for (auto [threads, words] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{32, 1}, {128, 1}, {64, 2}}) {
-      for (std::uint32_t capacity : {4u, gpu::slot_capacity(device(), true, false, threads, 1, words)}) {
+    for (auto [threads, words] :
+         std::vector<std::pair<std::uint32_t, std::uint32_t>>{{32, 1}, {128, 1}, {64, 2}}) {
+      for (std::uint32_t capacity :
+           {4u, gpu::slot_capacity(device(), true, false, threads, 1, words)}) {
         ProgramOptions po;
         po.slot_capacity = capacity;
         po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}};
         const Program p = lower_program(c, po);
         RunOptions ro;
         ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
-                       static_cast<std::uint64_t>(trial), 2, 0, 0, 64 * 300 - 5};
+                       static_cast<std::uint64_t>(trial),
+                       2,
+                       0,
+                       0,
+                       64 * 300 - 5};
         if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
         ro.store = true;
         gpu::LaunchConfig lc;
@@ -85,8 +91,8 @@ TEST_CASE("GPU boolean kernel equals the CPU twin on random circuits of every ki
             one.patterns.first = s / 64 * 64;
             one.patterns.count = 64;
             const ProgramResult r = run_program(p, one);
-            const bool found = std::find(r.first_mismatches.begin(), r.first_mismatches.end(),
-                                         s) != r.first_mismatches.end();
+            const bool found = std::find(r.first_mismatches.begin(), r.first_mismatches.end(), s) !=
+                               r.first_mismatches.end();
             REQUIRE(found);
           }
         }
@@ -103,7 +109,8 @@ TEST_CASE("GPU arithmetic kernel equals the CPU twin mod several primes, shadow 
     const Circuit c = testing::random_arithmetic_circuit(rng, 2 * (3 + trial % 4), 150, 6);
     for (bool shadow : {false, true}) {
       ProgramOptions po;
-      po.slot_capacity = trial % 3 == 0 ? 5 : gpu::slot_capacity(device(), false, shadow, 128, kPrimes.size());
+      po.slot_capacity =
+          trial % 3 == 0 ? 5 : gpu::slot_capacity(device(), false, shadow, 128, kPrimes.size());
       po.compare_pairs = {{0, 1}, {4, 4}, {2, 5}};
       const Program p = lower_program(c, po);
       RunOptions ro;
@@ -114,7 +121,11 @@ TEST_CASE("GPU arithmetic kernel equals the CPU twin mod several primes, shadow 
       ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
                      : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
                                       : patterns::Mode::strings_random,
-                     static_cast<std::uint64_t>(trial), 2, L, 5, 3000};
+                     static_cast<std::uint64_t>(trial),
+                     2,
+                     L,
+                     5,
+                     3000};
       if (ro.patterns.mode == patterns::Mode::strings_exhaustive)
         ro.patterns.count = (std::uint64_t{1} << L) - 5;
       require_same(gpu::run_program_gpu(p, ro), run_program(p, ro));
@@ -156,7 +167,8 @@ TEST_CASE("GPU evaluation of every compiled example family equals the CPU twin",
   const std::filesystem::path dir = source_dir() / "examples";
   std::size_t compiled = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json" || e.path().filename().string().find(".wfa.") != std::string::npos)
+    if (e.path().extension() != ".json" ||
+        e.path().filename().string().find(".wfa.") != std::string::npos)
       continue;
     Model m;
     try {
@@ -181,8 +193,12 @@ TEST_CASE("GPU evaluation of every compiled example family equals the CPU twin",
     ro.primes = kPrimes;
     ro.store = true;
     ro.magnitude = true;
-    ro.patterns = {patterns::Mode::strings_exhaustive, 0,
-                   static_cast<std::uint32_t>(m.alphabet.size()), 5, 0, 1};
+    ro.patterns = {patterns::Mode::strings_exhaustive,
+                   0,
+                   static_cast<std::uint32_t>(m.alphabet.size()),
+                   5,
+                   0,
+                   1};
     for (std::uint32_t t = 0; t < 5; ++t) ro.patterns.count *= ro.patterns.radix;
     ro.patterns.count = std::min<std::uint64_t>(ro.patterns.count, 20000);
     require_same(gpu::run_program_gpu(p, ro), run_program(p, ro));
@@ -195,8 +211,7 @@ TEST_CASE("GPU evaluation of the EPFL circuits equals bit-parallel CPU evaluatio
   REQUIRE_DEVICE();
   const char* env = std::getenv("RNNCC_EPFL_DIR");
   const std::filesystem::path dir =
-      env ? std::filesystem::path(env)
-          : source_dir() / ".." / "shared" / "benchmarks" / "epfl";
+      env ? std::filesystem::path(env) : source_dir() / ".." / "shared" / "benchmarks" / "epfl";
   if (!std::filesystem::exists(dir)) {
     WARN("SKIPPED: the EPFL circuits are not at " << dir.string() << " (set RNNCC_EPFL_DIR)");
     return;
@@ -217,7 +232,8 @@ TEST_CASE("GPU evaluation of the EPFL circuits equals bit-parallel CPU evaluatio
     const std::size_t ni = c.inputs().size(), no = c.outputs().size();
     std::vector<bits::Word> in(64 * ni);
     for (std::uint64_t w = 0; w < 64; ++w)
-      for (std::uint32_t i = 0; i < ni; ++i) in[w * ni + i] = patterns::bool_word(ro.patterns, w, i);
+      for (std::uint32_t i = 0; i < ni; ++i)
+        in[w * ni + i] = patterns::bool_word(ro.patterns, w, i);
     const auto expect = evaluate_bits_batch(c, in);
     REQUIRE(g.stored.size() == expect.size());
     for (std::size_t k = 0; k < expect.size(); ++k) REQUIRE(g.stored[k] == expect[k]);
@@ -246,7 +262,8 @@ TEST_CASE("GPU device checks of constructions equal the CPU twin's", "[gpu]") {
         const DeviceCheckReport g = device_check(*c, o);
         o.device = CheckDevice::cpu;
         const DeviceCheckReport cpu = device_check(*c, o);
-        INFO((c == &good ? "good" : "bad") << " n = " << n << (exhaustive ? " exhaustive" : " random"));
+        INFO((c == &good ? "good" : "bad")
+             << " n = " << n << (exhaustive ? " exhaustive" : " random"));
         REQUIRE(g.strings == cpu.strings);
         REQUIRE(g.mismatches == cpu.mismatches);
         REQUIRE(g.first_counterexample == cpu.first_counterexample);
@@ -307,7 +324,8 @@ TEST_CASE("GPU evaluation of random models of every LRNN family equals the CPU t
   for (Family family : test::all_families) {
     for (int trial = 0; trial < 2; ++trial) {
       const std::size_t d = 2 + trial, m = 1 + rng() % 2, sigma = 2 + rng() % 2;
-      const Model model = test::single_layer_model(test::random_layer(rng, family, d, m, sigma), sigma);
+      const Model model =
+          test::single_layer_model(test::random_layer(rng, family, d, m, sigma), sigma);
       INFO(to_string(family) << " d=" << d);
       for (ScanKind scan : {ScanKind::sequential, ScanKind::brent_kung}) {
         CompileOptions co;
@@ -322,7 +340,8 @@ TEST_CASE("GPU evaluation of random models of every LRNN family equals the CPU t
         ro.primes = kPrimes;
         ro.store = true;
         ro.magnitude = true;
-        ro.patterns = {patterns::Mode::strings_random, 3, static_cast<std::uint32_t>(sigma), 6, 0, 3000};
+        ro.patterns = {
+            patterns::Mode::strings_random, 3, static_cast<std::uint32_t>(sigma), 6, 0, 3000};
         gpu::LaunchConfig lc;
         lc.threads = 256;
         require_same(gpu::run_program_gpu(p, ro, lc), run_program(p, ro));
@@ -331,7 +350,8 @@ TEST_CASE("GPU evaluation of random models of every LRNN family equals the CPU t
   }
 }
 
-TEST_CASE("GPU evaluation of compiled boolean and threshold circuits equals the CPU twin", "[gpu]") {
+TEST_CASE("GPU evaluation of compiled boolean and threshold circuits equals the CPU twin",
+          "[gpu]") {
   REQUIRE_DEVICE();
   // Every route of compile_model that yields a boolean or threshold circuit: wide threshold
   // gates (fan-in n, weights up to the int32 limit the compilers keep), adders and Dadda trees

@@ -56,7 +56,6 @@ FixedPoint log1(std::size_t n) {
   return FixedPoint(log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate));
 }
 
-
 std::string patched(std::string text, const std::string& from, const std::string& to) {
   auto at = text.find(from);
   REQUIRE(at != std::string::npos);
@@ -123,8 +122,8 @@ TEST_CASE("averaging-hard attention: the mean over every maximizer", "[rnn][atte
   CHECK(outputs_exact(third, "aab")[2] == Rational(2, 3));
   // tie is a unique_hard member only.
   expect_model_error(attention_text("averaging_hard", R"([["1", "0"]])", R"([["1", "0"]])",
-                              R"(, "tie": "leftmost")"),
-               "m.json: /layers/0/tie", "applies to unique_hard attention only");
+                                    R"(, "tie": "leftmost")"),
+                     "m.json: /layers/0/tie", "applies to unique_hard attention only");
 }
 
 TEST_CASE("exact vs log precision: rounding the keys moves the argmax", "[rnn][attention]") {
@@ -283,28 +282,30 @@ TEST_CASE("diagnostic: attention layers", "[rnn][attention][json][diagnostics]")
       "m.json: /layers/0/attention",
       R"(expected an attention kind: "unique_hard", "averaging_hard" or "softmax", got the string "hard")");
   expect_model_error(patched(ok, R"("attention": "unique_hard", )", ""), "m.json: /layers/0",
-               R"(expected a member "attention")");
+                     R"(expected a member "attention")");
   expect_model_error(patched(ok, R"("kind": "attention")", R"("kind": "transformer")"),
-               "m.json: /layers/0/kind", R"(or "attention", got the string "transformer")");
+                     "m.json: /layers/0/kind", R"(or "attention", got the string "transformer")");
   expect_model_error(
       attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])", R"(, "tie": "latest")"),
       "m.json: /layers/0/tie", R"(expected "leftmost" or "rightmost", got the string "latest")");
   expect_model_error(attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])", "",
-                              R"([["1", "0", "1"]])"),
-               "m.json: /layers/0/query/weights", "expected 1×2 matrix, got 1×3");
-  expect_model_error(attention_text("unique_hard", R"([["1", "0"], ["0", "1"]])", R"([["1", "0"]])"),
-               "m.json: /layers/0/key/weights", "expected 1×2 matrix, got 2×2");
+                                    R"([["1", "0", "1"]])"),
+                     "m.json: /layers/0/query/weights", "expected 1×2 matrix, got 1×3");
+  expect_model_error(
+      attention_text("unique_hard", R"([["1", "0"], ["0", "1"]])", R"([["1", "0"]])"),
+      "m.json: /layers/0/key/weights", "expected 1×2 matrix, got 2×2");
   expect_model_error(attention_text("unique_hard", R"([["1", "0"]])", R"([])"),
-               "m.json: /layers/0/value/weights",
-               "expected a non-empty matrix with 2 columns, got an empty array");
+                     "m.json: /layers/0/value/weights",
+                     "expected a non-empty matrix with 2 columns, got an empty array");
   expect_model_error(patched(ok, R"("value": {"weights": [["1", "0"]]})",
-                       R"("value": {"weights": [["1", "0"]], "bias": ["1", "2"]})"),
-               "m.json: /layers/0/value/bias", "expected a vector of 1 entry, got an array of 2");
+                             R"("value": {"weights": [["1", "0"]], "bias": ["1", "2"]})"),
+                     "m.json: /layers/0/value/bias",
+                     "expected a vector of 1 entry, got an array of 2");
   expect_model_error(
       patched(ok, R"("value": {"weights": [["1", "0"]]})", R"("value": {"W": [["1", "0"]]})"),
       "m.json: /layers/0/value/W", R"(unknown member "W" (expected one of: weights, bias))");
-  expect_model_error(patched(ok, R"(, "value": {"weights": [["1", "0"]]})", ""), "m.json: /layers/0",
-               R"(expected a member "value")");
+  expect_model_error(patched(ok, R"(, "value": {"weights": [["1", "0"]]})", ""),
+                     "m.json: /layers/0", R"(expected a member "value")");
   expect_model_error(
       attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])", R"(, "window": 0)"),
       "m.json: /layers/0/window", "expected an integer in 1..4294967296, got the number 0");
@@ -312,18 +313,18 @@ TEST_CASE("diagnostic: attention layers", "[rnn][attention][json][diagnostics]")
       attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])", R"(, "residual": "yes")"),
       "m.json: /layers/0/residual", R"(expected true or false, got the string "yes")");
   expect_model_error(attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])",
-                              R"(, "position_bias": 0.5)"),
-               "m.json: /layers/0/position_bias", "expected an exact rational as a string");
+                                    R"(, "position_bias": 0.5)"),
+                     "m.json: /layers/0/position_bias", "expected an exact rational as a string");
   expect_model_error(
       attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])", R"(, "heads": 2)"),
       "m.json: /layers/0/heads",
       R"(unknown member "heads" (expected one of: kind, attention, tie)");
   expect_model_error(attention_text("unique_hard", R"([["1", "0"]])", R"([["1", "0"]])",
-                              R"(, "input_map": {"weights": [["1"]]})"),
-               "m.json: /layers/0/input_map", "layer 0 reads the one-hot symbols directly");
+                                    R"(, "input_map": {"weights": [["1"]]})"),
+                     "m.json: /layers/0/input_map", "layer 0 reads the one-hot symbols directly");
   // accept output beyond the attention output (r = 1 row).
   expect_model_error(patched(ok, "}]}", R"(}], "accept": {"output": [1, 0]}})"),
-               "m.json: /accept/output/0", "expected an integer in 0..0, got the number 1");
+                     "m.json: /accept/output/0", "expected an integer in 0..0, got the number 1");
 }
 
 TEST_CASE("diagnostic: attention layers, check_layer shapes", "[rnn][attention][diagnostics]") {

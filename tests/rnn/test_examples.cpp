@@ -147,7 +147,8 @@ TEST_CASE("majority_counter: y = #a − #b, accepted iff a is the strict majorit
   REQUIRE(exact_outputs(m, "bba") == std::vector<Rational>{-1, -2, -1});
   const RationalField Q;
   REQUIRE(accepts(m.accept, Q, evaluate(m, Q, ids(m, "aab")).outputs().back()).value());
-  REQUIRE_FALSE(accepts(m.accept, Q, evaluate(m, Q, ids(m, "abab")).outputs().back()).value());  // a tie
+  REQUIRE_FALSE(
+      accepts(m.accept, Q, evaluate(m, Q, ids(m, "abab")).outputs().back()).value());  // a tie
   // log:1 on n = 5: I = F = 3, every count fits, so nothing rounds
   const FixedPoint k(log_precision(1, 5, std::nullopt, Rounding::nearest_even, Overflow::saturate));
   REQUIRE(fixed_outputs(m, "aabab", k) == std::vector<Rational>{1, 2, 1, 2, 1});

@@ -92,7 +92,8 @@ Model random_stack(std::mt19937_64& rng, bool integer) {
   e.activation = rng() % 2 ? Activation::relu : Activation::sign;
   e.d = 3;
   e.features = 3;
-  e.pre = {random_int_matrix(rng, 3, 3), random_int_matrix(rng, 3, 3), random_int_matrix(rng, 3, 1)};
+  e.pre = {random_int_matrix(rng, 3, 3), random_int_matrix(rng, 3, 3),
+           random_int_matrix(rng, 3, 1)};
   e.initial_state = random_int_matrix(rng, 3, 1);
   e.readout = random_int_matrix(rng, S, 3);
   e.readout_bias = random_int_matrix(rng, S, 1);

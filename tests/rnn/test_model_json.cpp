@@ -29,7 +29,6 @@ std::string patched(std::string text, const std::string& from, const std::string
   return text.replace(at, from.size(), to);
 }
 
-
 }  // namespace
 
 TEST_CASE("model files: well-formed files read as written", "[rnn][json]") {
@@ -64,73 +63,77 @@ TEST_CASE("diagnostic: malformed JSON names line and column", "[rnn][json][diagn
 TEST_CASE("diagnostic: missing, unknown and mistyped members", "[rnn][json][diagnostics]") {
   expect_model_error(R"({"layers": []})", "m.json: /", "expected a member \"alphabet\"");
   expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("colour": "red", )"),
-               "m.json: /colour", "unknown member \"colour\"");
-  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "Q": 1)"), "m.json: /layers/0/symbols/a/Q",
-               "unknown member");
+                     "m.json: /colour", "unknown member \"colour\"");
+  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "Q": 1)"),
+                     "m.json: /layers/0/symbols/a/Q", "unknown member");
   expect_model_error(R"({"alphabet": "ab", "layers": []})", "m.json: /alphabet",
-               "expected an array, got the string");
+                     "expected an array, got the string");
   expect_model_error(R"({"alphabet": ["a"], "layers": []})", "m.json: /layers",
-               "non-empty array of layers");
-  expect_model_error(R"({"format": "rnncc-model/9", "alphabet": ["a"], "layers": []})", "m.json: /format",
-               "rnncc-model/1");
+                     "non-empty array of layers");
+  expect_model_error(R"({"format": "rnncc-model/9", "alphabet": ["a"], "layers": []})",
+                     "m.json: /format", "rnncc-model/1");
 }
 
 TEST_CASE("diagnostic: alphabets", "[rnn][json][diagnostics]") {
-  expect_model_error(R"({"alphabet": [], "layers": []})", "m.json: /alphabet", "non-empty alphabet");
-  expect_model_error(R"({"alphabet": ["a", "a"], "layers": []})", "m.json: /alphabet/1", "repeated");
+  expect_model_error(R"({"alphabet": [], "layers": []})", "m.json: /alphabet",
+                     "non-empty alphabet");
+  expect_model_error(R"({"alphabet": ["a", "a"], "layers": []})", "m.json: /alphabet/1",
+                     "repeated");
   expect_model_error(R"({"alphabet": ["a", ""], "layers": []})", "m.json: /alphabet/1",
-               "non-empty symbol");
+                     "non-empty symbol");
   expect_model_error(R"({"alphabet": ["a b"], "layers": []})", "m.json: /alphabet/0", "whitespace");
   expect_model_error(
       patched(model_text(R"("A": [["1","0"],["0","1"]])", ""), R"("b": {"A")", R"("c": {"A")"),
       "m.json: /layers/0/symbols/c", "'c' is not a symbol of the alphabet");
   expect_model_error(patched(model_text(), R"(, "b": {"A": [["1","0"],["0","1"]]})", ""),
-               "m.json: /layers/0/symbols", "expected parameters for symbol 'b'");
+                     "m.json: /layers/0/symbols", "expected parameters for symbol 'b'");
 }
 
 TEST_CASE("diagnostic: rationals", "[rnn][json][diagnostics]") {
-  expect_model_error(model_text(R"("A": [["1","x"],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
-               "expected a rational such as \"3/4\"");
-  expect_model_error(model_text(R"("A": [["1","1/0"],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
-               "expected a rational");
-  expect_model_error(model_text(R"("A": [["1",0.1],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
-               "inexact floats: write the value as a string, e.g. \"0.1\"");
-  expect_model_error(model_text(R"("A": [["1",1e20],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
-               "such as \"3/4\"");
-  expect_model_error(model_text(R"("A": [["1",true],["0","1"]])"), "m.json: /layers/0/symbols/a/A/0/1",
-               "got true");
+  expect_model_error(model_text(R"("A": [["1","x"],["0","1"]])"),
+                     "m.json: /layers/0/symbols/a/A/0/1", "expected a rational such as \"3/4\"");
+  expect_model_error(model_text(R"("A": [["1","1/0"],["0","1"]])"),
+                     "m.json: /layers/0/symbols/a/A/0/1", "expected a rational");
+  expect_model_error(model_text(R"("A": [["1",0.1],["0","1"]])"),
+                     "m.json: /layers/0/symbols/a/A/0/1",
+                     "inexact floats: write the value as a string, e.g. \"0.1\"");
+  expect_model_error(model_text(R"("A": [["1",1e20],["0","1"]])"),
+                     "m.json: /layers/0/symbols/a/A/0/1", "such as \"3/4\"");
+  expect_model_error(model_text(R"("A": [["1",true],["0","1"]])"),
+                     "m.json: /layers/0/symbols/a/A/0/1", "got true");
 }
 
 TEST_CASE("diagnostic: dimensions", "[rnn][json][diagnostics]") {
   expect_model_error(model_text(R"("A": ["1","0","0","1"])"), "m.json: /layers/0/symbols/a/A",
-               "expected 2×2 matrix (an array of rows), got a flat array of 4");
+                     "expected 2×2 matrix (an array of rows), got a flat array of 4");
   expect_model_error(model_text(R"("A": [["1","0"],["0"]])"), "m.json: /layers/0/symbols/a/A",
-               "expected 2×2 matrix, got 2×1");
+                     "expected 2×2 matrix, got 2×1");
   expect_model_error(model_text(R"("A": [["1","0","0"],["0","1","0"],["0","0","1"]])"),
-               "m.json: /layers/0/symbols/a/A", "expected 2×2 matrix, got 3×3");
+                     "m.json: /layers/0/symbols/a/A", "expected 2×2 matrix, got 3×3");
   expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "B": ["1"])"),
-               "m.json: /layers/0/symbols/a/B", "expected a vector of 2 entries");
-  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", R"("initial_state": ["1", "2", "3"], )"),
-               "m.json: /layers/0/initial_state", "vector of 2 entries");
+                     "m.json: /layers/0/symbols/a/B", "expected a vector of 2 entries");
+  expect_model_error(
+      model_text(R"("A": [["1","0"],["0","1"]])", R"("initial_state": ["1", "2", "3"], )"),
+      "m.json: /layers/0/initial_state", "vector of 2 entries");
   expect_model_error(patched(model_text(), R"("readout": [["1", "0"]])", R"("readout": [["1"]])"),
-               "m.json: /layers/0/readout", "expected 1×2 matrix, got 1×1");
+                     "m.json: /layers/0/readout", "expected 1×2 matrix, got 1×1");
   expect_model_error(patched(model_text(), R"("d": 2)", R"("d": 0)"), "m.json: /layers/0/d",
-               "an integer in 1..4096");
+                     "an integer in 1..4096");
 }
 
 TEST_CASE("diagnostic: layer kinds and families", "[rnn][json][diagnostics]") {
   expect_model_error(patched(model_text(), R"("family": "general")", R"("family": "mamba3")"),
-               "m.json: /layers/0/family", "expected a family");
+                     "m.json: /layers/0/family", "expected a family");
   expect_model_error(patched(model_text(), R"("kind": "lrnn")", R"("kind": "gru")"),
-               "m.json: /layers/0/kind", "expected a layer kind");
+                     "m.json: /layers/0/kind", "expected a layer kind");
   expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", R"x("beta_range": "(0,1)", )x"),
-               "m.json: /layers/0/beta_range", "applies to deltanet");
+                     "m.json: /layers/0/beta_range", "applies to deltanet");
   const std::string delta =
       R"x({"alphabet": ["0", "1"], "layers": [{"kind": "lrnn", "family": "deltanet", "d": 1,
       "beta_range": "(0,1)", "symbols": {"0": {"beta": "1/2", "k": ["1"], "v": ["0"]},
                                          "1": {"beta": "2", "k": ["1"], "v": ["0"]}}, "readout": [["1"]]}]})x";
   expect_model_error(delta, "m.json: /layers/0/symbols/1/beta",
-               "β = 2 is outside the layer's beta_range (0,1)");
+                     "β = 2 is outside the layer's beta_range (0,1)");
   std::string bad_range = delta;
   bad_range.replace(bad_range.find("(0,1)"), 5, "[0,1]");
   expect_model_error(bad_range, "m.json: /layers/0/beta_range", "one of \"any\"");
@@ -160,22 +163,24 @@ TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
   CHECK_NOTHROW(parse_model(with(R"("input_map": {"weights": [["1"], ["-1"]]},)"), "m.json"));
   expect_model_error(with(""), "m.json: /layers/1", "expected a member \"input_map\"");
   expect_model_error(with(R"("input_map": {"weights": [["1", "2"]]},)"),
-               "m.json: /layers/1/input_map/weights", "expected 1×1 matrix, got 1×2");
+                     "m.json: /layers/1/input_map/weights", "expected 1×1 matrix, got 1×2");
   expect_model_error(with(R"("input_map": {"weights": [["1"]]},)"), "m.json: /layers/1/U",
-               "expected 1×1 matrix, got 1×2");
+                     "expected 1×1 matrix, got 1×2");
   expect_model_error(
       model_text(R"("A": [["1","0"],["0","1"]])", R"("input_map": {"weights": [["1"]]}, )"),
       "m.json: /layers/0/input_map", "takes no \"input_map\"");
   expect_model_error(
       model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"mode": "negative"}, )"),
       "m.json: /accept/mode", "\"positive\" or \"zero\"");
-  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [1, 0]}, )"),
-               "m.json: /accept/output/0", "an integer in 0..0");
+  expect_model_error(
+      model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [1, 0]}, )"),
+      "m.json: /accept/output/0", "an integer in 0..0");
   expect_model_error(
       R"({"alphabet": ["a"], "layers": [{"kind": "elman", "activation": "tanh", "d": 1}]})",
       "m.json: /layers/0/activation", "\"relu\" or \"sign\"");
-  expect_model_error(model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [0]}, )"),
-               "m.json: /accept/output", "[row, column]");
+  expect_model_error(
+      model_text(R"("A": [["1","0"],["0","1"]])", "", R"("accept": {"output": [0]}, )"),
+      "m.json: /accept/output", "[row, column]");
   expect_model_error(
       R"({"alphabet": ["a"], "layers": [{"kind": "lstm", "d": 1, "gates": {"f": {}, "i": {}, "o": {}}}]})",
       "m.json: /layers/0/gates/f", "expected a member \"W\"");
@@ -183,12 +188,13 @@ TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
       R"({"alphabet": ["a"], "layers": [{"kind": "lstm", "d": 1, "gates": {GATES},
       "readout": [["1"]]}]})";
   const std::string gate = R"({"W": [["1"]], "U": [["1"]]})";
-  expect_model_error(patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate),
-               "m.json: /layers/0/gates", "expected a member \"g\"");
+  expect_model_error(
+      patched(lstm, "GATES", "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate),
+      "m.json: /layers/0/gates", "expected a member \"g\"");
   expect_model_error(patched(lstm, "GATES",
-                       "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate +
-                           ", \"g\": " + R"({"W": [["1"]], "U": [["1", "2"]]})"),
-               "m.json: /layers/0/gates/g/U", "expected 1×1 matrix, got 1×2");
+                             "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate +
+                                 ", \"g\": " + R"({"W": [["1"]], "U": [["1", "2"]]})"),
+                     "m.json: /layers/0/gates/g/U", "expected 1×1 matrix, got 1×2");
   CHECK_NOTHROW(parse_model(
       patched(lstm, "GATES",
               "\"f\": " + gate + ", \"i\": " + gate + ", \"o\": " + gate + ", \"g\": " + gate),
@@ -197,23 +203,23 @@ TEST_CASE("diagnostic: stacks and acceptance", "[rnn][json][diagnostics]") {
 
 TEST_CASE("diagnostic: members in the wrong place", "[rnn][json][diagnostics]") {
   expect_model_error(patched(model_text(), R"("symbols")", R"("features": [], "symbols")"),
-               "m.json: /layers/0/features", "layer 0 reads symbols");
+                     "m.json: /layers/0/features", "layer 0 reads symbols");
   const std::string two = R"({"alphabet": ["a"], "layers": [
       {"kind": "lrnn", "family": "general", "d": 1, "symbols": {"a": {"A": [["1"]]}}, "readout": [["1"]]},
       {"kind": "lrnn", "family": "general", "d": 1, "input_map": {"weights": [["1"]]}, PARAMS, "readout": [["1"]]}]})";
   expect_model_error(patched(two, "PARAMS", R"("symbols": {"a": {"A": [["1"]]}})"),
-               "m.json: /layers/1/symbols", "use \"features\"");
+                     "m.json: /layers/1/symbols", "use \"features\"");
   expect_model_error(patched(two, "PARAMS", R"("features": [{"A": [["1"]]}, {"A": [["1"]]}])"),
-               "m.json: /layers/1/features", "an array of 1 parameter objects");
+                     "m.json: /layers/1/features", "an array of 1 parameter objects");
   CHECK_NOTHROW(
       parse_model(patched(two, "PARAMS", R"("features": [{"A": [["1"]], "B": ["1"]}])"), "m.json"));
   expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "C": [["1","1"]])"),
-               "m.json: /layers/0/symbols/b",
-               "per-symbol readouts are given for all symbols or for none");
+                     "m.json: /layers/0/symbols/b",
+                     "per-symbol readouts are given for all symbols or for none");
   expect_model_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "P_kind": "permutation",)"),
-               "m.json: /layers/0/P_kind", "applies to pd layers only");
+                     "m.json: /layers/0/P_kind", "applies to pd layers only");
   expect_model_error(patched(model_text(), R"("d": 2,)", R"("d": 2, "decay": ["1", "1"],)"),
-               "m.json: /layers/0/decay", "applies to s4 layers only");
+                     "m.json: /layers/0/decay", "applies to s4 layers only");
   const std::string pd =
       R"({"alphabet": ["a"], "layers": [{"kind": "lrnn", "family": "pd", "d": 2, "P_kind": "perm",
       "symbols": {"a": {"P": [0, 1]}}, "readout": [["1", "0"]]}]})";
@@ -229,24 +235,27 @@ TEST_CASE("diagnostic: unreadable file", "[rnn][json][diagnostics]") {
 
 TEST_CASE("diagnostic: duplicate members are named by pointer", "[rnn][json][diagnostics]") {
   expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "A": [["2","0"],["0","1"]])"),
-               "m.json: /layers/0/symbols/a/A", "duplicate member \"A\"");
+                     "m.json: /layers/0/symbols/a/A", "duplicate member \"A\"");
   expect_model_error(R"({"alphabet": ["a"], "alphabet": ["b"]})", "m.json: /alphabet",
-               "duplicate member");
+                     "duplicate member");
   // arrays advance the pointer's index
-  expect_model_error(R"({"layers": [{}, {"kind": "lrnn", "kind": "elman"}]})", "m.json: /layers/1/kind",
-               "duplicate");
+  expect_model_error(R"({"layers": [{}, {"kind": "lrnn", "kind": "elman"}]})",
+                     "m.json: /layers/1/kind", "duplicate");
 }
 
-#include "rnn/evaluate.hpp"
-#include "algebra/exact.hpp"
 #include "../random_models.hpp"
+#include "algebra/exact.hpp"
+#include "rnn/evaluate.hpp"
 
-TEST_CASE("model files round-trip: model_to_json then parse_model rebuilds every family", "[rnn][json]") {
+TEST_CASE("model files round-trip: model_to_json then parse_model rebuilds every family",
+          "[rnn][json]") {
   std::mt19937_64 rng(8);
   for (Family family : test::all_families)
     for (int trial = 0; trial < 3; ++trial) {
-      Model m = test::single_layer_model(test::random_layer(rng, family, 1 + trial, 1 + trial % 2, 2), 2);
-      m.layers.push_back({InputMap{test::random_matrix(rng, 3, 2 * (1 + trial % 2)), test::random_matrix(rng, 3, 1)},
+      Model m =
+          test::single_layer_model(test::random_layer(rng, family, 1 + trial, 1 + trial % 2, 2), 2);
+      m.layers.push_back({InputMap{test::random_matrix(rng, 3, 2 * (1 + trial % 2)),
+                                   test::random_matrix(rng, 3, 1)},
                           test::random_layer(rng, Family::gla, 2, 1, 3)});
       const std::string text = model_to_json(m).dump(2);
       Model back = parse_model(text, "round.json");
@@ -260,7 +269,8 @@ TEST_CASE("model files round-trip: model_to_json then parse_model rebuilds every
       CHECK(b.readout == a.readout);
       CHECK(b.readout_feature == a.readout_feature);
       CHECK(b.initial_state == a.initial_state);
-      CHECK(std::get<LrnnLayer>(back.layers[1].layer).A == std::get<LrnnLayer>(m.layers[1].layer).A);
+      CHECK(std::get<LrnnLayer>(back.layers[1].layer).A ==
+            std::get<LrnnLayer>(m.layers[1].layer).A);
       CHECK(back.layers[1].input->weights == m.layers[1].input->weights);
       CHECK(model_to_json(back).dump(2) == text);
     }
@@ -268,8 +278,11 @@ TEST_CASE("model files round-trip: model_to_json then parse_model rebuilds every
     Model m = load_model(test::example(name));
     Model back = parse_model(model_to_json(m).dump(), name);
     RationalField Q;
-    auto w = m.alphabet.tokenize(m.alphabet.single_characters() ? std::string(m.alphabet.symbol(0)) + m.alphabet.symbol(1) + m.alphabet.symbol(0)
-                                                                : m.alphabet.symbol(0), "w");
+    auto w = m.alphabet.tokenize(
+        m.alphabet.single_characters()
+            ? std::string(m.alphabet.symbol(0)) + m.alphabet.symbol(1) + m.alphabet.symbol(0)
+            : m.alphabet.symbol(0),
+        "w");
     CHECK(evaluate(back, Q, w).outputs() == evaluate(m, Q, w).outputs());
   }
 }

@@ -6,11 +6,11 @@
 
 #include "../support.hpp"
 #include "algebra/error.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
 #include "constructions/graph_walk.hpp"
 #include "constructions/matmul3.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
-#include "circuits/eval/cuda/gpu.hpp"
 #include "verify/device_check.hpp"
 #include "verify/verify.hpp"
 
@@ -77,7 +77,8 @@ TEST_CASE("device check adds primes when the bound needs them", "[verify][device
   // binary value: f(w) = Σ w_i 2^(n−i) reaches 2^100 at n = 100: doubles carry errors of about
   // 2^48, beyond what one 31-bit prime covers; without a sample the first run uses one prime,
   // so the bound check must rerun with more.
-  const Construction c = wfa_to_lrnn(load_wfa(test::example("wfa_binary_value.att")), WfaFamily::general);
+  const Construction c =
+      wfa_to_lrnn(load_wfa(test::example("wfa_binary_value.att")), WfaFamily::general);
   DeviceCheckOptions o = cpu_options(100);
   o.exhaustive = false;
   o.random = 64;
@@ -117,7 +118,8 @@ TEST_CASE("device check compares constructions that compute mod p modulo p",
   REQUIRE(bad.first_counterexample);
 }
 
-TEST_CASE("device check refuses what a check circuit cannot carry", "[verify][device-check][errors]") {
+TEST_CASE("device check refuses what a check circuit cannot carry",
+          "[verify][device-check][errors]") {
   const Construction g = graph_walk(3, GraphWalkVariant::final_with_promise);
   REQUIRE_THROWS_AS(device_check(g, cpu_options(3)), InputError);
   const Construction c = wfa_to_lrnn(load_wfa(test::example("wfa_count_ab.att")), WfaFamily::dplr);
@@ -128,7 +130,8 @@ TEST_CASE("device check refuses what a check circuit cannot carry", "[verify][de
   REQUIRE_THROWS_WITH(device_check(c, o), Catch::Contains("2^62"));
 }
 
-TEST_CASE("verify --device gpu without a GPU runs on the CPU and says why", "[verify][device-check]") {
+TEST_CASE("verify --device gpu without a GPU runs on the CPU and says why",
+          "[verify][device-check]") {
   const Construction c = wfa_to_lrnn(load_wfa(test::example("wfa_count_ab.att")), WfaFamily::dplr);
   VerifyOptions vo;
   vo.gpu = true;

@@ -3,6 +3,7 @@
 // enumeration in (length, lexicographic) order with the reference evaluator.
 #include <catch2/catch.hpp>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
@@ -13,7 +14,6 @@
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/evaluate.hpp"
 #include "verify/verify.hpp"
-#include "../support.hpp"
 
 using namespace rnncc;
 
@@ -22,7 +22,8 @@ namespace {
 // The plain twin of the engine's search and shrinking.
 std::optional<std::string> first_failure(const Construction& c, std::size_t max_length) {
   const std::size_t S = c.target.alphabet.size();
-  const std::size_t lo = c.target.fixed_length.value_or(1), hi = c.target.fixed_length.value_or(max_length);
+  const std::size_t lo = c.target.fixed_length.value_or(1),
+                    hi = c.target.fixed_length.value_or(max_length);
   for (std::size_t n = lo; n <= hi; ++n) {
     std::vector<std::size_t> w(n, 0);
     while (true) {
@@ -30,12 +31,17 @@ std::optional<std::string> first_failure(const Construction& c, std::size_t max_
       bool ok;
       if (c.modulus) {
         ModP k(*c.modulus);
-        ok = evaluate(c.model, k, c.encode(w)).outputs().back()(c.out_row, c.out_col) == k.from_rational(f);
+        ok = evaluate(c.model, k, c.encode(w)).outputs().back()(c.out_row, c.out_col) ==
+             k.from_rational(f);
       } else {
         try {  // integer models evaluate much faster in Z; rational ones fall back to Q
-          ok = Rational(evaluate(c.model, IntegerRing{}, c.encode(w)).outputs().back()(c.out_row, c.out_col)) == f;
+          ok = Rational(evaluate(c.model, IntegerRing{}, c.encode(w))
+                            .outputs()
+                            .back()(c.out_row, c.out_col)) == f;
         } catch (const DomainError&) {
-          ok = evaluate(c.model, RationalField{}, c.encode(w)).outputs().back()(c.out_row, c.out_col) == f;
+          ok = evaluate(c.model, RationalField{}, c.encode(w))
+                   .outputs()
+                   .back()(c.out_row, c.out_col) == f;
         }
       }
       if (!ok) return c.target.alphabet.join(w);
@@ -62,7 +68,8 @@ void expect_caught(const Construction& c, std::size_t max_length, const VerifyOp
 
 }  // namespace
 
-TEST_CASE("negative: a wrong DPLR factor is caught and the factor-product claim fails", "[verify][negative]") {
+TEST_CASE("negative: a wrong DPLR factor is caught and the factor-product claim fails",
+          "[verify][negative]") {
   const Wfa a = load_wfa(test::example("wfa_count_ab.att"));
   Construction c = wfa_to_lrnn(a, WfaFamily::dplr);
   auto& layer = std::get<LrnnLayer>(c.model.layers[0].layer);
@@ -86,10 +93,12 @@ TEST_CASE("negative: a swapped Barrington cycle is caught", "[verify][negative]"
   expect_caught(c, 0, o);
 }
 
-TEST_CASE("negative: a matmul schedule that initializes on the first data token is caught", "[verify][negative]") {
+TEST_CASE("negative: a matmul schedule that initializes on the first data token is caught",
+          "[verify][negative]") {
   Matmul3Options mo;
   mo.init_on_bos = false;
-  for (std::optional<std::uint64_t> modulus : {std::optional<std::uint64_t>(), std::optional<std::uint64_t>(29)}) {
+  for (std::optional<std::uint64_t> modulus :
+       {std::optional<std::uint64_t>(), std::optional<std::uint64_t>(29)}) {
     mo.modulus = modulus;
     Construction c = matmul3(mo);
     VerifyOptions o;

@@ -42,7 +42,8 @@ struct Buffer {
     if (p) cudaFree(p);
   }
   void upload(const T* src, const std::string& what) {
-    if (n) RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
+    if (n)
+      RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
   }
   void fill(int byte, const std::string& what) {
     if (n) RNNCC_CUDA(cudaMemset(p, byte, n * sizeof(T)), "clearing " + what);
@@ -50,7 +51,8 @@ struct Buffer {
   std::vector<T> download(const std::string& what) const {
     std::vector<T> v(n);
     if (n)
-      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "downloading " + what);
+      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost),
+                 "downloading " + what);
     return v;
   }
 };
@@ -82,7 +84,8 @@ __device__ void note_mismatch(const Common& P, std::uint64_t pattern) {
 // broadcasts instruction i with register shuffles, which the compiler schedules freely. Warps
 // run independently (no barrier).
 template <class Exec>
-__device__ __forceinline__ void for_each_instruction(const uint4* code, std::uint32_t n, Exec&& exec) {
+__device__ __forceinline__ void for_each_instruction(const uint4* code, std::uint32_t n,
+                                                     Exec&& exec) {
   const std::uint32_t lane = threadIdx.x & 31;
   uint4 cur = lane < n ? __ldg(code + lane) : uint4{0, 0, 0, 0};
   for (std::uint32_t c0 = 0; c0 < n; c0 += 32) {
@@ -102,8 +105,8 @@ __device__ __forceinline__ void for_each_instruction(const uint4* code, std::uin
 struct BoolParams {
   Common c;
   std::uint64_t* spill;
-  ull* ones;              // [output]
-  std::uint64_t* store;   // [word][output] of this chunk, or null
+  ull* ones;             // [output]
+  std::uint64_t* store;  // [word][output] of this chunk, or null
 };
 
 // W consecutive words per thread (W independent operations per decoded instruction). A slot holds
@@ -125,8 +128,10 @@ __global__ void bool_kernel(BoolParams P) {
   const std::uint64_t stride = P.c.spill_stride;
   auto read = [&](std::uint32_t loc) -> Words<W> {
     switch (loc_kind(loc)) {
-      case LocKind::slot: return slots[loc_index(loc) * T + tid];
-      case LocKind::spill: return myspill[loc_index(loc) * stride];
+      case LocKind::slot:
+        return slots[loc_index(loc) * T + tid];
+      case LocKind::spill:
+        return myspill[loc_index(loc) * stride];
       default: {
         Words<W> v;
 #pragma unroll
@@ -160,7 +165,8 @@ __global__ void bool_kernel(BoolParams P) {
       switch (in.op()) {
         case ProgOp::input:
 #pragma unroll
-          for (int j = 0; j < W; ++j) r.w[j] = patterns::bool_word(P.c.spec, first_word + u * W + j, in.b);
+          for (int j = 0; j < W; ++j)
+            r.w[j] = patterns::bool_word(P.c.spec, first_word + u * W + j, in.b);
           write(in.d, r);
           break;
         case ProgOp::spill:
@@ -205,7 +211,8 @@ __global__ void bool_kernel(BoolParams P) {
             std::uint64_t planes[64];
             for (std::uint32_t q = 0; q < B; ++q) planes[q] = 0;
             for (std::uint32_t q = 0; q < k; ++q)
-              bits::add_masked(planes, B, aux[k + q], read(static_cast<std::uint32_t>(aux[q])).w[j]);
+              bits::add_masked(planes, B, aux[k + q],
+                               read(static_cast<std::uint32_t>(aux[q])).w[j]);
             bits::add_masked(planes, B, -static_cast<std::int64_t>(aux[2 * k]), ~std::uint64_t{0});
             r.w[j] = bits::nonnegative(planes, B);
           }
@@ -230,13 +237,13 @@ struct ModParams {
   Common c;
   std::uint32_t* spill;
   double2* mspill;                 // float shadow (value, error) of the spill slots
-  const mont31::Field* fields;    // [prime]
+  const mont31::Field* fields;     // [prime]
   const std::uint32_t* constants;  // [prime][constant], Montgomery form
   const double2* mconstants;       // [constant] float shadows
   std::uint32_t primes, nconstants;
-  ull* sums;                        // [prime][output], Montgomery form, each term < p
-  ull* max_bound;                   // [pair], bits of a nonnegative double (|a − b| bound)
-  std::uint32_t* store;             // [pattern][prime][output] of this chunk, plain residues
+  ull* sums;             // [prime][output], Montgomery form, each term < p
+  ull* max_bound;        // [pair], bits of a nonnegative double (|a − b| bound)
+  std::uint32_t* store;  // [pattern][prime][output] of this chunk, plain residues
 };
 
 __device__ __forceinline__ std::uint64_t warp_sum(std::uint64_t v) {
@@ -285,21 +292,30 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
       // Value j of location loc.
       auto read = [&](std::uint32_t loc, int j) -> std::uint32_t {
         switch (loc_kind(loc)) {
-          case LocKind::slot: return slots[(loc_index(loc) * NP + j) * T + tid];
-          case LocKind::spill: return myspill[(loc_index(loc) * NP + j) * stride];
-          default: return __ldg(cst[j] + loc_index(loc));
+          case LocKind::slot:
+            return slots[(loc_index(loc) * NP + j) * T + tid];
+          case LocKind::spill:
+            return myspill[(loc_index(loc) * NP + j) * stride];
+          default:
+            return __ldg(cst[j] + loc_index(loc));
         }
       };
       auto mread = [&](std::uint32_t loc) -> Approx {
         double2 m;
         switch (loc_kind(loc)) {
-          case LocKind::slot: m = mslots[loc_index(loc) * T + tid]; break;
-          case LocKind::spill: m = mymspill[loc_index(loc) * stride]; break;
-          default: m = __ldg(P.mconstants + loc_index(loc)); break;
+          case LocKind::slot:
+            m = mslots[loc_index(loc) * T + tid];
+            break;
+          case LocKind::spill:
+            m = mymspill[loc_index(loc) * stride];
+            break;
+          default:
+            m = __ldg(P.mconstants + loc_index(loc));
+            break;
         }
         return Approx{m.x, m.y};
       };
-      auto write = [&](std::uint32_t loc, const std::uint32_t (&v)[NP], Approx a) {
+      auto write = [&](std::uint32_t loc, const std::uint32_t(&v)[NP], Approx a) {
         const double2 m{a.v, a.e};
         if (loc_kind(loc) == LocKind::slot) {
 #pragma unroll
@@ -333,7 +349,8 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
               if (g * NP + j >= P.primes) break;
               const std::uint32_t v = read(in.a, j);
               if (P.store && active)
-                P.store[(k * P.primes + g * NP + j) * P.c.outputs + in.b] = mont31::from_mont(v, f[j]);
+                P.store[(k * P.primes + g * NP + j) * P.c.outputs + in.b] =
+                    mont31::from_mont(v, f[j]);
               const std::uint64_t s = warp_sum(active ? v : 0);
               if ((tid & 31) == 0)
                 atomicAdd(P.sums + (g * NP + j) * P.c.outputs + in.b, static_cast<ull>(s % f[j].p));
@@ -345,7 +362,8 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
               if (read(in.a, j) != read(in.d, j)) differs |= 1u << in.b;
             if (shadow) {
               const double m = warp_max(active ? difference_bound(mread(in.a), mread(in.d)) : 0.0);
-              if ((tid & 31) == 0) atomicMax(P.max_bound + in.b, static_cast<ull>(__double_as_longlong(m)));
+              if ((tid & 31) == 0)
+                atomicMax(P.max_bound + in.b, static_cast<ull>(__double_as_longlong(m)));
             }
             break;
           }
@@ -363,7 +381,8 @@ __global__ void mod_kernel(ModParams P, std::uint32_t S) {
           }
           default:
 #pragma unroll
-            for (int j = 0; j < NP; ++j) r[j] = exec_mod(in, read(in.a, j), read(in.b, j), f[j], one[j]);
+            for (int j = 0; j < NP; ++j)
+              r[j] = exec_mod(in, read(in.a, j), read(in.b, j), f[j], one[j]);
             write(in.d, r, shadow ? exec_shadow(in, mread(in.a), mread(in.b)) : Approx{});
             break;
         }
@@ -384,21 +403,30 @@ int primes_per_pass(std::size_t primes) {
 
 const void* mod_kernel_for(bool shadow, int np) {
   switch (np * 2 + (shadow ? 1 : 0)) {
-    case 2: return reinterpret_cast<const void*>(&mod_kernel<false, 1>);
-    case 3: return reinterpret_cast<const void*>(&mod_kernel<true, 1>);
-    case 4: return reinterpret_cast<const void*>(&mod_kernel<false, 2>);
-    case 5: return reinterpret_cast<const void*>(&mod_kernel<true, 2>);
-    case 6: return reinterpret_cast<const void*>(&mod_kernel<false, 3>);
-    case 7: return reinterpret_cast<const void*>(&mod_kernel<true, 3>);
-    case 8: return reinterpret_cast<const void*>(&mod_kernel<false, 4>);
-    default: return reinterpret_cast<const void*>(&mod_kernel<true, 4>);
+    case 2:
+      return reinterpret_cast<const void*>(&mod_kernel<false, 1>);
+    case 3:
+      return reinterpret_cast<const void*>(&mod_kernel<true, 1>);
+    case 4:
+      return reinterpret_cast<const void*>(&mod_kernel<false, 2>);
+    case 5:
+      return reinterpret_cast<const void*>(&mod_kernel<true, 2>);
+    case 6:
+      return reinterpret_cast<const void*>(&mod_kernel<false, 3>);
+    case 7:
+      return reinterpret_cast<const void*>(&mod_kernel<true, 3>);
+    case 8:
+      return reinterpret_cast<const void*>(&mod_kernel<false, 4>);
+    default:
+      return reinterpret_cast<const void*>(&mod_kernel<true, 4>);
   }
 }
 
 std::uint32_t blocks_for(const void* kernel, std::uint32_t threads, std::size_t smem,
                          const DeviceInfo& d, std::uint32_t blocks_per_sm) {
   int per_sm = 0;
-  RNNCC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), smem),
+  RNNCC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                           static_cast<int>(threads), smem),
              "occupancy of " + std::to_string(threads) + " threads with " + std::to_string(smem) +
                  " bytes of shared memory");
   if (per_sm == 0)
@@ -509,7 +537,8 @@ DeviceInfo probe() {
 
 std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
                             std::uint32_t threads, std::size_t primes, std::uint32_t words) {
-  const std::size_t bytes = boolean ? 8 * words : 4 * primes_per_pass(primes) + (magnitude ? 16 : 0);
+  const std::size_t bytes =
+      boolean ? 8 * words : 4 * primes_per_pass(primes) + (magnitude ? 16 : 0);
   return static_cast<std::uint32_t>(
       std::min<std::size_t>(d.shared_per_block / (bytes * threads), kLocIndexMask));
 }
@@ -521,7 +550,8 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
   if (!d.available) throw GpuError(d.why_not);
   const std::uint32_t T = config.threads;
   if (T == 0 || T % 32 != 0 || T > 1024)
-    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " + std::to_string(T));
+    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " +
+                   std::to_string(T));
   if (p.boolean && o.patterns.first % 64 != 0)
     throw GpuError("boolean runs start at a multiple of 64 patterns");
   if (!p.boolean && o.primes.empty()) throw GpuError("arithmetic programs need at least one prime");
@@ -562,9 +592,12 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
   Buffer<unsigned> dnsamples(1, "mismatch sample count");
   dnsamples.fill(0, "mismatch sample count");
 
-  Common c{dcode.p, static_cast<std::uint32_t>(p.code.size()), daux.p, o.patterns, p.outputs,
-           dmis.p, dfirst.p, dsamples.p, dnsamples.p,
-           static_cast<std::uint32_t>(o.max_first_mismatches), threads_total};
+  Common c{dcode.p,      static_cast<std::uint32_t>(p.code.size()),
+           daux.p,       o.patterns,
+           p.outputs,    dmis.p,
+           dfirst.p,     dsamples.p,
+           dnsamples.p,  static_cast<std::uint32_t>(o.max_first_mismatches),
+           threads_total};
 
   ProgramResult r;
   r.patterns = o.patterns.count;
@@ -575,7 +608,10 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
   const std::uint64_t per_pattern_store =
       o.store ? (p.boolean ? 8 * p.outputs / 64 + 1 : 4 * p.outputs * o.primes.size()) : 0;
   std::uint64_t chunk = std::max<std::uint64_t>(config.chunk_patterns, 64);
-  if (o.store) chunk = std::min<std::uint64_t>(chunk, std::max<std::uint64_t>((std::uint64_t{1} << 28) / std::max<std::uint64_t>(per_pattern_store, 1), 64));
+  if (o.store)
+    chunk = std::min<std::uint64_t>(
+        chunk, std::max<std::uint64_t>(
+                   (std::uint64_t{1} << 28) / std::max<std::uint64_t>(per_pattern_store, 1), 64));
   chunk = chunk / 64 * 64;
 
   auto launch = [&](auto&& body) {
@@ -596,7 +632,8 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
     Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
     dones.fill(0, "output counts");
     const std::uint64_t words_total = (o.patterns.count + 63) / 64;
-    Buffer<std::uint64_t> dstore(o.store ? std::min(chunk / 64, words_total) * p.outputs : 0, "stored outputs");
+    Buffer<std::uint64_t> dstore(o.store ? std::min(chunk / 64, words_total) * p.outputs : 0,
+                                 "stored outputs");
     if (o.store) r.stored.reserve(words_total * p.outputs);
     for (std::uint64_t done = 0; done < o.patterns.count; done += chunk) {
       BoolParams bp{c, dspill.p, dones.p, o.store ? dstore.p : nullptr};
@@ -610,7 +647,8 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
       if (o.store) {
         const auto part = dstore.download("stored outputs");
         const std::uint64_t words = (bp.c.spec.count + 63) / 64;
-        r.stored.insert(r.stored.end(), part.begin(), part.begin() + static_cast<std::ptrdiff_t>(words * p.outputs));
+        r.stored.insert(r.stored.end(), part.begin(),
+                        part.begin() + static_cast<std::ptrdiff_t>(words * p.outputs));
       }
     }
     const auto ones = dones.download("output counts");
@@ -631,7 +669,8 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
       for (const Rational& k : p.constants) {
         const Integer num = numerator(k), den = denominator(k);
         const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % q) + q) % q));
-        if (dn == 0) throw GpuError("prime " + std::to_string(q) + " divides a constant's denominator");
+        if (dn == 0)
+          throw GpuError("prime " + std::to_string(q) + " divides a constant's denominator");
         const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % q) + q) % q));
         constants.push_back(mont31::to_mont(
             static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, q), q)), fields.back()));
@@ -654,9 +693,17 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
     Buffer<std::uint32_t> dstore(o.store ? std::min(chunk, o.patterns.count) * np * p.outputs : 0,
                                  "stored outputs");
     for (std::uint64_t done = 0; done < o.patterns.count; done += chunk) {
-      ModParams mp{c, dspill.p, dmspill.p, dfields.p, dconst.p, dmconst.p,
-                   static_cast<std::uint32_t>(np), static_cast<std::uint32_t>(p.constants.size()),
-                   dsums.p, dbound.p, o.store ? dstore.p : nullptr};
+      ModParams mp{c,
+                   dspill.p,
+                   dmspill.p,
+                   dfields.p,
+                   dconst.p,
+                   dmconst.p,
+                   static_cast<std::uint32_t>(np),
+                   static_cast<std::uint32_t>(p.constants.size()),
+                   dsums.p,
+                   dbound.p,
+                   o.store ? dstore.p : nullptr};
       mp.c.spec.first = o.patterns.first + done;
       mp.c.spec.count = std::min(chunk, o.patterns.count - done);
       launch([&] {
@@ -666,15 +713,17 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
       });
       if (o.store) {
         const auto part = dstore.download("stored outputs");
-        r.stored.insert(r.stored.end(), part.begin(),
-                        part.begin() + static_cast<std::ptrdiff_t>(mp.c.spec.count * np * p.outputs));
+        r.stored.insert(
+            r.stored.end(), part.begin(),
+            part.begin() + static_cast<std::ptrdiff_t>(mp.c.spec.count * np * p.outputs));
       }
     }
     const auto sums = dsums.download("output sums");
     r.sums.assign(np, std::vector<std::uint64_t>(p.outputs));
     for (std::size_t j = 0; j < np; ++j)
       for (std::uint32_t k = 0; k < p.outputs; ++k)
-        r.sums[j][k] = mont31::from_mont(static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), fields[j]);
+        r.sums[j][k] = mont31::from_mont(
+            static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), fields[j]);
     const auto bounds = dbound.download("magnitude bounds");
     for (std::uint32_t q = 0; q < p.pairs; ++q) {
       double m;

@@ -14,9 +14,9 @@
 //     (algebra/mont31.hpp), with the float shadow (value and error bound) if asked.
 // Inputs are generated on the device (circuits/eval/patterns.hpp); outputs are reduced on the
 // device (popcounts, sums mod p, per-pair mismatch counts, the smallest mismatching pattern, the
-// largest bound on a compared difference) so only those figures return — unless `store` asks for every value.
-// Runs longer than one launch are split into chunks (patterns.first advances); every CUDA call
-// is checked, and a failure is reported with the call and its context (GpuError).
+// largest bound on a compared difference) so only those figures return — unless `store` asks for
+// every value. Runs longer than one launch are split into chunks (patterns.first advances); every
+// CUDA call is checked, and a failure is reported with the call and its context (GpuError).
 //
 // Without CUDA (or without a device) `probe` says why and the callers fall back to the CPU.
 #pragma once
@@ -43,8 +43,8 @@ struct DeviceInfo {
 DeviceInfo probe();
 
 struct LaunchConfig {
-  std::uint32_t threads = 128;  // per block
-  std::uint32_t blocks_per_sm = 0;  // 0 = as many as fit
+  std::uint32_t threads = 128;                            // per block
+  std::uint32_t blocks_per_sm = 0;                        // 0 = as many as fit
   std::uint64_t chunk_patterns = std::uint64_t{1} << 30;  // patterns per launch (multiple of 64)
   std::uint32_t words_per_thread = 1;  // boolean: 1 or 2 words of 64 patterns per thread
 };
