@@ -1,7 +1,8 @@
 // Arithmetic in Z/pZ for word-size primes p < 2^62, on residues in [0, p).
 //
 // Products are formed exactly in 128 bits and reduced: (a·b) mod p. These functions are the
-// single definition of mod-p gate semantics, shared by the CPU and (later) CUDA evaluators.
+// single definition of mod-p gate semantics, shared by the CPU and the CUDA evaluators
+// (circuits/eval/cuda/gpu.cu).
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,23 @@
-// Shared helpers for the Catch2 suites: seeded random exact values and example paths.
+// Shared helpers for the Catch2 suites: seeded random exact values, example paths, the one
+// check of an input diagnostic and the one way to skip.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "algebra/error.hpp"
 #include "algebra/rational.hpp"
+
+// Ends the current test case as skipped, with the reason: ctest reports every test whose
+// output holds "SKIPPED:" as skipped (SKIP_REGULAR_EXPRESSION, tests/CMakeLists.txt), never as
+// passed. Use it before any assertion: a test case that skips must have checked nothing.
+#define RNNCC_SKIP(reason)       \
+  do {                           \
+    WARN("SKIPPED: " << reason); \
+    return;                      \
+  } while (false)
 
 namespace rnncc::test {
 
@@ -58,6 +70,20 @@ inline std::vector<std::vector<std::size_t>> all_strings(std::size_t symbols, st
     layer = std::move(next);
   }
   return out;
+}
+
+// run() must throw an InputError at `where` (the file:line:column, JSON path or flag it
+// names) whose message contains `what`: the one check of a diagnostic every suite uses.
+template <class Run>
+void expect_input_error(Run&& run, const std::string& where, const std::string& what) {
+  try {
+    run();
+    FAIL("expected an InputError at " << where << " (" << what << ")");
+  } catch (const InputError& e) {
+    INFO(e.what());
+    CHECK(e.where() == where);
+    CHECK_THAT(e.what(), Catch::Contains(what));
+  }
 }
 
 }  // namespace rnncc::test

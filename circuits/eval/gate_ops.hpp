@@ -1,5 +1,6 @@
 // Bit-parallel gate semantics: one uint64_t carries a gate's value for 64 input patterns.
-// Written once as host/device functions, shared by the CPU evaluator and (later) CUDA kernels.
+// Written once as host/device functions, shared by the CPU evaluators and the CUDA kernels
+// (circuits/eval/cuda/gpu.cu).
 #pragma once
 
 #include <cstdint>

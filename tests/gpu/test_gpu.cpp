@@ -10,6 +10,7 @@
 
 #include "../circuits/random_circuits.hpp"
 #include "../random_models.hpp"
+#include "../support.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/eval/bitparallel.hpp"
@@ -30,11 +31,8 @@ const gpu::DeviceInfo& device() {
   return d;
 }
 
-#define REQUIRE_DEVICE()                           \
-  if (!device().available) {                       \
-    WARN("SKIPPED: no GPU: " << device().why_not); \
-    return;                                        \
-  }
+#define REQUIRE_DEVICE() \
+  if (!device().available) RNNCC_SKIP("no GPU: " << device().why_not)
 
 void require_same(const ProgramResult& g, const ProgramResult& c) {
   REQUIRE(g.patterns == c.patterns);
@@ -212,10 +210,8 @@ TEST_CASE("GPU evaluation of the EPFL circuits equals bit-parallel CPU evaluatio
   const char* env = std::getenv("RNNCC_EPFL_DIR");
   const std::filesystem::path dir =
       env ? std::filesystem::path(env) : source_dir() / ".." / "shared" / "benchmarks" / "epfl";
-  if (!std::filesystem::exists(dir)) {
-    WARN("SKIPPED: the EPFL circuits are not at " << dir.string() << " (set RNNCC_EPFL_DIR)");
-    return;
-  }
+  if (!std::filesystem::exists(dir))
+    RNNCC_SKIP("the EPFL circuits are not at " << dir.string() << " (set RNNCC_EPFL_DIR)");
   std::size_t checked = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".aig") continue;

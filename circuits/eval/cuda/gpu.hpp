@@ -73,7 +73,7 @@ class GpuError : public std::runtime_error {
 ProgramResult run_program_gpu(const Program& p, const RunOptions& options,
                               const LaunchConfig& config = {}, Timing* timing = nullptr);
 
-// Ceilings measured on the device (METHOD.md: measure, don't quote datasheets), for benchmarks:
+// Ceilings measured on the device (measured, not quoted from datasheets), for benchmarks:
 // device-to-device copy bandwidth in bytes/s (bytes read + bytes written), and the rate of
 // Montgomery multiplications mod a 31-bit prime (many independent chains) per second.
 double copy_bandwidth(std::size_t bytes = std::size_t{4} << 30);
