@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "circuits/compose.hpp"
 #include "circuits/io/aiger.hpp"
-#include "circuits/io/blif.hpp"
+#include "circuits/passes/lower_threshold.hpp"
+#include "circuits/passes/strash.hpp"
 
 namespace rnncc {
 

@@ -6,7 +6,8 @@
 #include <variant>
 
 #include "algebra/error.hpp"
-#include "circuits/compose.hpp"
+#include "circuits/passes/dead_gates.hpp"
+#include "circuits/passes/inline.hpp"
 
 namespace rnncc {
 

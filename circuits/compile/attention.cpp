@@ -8,7 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn_parts.hpp"
-#include "circuits/compose.hpp"
+#include "circuits/passes/inline.hpp"
 
 namespace rnncc {
 

@@ -13,7 +13,7 @@
 #include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/compile/nonlinear.hpp"
 #include "circuits/compile/threshold.hpp"
-#include "circuits/io/blif.hpp"
+#include "circuits/passes/lower_threshold.hpp"
 
 namespace rnncc {
 

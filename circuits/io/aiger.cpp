@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "algebra/error.hpp"
+#include "circuits/passes/aig_lowering.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {
@@ -212,73 +215,40 @@ std::size_t and_count(const Circuit& c) {
   return n;
 }
 
-std::vector<std::uint64_t> aig_literals(
-    const Circuit& c, const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& make_and) {
-  std::vector<std::uint64_t> lit(c.size(), 0);
-  for (std::size_t i = 0; i < c.inputs().size(); ++i) lit[c.inputs()[i]] = 2 * (i + 1);
-  auto make_or = [&](std::uint64_t x, std::uint64_t y) { return make_and(x ^ 1, y ^ 1) ^ 1; };
-  auto make_xor = [&](std::uint64_t x, std::uint64_t y) {
-    return make_or(make_and(x, y ^ 1), make_and(x ^ 1, y));
-  };
-  for (GateId id = 0; id < c.size(); ++id) {
-    const auto ops = c.operands(id);
-    switch (c.kind(id)) {
+std::string write_aiger(const Circuit& c, AigerFormat format) {
+  // Every AND node as it comes (constants folded, nothing shared: strash in
+  // circuits/passes/strash.hpp is the hashed form), numbered in the order it was made.
+  const Circuit aig = lower_to_aig(c);
+  const std::uint64_t I = aig.inputs().size();
+  std::vector<std::uint64_t> lit(aig.size(), 0);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ands;  // operands of AND i, 2(I+1+i)
+  for (GateId id = 0; id < aig.size(); ++id) {
+    const auto ops = aig.operands(id);
+    switch (aig.kind(id)) {
       case GateKind::input:
+        lit[id] = 2 * (aig.input_index(id) + 1);
         break;
       case GateKind::constant:
-        if (c.constant(id) != 0 && c.constant(id) != 1)
-          throw InputError("aiger", "constant gate " + std::to_string(id) + " is not 0 or 1");
-        lit[id] = c.constant(id) == 1 ? 1 : 0;
+        lit[id] = aig.constant(id) == 1 ? 1 : 0;
         break;
       case GateKind::not_:
         lit[id] = lit[ops[0]] ^ 1;
         break;
       case GateKind::and_:
-      case GateKind::or_:
-      case GateKind::xor_: {
-        std::vector<std::uint64_t> level;
-        for (GateId o : ops) level.push_back(lit[o]);
-        while (level.size() > 1) {  // balanced tree
-          std::vector<std::uint64_t> next;
-          for (std::size_t i = 0; i + 1 < level.size(); i += 2)
-            next.push_back(c.kind(id) == GateKind::and_  ? make_and(level[i], level[i + 1])
-                           : c.kind(id) == GateKind::or_ ? make_or(level[i], level[i + 1])
-                                                         : make_xor(level[i], level[i + 1]));
-          if (level.size() % 2) next.push_back(level.back());
-          level = std::move(next);
-        }
-        lit[id] = level[0];
+        ands.push_back({std::max(lit[ops[0]], lit[ops[1]]), std::min(lit[ops[0]], lit[ops[1]])});
+        lit[id] = 2 * (I + ands.size());
         break;
-      }
       default:
-        throw InputError(
-            "aiger", "gate " + std::to_string(id) + " is " + std::string(name(c.kind(id))) +
-                         ": AIGER holds AND/NOT circuits (and, or, xor, not, 0/1 constants) only");
+        throw std::logic_error("write_aiger: lower_to_aig left a " +
+                               std::string(name(aig.kind(id))) + " gate");
     }
   }
-  return lit;
-}
-
-std::string write_aiger(const Circuit& c, AigerFormat format) {
-  // Every AND node as it comes (constants folded, nothing shared: strash in circuits/compose.hpp
-  // is the hashed form).
-  const std::uint64_t I = c.inputs().size();
-  std::vector<std::pair<std::uint64_t, std::uint64_t>>
-      ands;  // operands of AND i (literal 2(I+1+i))
-  const std::vector<std::uint64_t> lit =
-      aig_literals(c, [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
-        if (x == 0 || y == 0) return 0;
-        if (x == 1) return y;
-        if (y == 1) return x;
-        ands.push_back({std::max(x, y), std::min(x, y)});
-        return 2 * (I + ands.size());
-      });
-  const std::uint64_t A = ands.size(), M = I + A, O = c.outputs().size();
+  const std::uint64_t A = ands.size(), M = I + A, O = aig.outputs().size();
   std::string out = (format == AigerFormat::ascii ? "aag " : "aig ") + std::to_string(M) + " " +
                     std::to_string(I) + " 0 " + std::to_string(O) + " " + std::to_string(A) + "\n";
   if (format == AigerFormat::ascii)
     for (std::uint64_t i = 1; i <= I; ++i) out += std::to_string(2 * i) + "\n";
-  for (GateId o : c.outputs()) out += std::to_string(lit[o]) + "\n";
+  for (GateId o : aig.outputs()) out += std::to_string(lit[o]) + "\n";
   for (std::uint64_t a = 0; a < A; ++a) {
     const std::uint64_t lhs = 2 * (I + a + 1);
     const auto [r0, r1] = ands[a];
@@ -294,8 +264,8 @@ std::string write_aiger(const Circuit& c, AigerFormat format) {
       }
     }
   }
-  for (std::size_t o = 0; o < c.output_names().size(); ++o)
-    out += "o" + std::to_string(o) + " " + c.output_names()[o] + "\n";
+  for (std::size_t o = 0; o < aig.output_names().size(); ++o)
+    out += "o" + std::to_string(o) + " " + aig.output_names()[o] + "\n";
   out += "c\nwritten by rnncc\n";
   return out;
 }

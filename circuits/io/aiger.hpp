@@ -7,15 +7,14 @@
 // so the structure is exactly the file's: and-gate count = A, and `aig_levels` (AND depth, NOT
 // free) is what ABC's print_stats calls levels. Latches (L > 0) are refused: rnncc's circuits
 // are combinational.
-// Writing lowers `or`, `xor` and n-ary gates to AND/NOT trees and refuses arithmetic,
-// threshold and test gates.
+// Writing lowers `or`, `xor` and n-ary gates to AND/NOT trees (lower_to_aig,
+// circuits/passes/aig_lowering.hpp) and refuses arithmetic, threshold and test gates.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "circuits/circuit.hpp"
 
@@ -23,15 +22,6 @@ namespace rnncc {
 
 Circuit parse_aiger(std::string_view bytes, const std::string& source);
 Circuit load_aiger(const std::string& path);
-
-// The and-inverter lowering every AIG writer and pass shares: the AIG literal (2·variable +
-// negation; 0 false, 1 true; input i is variable i + 1) of every gate of c, with and/or/xor
-// n-ary gates as balanced trees of binary ones, or(a,b) = ¬(¬a ∧ ¬b) and
-// xor(a,b) = ¬(¬(a ∧ ¬b) ∧ ¬(¬a ∧ b)). make_and(x, y) returns the literal of x ∧ y (creating or
-// finding a node, folding what it may). Throws InputError (where = "aiger") for gates an AIG
-// cannot hold (arithmetic, threshold, test; constants other than 0 and 1).
-std::vector<std::uint64_t> aig_literals(
-    const Circuit& c, const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& make_and);
 
 enum class AigerFormat { ascii, binary };
 std::string write_aiger(const Circuit& c, AigerFormat format);

@@ -8,6 +8,7 @@
 #include "circuits/io/aiger.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
+#include "circuits/passes/lower_threshold.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {

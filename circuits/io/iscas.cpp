@@ -5,7 +5,7 @@
 #include <cctype>
 
 #include "algebra/error.hpp"
-#include "circuits/io/blif.hpp"
+#include "circuits/io/netlist.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {

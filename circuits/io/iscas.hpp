@@ -15,13 +15,14 @@
 // BUFF is the operand itself; a LUT becomes an xor when it is a parity function, otherwise its
 // Shannon expansion on the last input, f = (x ∧ f₁) ∨ (¬x ∧ f₀), shared through hash-consing.
 // Signals may be used before their definition (topological resolution, netlist_io::build in
-// circuits/io/blif.hpp); an undefined signal, a cycle, a signal defined twice, an unknown gate
+// circuits/io/netlist.hpp); an undefined signal, a cycle, a signal defined twice, an unknown gate
 // type, a wrong operand count are InputErrors at file:line:column; DFF is refused ("sequential
 // .bench is not supported").
 //
 // Writing: boolean circuits (and, or, xor, not, maj, thr, 0/1 constants) as AND, OR, NOT, XOR
 // (2-input, as ABC requires: an n-ary xor is the balanced tree write_aiger builds), BUFF, vdd and
-// gnd; threshold gates are lowered first (lower_threshold_gates, circuits/io/blif.hpp).
+// gnd; threshold gates are lowered first (lower_threshold_gates,
+// circuits/passes/lower_threshold.hpp).
 #pragma once
 
 #include <string>

@@ -144,51 +144,6 @@ TEST_CASE("BLIF: xor, duplicate operands and constants are written exactly", "[c
   CHECK(back.kind(back.outputs()[0]) == GateKind::xor_);
 }
 
-TEST_CASE("lower_threshold_gates: the adder-comparator computes every threshold gate",
-          "[circuits][blif]") {
-  std::mt19937_64 rng(62);
-  for (int trial = 0; trial < 300; ++trial) {
-    INFO("trial " << trial);
-    CircuitBuilder b;
-    std::vector<GateId> in;
-    const std::size_t n = 1 + trial % 6;
-    for (std::size_t i = 0; i < n; ++i) in.push_back(b.input());
-    in.push_back(b.constant(Rational(1)));
-    in.push_back(b.constant(Rational(0)));
-    std::vector<GateId> outs;
-    for (int g = 0; g < 6; ++g) {
-      std::vector<GateId> ops;
-      std::vector<std::int32_t> w;
-      const std::size_t k = 1 + rng() % 8;
-      for (std::size_t i = 0; i < k; ++i) {
-        ops.push_back(in[rng() % in.size()]);
-        const int scale = trial % 3 == 0 ? 3 : trial % 3 == 1 ? 40 : 1 << 20;
-        w.push_back(static_cast<std::int32_t>(rng() % (2 * scale + 1)) - scale);
-      }
-      std::int64_t lo = 0, hi = 0;  // the range of Σ wᵢxᵢ, so thresholds hit the boundary
-      for (std::int32_t x : w) (x < 0 ? lo : hi) += x;
-      const std::int32_t theta =
-          static_cast<std::int32_t>(lo - 1 + static_cast<std::int64_t>(rng() % (hi - lo + 3)));
-      outs.push_back(g % 3 == 0 ? b.raw(GateKind::maj, ops) : b.raw(GateKind::thr, ops, w, theta));
-    }
-    const std::int32_t extreme_w[] = {INT32_MIN, INT32_MAX, 1};
-    const GateId extreme_ops[] = {in[0], in[n > 1 ? 1 : 0], in[0]};
-    outs.push_back(b.raw(GateKind::thr, extreme_ops, extreme_w, -1));
-    Circuit c = b.finish(outs);
-    Circuit lowered = lower_threshold_gates(c);
-    for (GateId id = 0; id < lowered.size(); ++id) {
-      CHECK(lowered.kind(id) != GateKind::maj);
-      CHECK(lowered.kind(id) != GateKind::thr);
-    }
-    // Exhaustive: n ≤ 6 inputs fit one word.
-    std::vector<bits::Word> words(n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t m = 0; m < 64; ++m)
-        if ((m >> i) & 1) words[i] |= bits::Word{1} << m;
-    REQUIRE(evaluate_bits(lowered, words) == evaluate_bits(c, words));
-  }
-}
-
 TEST_CASE("BLIF: a wide majority is written without an exponential cover", "[circuits][blif]") {
   CircuitBuilder b;
   std::vector<GateId> in;

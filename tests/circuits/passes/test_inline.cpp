@@ -2,19 +2,20 @@
 // identically (exact Rational evaluation; bit-parallel for boolean/threshold circuits);
 // substituting constants folds (fewer gates, same values); dead gates are not re-emitted and
 // remove_dead_gates sweeps those a fold leaves behind;
-// inlining twice shares everything; malformed bindings are refused.
+// inlining twice shares everything (the stats count what was created); malformed bindings are
+// refused; compose_circuits (outer ∘ inner) evaluates as the two circuits one after the other.
 #include <catch2/catch.hpp>
 
 #include <array>
 #include <random>
 
-#include "../support.hpp"
+#include "../../support.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
-#include "circuits/compose.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
-#include "circuits/io/aiger.hpp"
+#include "circuits/passes/dead_gates.hpp"
+#include "circuits/passes/inline.hpp"
 
 using namespace rnncc;
 
@@ -119,7 +120,7 @@ Circuit inline_on_fresh_inputs(const Circuit& c) {
 }  // namespace
 
 TEST_CASE("inlining on fresh inputs evaluates identically (every gate kind, exact)",
-          "[circuits][compose]") {
+          "[circuits][passes][inline]") {
   std::mt19937_64 rng(2024);
   std::array<std::size_t, kGateKindCount> seen{};
   for (int trial = 0; trial < 40; ++trial) {
@@ -144,7 +145,7 @@ TEST_CASE("inlining on fresh inputs evaluates identically (every gate kind, exac
 }
 
 TEST_CASE("inlining a boolean/threshold circuit agrees bit-parallel on every 0/1 input",
-          "[circuits][compose][bitparallel]") {
+          "[circuits][passes][inline][bitparallel]") {
   std::mt19937_64 rng(77);
   for (int trial = 0; trial < 20; ++trial) {
     const std::size_t k = 3 + trial % 4;
@@ -195,7 +196,7 @@ TEST_CASE("inlining a boolean/threshold circuit agrees bit-parallel on every 0/1
   }
 }
 
-TEST_CASE("substituting constants for inputs folds", "[circuits][compose]") {
+TEST_CASE("substituting constants for inputs folds", "[circuits][passes][inline]") {
   SECTION("a hand example: (x + y)·z with z = 0 and with z = 1") {
     CircuitBuilder cb;
     const GateId x = cb.input("x"), y = cb.input("y"), z = cb.input("z");
@@ -280,7 +281,7 @@ TEST_CASE("substituting constants for inputs folds", "[circuits][compose]") {
 }
 
 TEST_CASE("inlining re-emits only live gates and shares repeated inlinings",
-          "[circuits][compose]") {
+          "[circuits][passes][inline]") {
   CircuitBuilder cb;
   const GateId x = cb.input(), y = cb.input();
   GateId dead = cb.mul(x, y);
@@ -288,13 +289,20 @@ TEST_CASE("inlining re-emits only live gates and shares repeated inlinings",
   const GateId used = cb.sub(x, y);
   const Circuit c = cb.finish({used});
 
+  REQUIRE(c.size() == 2 + 101 + 1);  // x, y; x·y and 50 (mul, add) pairs; x − y
+
   CircuitBuilder b;
   const GateId in[] = {b.input(), b.input()};
-  const auto first = inline_circuit(b, c, in);
+  InlineStats st;
+  const auto first = inline_circuit(b, c, in, &st);
   CHECK(b.size() == 3);  // two inputs and x − y
-  const auto second = inline_circuit(b, c, in);
+  CHECK(st.gates_in == 104);
+  CHECK(st.dead == 101);
+  CHECK(st.created == 1);
+  const auto second = inline_circuit(b, c, in, &st);
   CHECK(first == second);
   CHECK(b.size() == 3);
+  CHECK(st.created == 0);  // everything shared
 
   // A gate the builder already had is found, not duplicated.
   CircuitBuilder b2;
@@ -304,7 +312,7 @@ TEST_CASE("inlining re-emits only live gates and shares repeated inlinings",
   CHECK(inline_circuit(b2, c, uv)[0] == pre);
 }
 
-TEST_CASE("inline_circuit refuses malformed bindings", "[circuits][compose]") {
+TEST_CASE("inline_circuit refuses malformed bindings", "[circuits][passes][inline]") {
   CircuitBuilder cb;
   const GateId x = cb.input(), y = cb.input();
   const Circuit c = cb.finish({cb.add(x, y)});
@@ -315,38 +323,47 @@ TEST_CASE("inline_circuit refuses malformed bindings", "[circuits][compose]") {
   CHECK_THROWS_AS(inline_circuit(b, c, bad), std::invalid_argument);
 }
 
-TEST_CASE("strash: ABC's structural hashing rules, hand-checked", "[circuits][compose][strash]") {
-  CircuitBuilder b;
-  const GateId x = b.input("x"), y = b.input("y"), z = b.input("z");
-  // raw gates, so that nothing is folded before strash sees it
-  auto raw2 = [&](GateKind k, GateId p, GateId q) {
-    const std::array<GateId, 2> ops{p, q};
-    return b.raw(k, ops);
-  };
-  const std::array<GateId, 1> xo{x};
-  const GateId nx = b.raw(GateKind::not_, xo);
-  const GateId contradiction = raw2(GateKind::and_, x, nx);                       // x ∧ ¬x = 0
-  const GateId idem = raw2(GateKind::and_, y, y);                                 // y ∧ y = y
-  const GateId a1 = raw2(GateKind::and_, x, y), a2 = raw2(GateKind::and_, y, x);  // one node
-  const GateId both = raw2(GateKind::or_, a1, a2);   // ¬(¬a ∧ ¬a) = a
-  raw2(GateKind::and_, z, x);                        // dead: no output reads it
-  const GateId parity = raw2(GateKind::xor_, x, y);  // three ANDs
-  const Circuit c = b.finish({contradiction, idem, both, parity});
-  const Circuit s = strash(c);
-  REQUIRE(s.inputs().size() == 3);
-  REQUIRE(and_count(s) == 1 + 3);  // x∧y, and xor's three nodes (x∧¬y, ¬x∧y, their NOR)
-  REQUIRE(aig_levels(s) == 2);
-  REQUIRE(s.kind(s.outputs()[0]) == GateKind::constant);
-  REQUIRE(s.outputs()[1] == s.inputs()[1]);
-  for (std::uint32_t m = 0; m < 8; ++m) {
-    std::vector<Rational> in{Rational(m & 1), Rational(m >> 1 & 1), Rational(m >> 2 & 1)};
-    REQUIRE(evaluate(c, RationalField(), std::span<const Rational>(in)) ==
-            evaluate(s, RationalField(), std::span<const Rational>(in)));
+TEST_CASE("compose_circuits: outer after inner, exact on random inputs",
+          "[circuits][passes][inline]") {
+  // inner(a, b) = (a + b, a·b); outer(u, v) = (u − v, [u > 0], u·u·v).
+  CircuitBuilder ib;
+  const GateId a = ib.input("a"), b = ib.input("b");
+  const Circuit inner = ib.finish({ib.add(a, b), ib.mul(a, b)}, {"s", "p"});
+  CircuitBuilder ob;
+  const GateId u = ob.input("u"), v = ob.input("v");
+  ob.mul(u, v);  // dead in outer: not re-emitted
+  const GateId uuv[] = {u, u, v};
+  const Circuit outer =
+      ob.finish({ob.sub(u, v), ob.positive(u), ob.product(uuv)}, {"diff", "pos", "cube"});
+
+  InlineStats st;
+  const Circuit c = compose_circuits(outer, inner, &st);
+  CHECK(c.input_names() == std::vector<std::string>{"a", "b"});
+  CHECK(c.output_names() == std::vector<std::string>{"diff", "pos", "cube"});
+  CHECK(st.gates_in == outer.size());
+  CHECK(st.dead == 1);
+  CHECK(st.created == 3);  // −, positive, product over the inner gates
+
+  std::mt19937_64 rng(31);
+  for (int round = 0; round < 50; ++round) {
+    const auto x = random_inputs(rng, 2);
+    const auto mid = evaluate(inner, Q, std::span<const Rational>(x));
+    CHECK(evaluate(c, Q, std::span<const Rational>(x)) ==
+          evaluate(outer, Q, std::span<const Rational>(mid)));
   }
-  CircuitBuilder t;
-  const GateId u = t.input("u");
-  const std::array<GateId, 1> uo{u};
-  const std::int32_t w = 1;
-  REQUIRE_THROWS_AS(strash(t.finish({t.raw(GateKind::thr, uo, std::span(&w, 1), 1)})),
-                    std::invalid_argument);
+  // Random circuits of every kind: composing with the identity changes no value.
+  for (int trial = 0; trial < 10; ++trial) {
+    const Circuit r = random_mixed_circuit(rng, 3, 20, 20);
+    CircuitBuilder idb;
+    std::vector<GateId> ids;
+    for (int i = 0; i < 3; ++i) ids.push_back(idb.input());
+    const Circuit identity = idb.finish(ids);
+    const Circuit d = compose_circuits(r, identity);
+    for (int round = 0; round < 10; ++round) {
+      const auto x = random_inputs(rng, 3);
+      CHECK(evaluate(d, Q, std::span<const Rational>(x)) ==
+            evaluate(r, Q, std::span<const Rational>(x)));
+    }
+  }
+  CHECK_THROWS_AS(compose_circuits(inner, outer), std::invalid_argument);  // 2 inputs, 3 outputs
 }

@@ -1,0 +1,114 @@
+// What the netlist formats share — BLIF (circuits/io/blif.hpp) and ISCAS .bench
+// (circuits/io/iscas.hpp) — so that both read and write netlists alike: a reader's netlist and
+// its topological build (signals may be used before their definition), diagnostics at
+// file:line:column, parity operands, unique signal names, the balanced XOR trees write_aiger
+// also builds (circuits/passes/aig_lowering.hpp pairs operands the same way), and the view of
+// a boolean circuit a writer writes (threshold gates lowered by lower_threshold_gates,
+// circuits/passes/lower_threshold.hpp). For the netlist readers and writers only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "circuits/circuit.hpp"
+
+namespace rnncc {
+
+namespace netlist_io {
+
+// A named netlist as a reader found it: the declared inputs and outputs and the definitions
+// (one signal each, with its fanin names), positions are byte offsets into `text`.
+struct Netlist {
+  struct Use {
+    std::string_view name;
+    std::size_t at;
+  };
+  struct Node {
+    Use signal;
+    std::uint32_t first_fanin = 0, fanin_count = 0;
+  };
+  std::vector<Use> inputs, outputs, fanins;
+  std::vector<Node> nodes;
+};
+
+// Builds the circuit: inputs in declaration order, then every node in topological order
+// (file order among the ready ones), then the outputs in declaration order. `build(b, node,
+// fanins)` makes node's gate from its fanins' gates. InputErrors (at source:line:column): an
+// input or output declared twice, a signal defined twice (or an input defined again), a signal
+// that is used but never defined, a combinational cycle.
+using BuildNode =
+    std::function<GateId(CircuitBuilder&, std::size_t node, std::span<const GateId> fanins)>;
+Circuit build(const Netlist& n, std::string_view text, const std::string& source,
+              const BuildNode& build_node);
+
+[[noreturn]] void fail_at(std::string_view text, const std::string& source, std::size_t at,
+                          const std::string& what);
+
+// The operands of a parity over `fanins` with repeated signals cancelled in pairs (x ⊕ x = 0).
+std::vector<GateId> xor_operands(std::span<const GateId> fanins);
+
+// Unique signal names for writing: inputs keep their names, outputs name the gate that drives
+// them where they can, other gates are n<id>; characters a format does not allow become '_',
+// and clashes get a suffix _1, _2, ….
+class SignalNames {
+ public:
+  // `legal(ch, first)` says whether a character may appear in a name (first: as its first
+  // character); `reserved` lists names to avoid.
+  SignalNames(std::function<bool(char, bool)> legal, std::vector<std::string> reserved = {});
+  // `wanted` with illegal characters replaced by '_' ("_" when empty).
+  std::string sanitize(std::string_view wanted) const;
+  // sanitize(wanted), or with the first free suffix _1, _2, … when taken; marks it taken.
+  std::string fresh(std::string_view wanted);
+
+ private:
+  std::function<bool(char, bool)> legal_;
+  std::unordered_set<std::string> taken_;
+  std::unordered_map<std::string, std::size_t> next_suffix_;
+};
+
+// A parity of ≥ 2 signals as a balanced tree of two-input XORs, paired level by level as
+// write_aiger pairs them: the root is named `root`, inner nodes get fresh names from it, and
+// emit(name, a, b) writes one XOR node.
+template <class Emit>
+void xor_tree(std::vector<std::string> level, const std::string& root, SignalNames& names,
+              Emit&& emit) {
+  while (level.size() > 1) {
+    std::vector<std::string> next;
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+      std::string x = level.size() == 2 ? root : names.fresh(root + "_x");
+      emit(x, level[i], level[i + 1]);
+      next.push_back(std::move(x));
+    }
+    if (level.size() % 2) next.push_back(level.back());
+    level = std::move(next);
+  }
+}
+
+// How a boolean circuit is written as a netlist: the (threshold-free) circuit, the name of
+// every gate, and the output names with the gates they must copy (a buffer) when the output
+// cannot simply be the gate's own signal (it is an input, or a second output of the same gate).
+struct NetlistView {
+  Circuit circuit;  // c itself, or lower_threshold_gates(c)
+  std::vector<std::string> gate_names;
+  std::vector<std::string> output_names;
+  std::vector<std::pair<std::string, GateId>> buffers;  // output name, gate it copies
+};
+// Checks the gate kinds (InputError(format, …) naming the first gate that is not boolean),
+// lowers threshold gates and names every signal.
+// `where` is the InputError's place ("blif", "bench"), `format` the name in its message.
+NetlistView prepare(const Circuit& c, const std::string& where, const std::string& format,
+                    SignalNames& names);
+
+// The operands of an and/or (duplicates dropped) or xor (pairs cancel) gate, in first-use order.
+std::vector<GateId> distinct_operands(const Circuit& c, GateId id);
+
+}  // namespace netlist_io
+
+}  // namespace rnncc

@@ -1,0 +1,70 @@
+// Dead-gate removal (the math in the header).
+#include "circuits/passes/dead_gates.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "circuits/analysis.hpp"
+#include "circuits/passes/inline.hpp"
+
+namespace rnncc {
+
+Circuit remove_dead_gates(const Circuit& c, DeadGateStats* stats) {
+  CircuitBuilder b;
+  b.reserve(c.size());
+  std::vector<GateId> in;
+  in.reserve(c.inputs().size());
+  for (const std::string& name : c.input_names()) in.push_back(b.input(name));
+  InlineStats st;
+  std::vector<GateId> out = inline_circuit(b, c, in, &st);
+  Circuit result = b.finish(std::move(out), c.output_names());
+  if (stats) *stats = {.gates_in = c.size(), .gates_out = result.size(), .dead = st.dead};
+  return result;
+}
+
+Circuit sweep_dead_gates(const Circuit& c, std::span<const GateId> keep, DeadGateStats* stats) {
+  // Backward closure of the inputs, `keep` and the outputs: ids are topological, so one pass
+  // from the top marks everything a live gate reads.
+  std::vector<bool> live(c.size(), false);
+  for (GateId id : c.inputs()) live[id] = true;
+  for (GateId id : keep) live[id] = true;
+  for (GateId id : c.outputs()) live[id] = true;
+  for (GateId id = static_cast<GateId>(c.size()); id-- > 0;)
+    if (live[id])
+      for (GateId o : c.operands(id)) live[o] = true;
+  CircuitBuilder k;
+  k.reserve(c.size());
+  std::vector<GateId> kept(c.size(), kNoGate);
+  std::vector<GateId> ops;
+  std::size_t dead = 0;
+  for (GateId id = 0; id < c.size(); ++id) {
+    if (!live[id]) {
+      ++dead;
+      continue;
+    }
+    ops.clear();
+    for (GateId o : c.operands(id)) ops.push_back(kept[o]);
+    switch (c.kind(id)) {
+      case GateKind::input:
+        kept[id] = k.input(c.input_names()[c.input_index(id)]);
+        break;
+      case GateKind::constant:
+        kept[id] = k.constant(c.constant(id));
+        break;
+      case GateKind::thr:
+        kept[id] = k.raw(GateKind::thr, ops, c.weights(id), c.threshold(id));
+        break;
+      default:
+        kept[id] = k.raw(c.kind(id), ops);
+    }
+  }
+  std::vector<GateId> outs;
+  outs.reserve(c.outputs().size());
+  for (GateId o : c.outputs()) outs.push_back(kept[o]);
+  Circuit result = k.finish(std::move(outs), c.output_names());
+  if (stats) *stats = {.gates_in = c.size(), .gates_out = result.size(), .dead = dead};
+  return result;
+}
+
+}  // namespace rnncc
