@@ -42,7 +42,9 @@ void add_machine_flags(CLI::App* cmd, TmFlags& f) {
                 "any next-state letter outside the states halts (default: only Z)");
 }
 
-// The parent's own required arguments stay required unless `tm` was the subcommand given.
+#ifdef RNNCC_HAVE_GRAPHVIZ
+// The parent's own required arguments stay required unless `tm` was the subcommand given
+// (`draw`; `construct` has a subcommand per kind, cli/verify_command.cpp).
 void relax(CLI::App* parent, std::vector<std::string> names, CLI::App* tm) {
   for (const std::string& n : names) parent->get_option(n)->required(false);
   parent->parse_complete_callback([parent, names, tm] {
@@ -52,6 +54,7 @@ void relax(CLI::App* parent, std::vector<std::string> names, CLI::App* tm) {
         throw CLI::RequiredError(parent->get_option(n)->get_name());
   });
 }
+#endif
 
 }  // namespace
 
@@ -78,10 +81,10 @@ Action add_tm_commands(CLI::App& app) {
   CLI::App* ct = construct->add_subcommand(
       "tm",
       "the hybrid model of a Turing machine; run it with `rnncc run MODEL PROMPT --generate N`");
+  ct->allow_extras(false);  // `construct` itself keeps a first word that is no kind
   add_machine_flags(ct, *f);
   ct->add_option("--input", f->input, "tape symbols written from cell 0 (sets the printed prompt)");
   ct->add_option("-o,--output", f->output, "MODEL.json")->required();
-  relax(construct, {"KIND", "--output"}, ct);
 
   CLI::App* dt = nullptr;
 #ifdef RNNCC_HAVE_GRAPHVIZ

@@ -9,6 +9,7 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -395,6 +396,25 @@ Construction barrington(const Formula& f, BarringtonDefect defect) {
   c.claims.push_back(claim_equal("width: state dimension d", Integer(5),
                                  Integer(std::get<LrnnLayer>(c.model.layers[0].layer).d)));
   return c;
+}
+
+// ---- the `barrington` kind (constructions/registry.hpp) ----
+
+void register_barrington(Registry& registry) {
+  registry.add(
+      {.name = "barrington",
+       .help = "boolean formula → width-5 permutation program → PD LRNN, against the formula",
+       .input_help = "boolean formula: a file, or an inline S-expression",
+       .options = {{.name = "--defect",
+                    .kind = OptionKind::choice,
+                    .help = "none or swapped-cycle (a deliberately broken program)",
+                    .default_value = "none",
+                    .allowed = {"none", "swapped-cycle"}}},
+       .build_from = [](const OptionValues& v) {
+         return barrington(formula_from_argument(v.input()), v.text("--defect") == "swapped-cycle"
+                                                                 ? BarringtonDefect::swapped_cycle
+                                                                 : BarringtonDefect::none);
+       }});
 }
 
 }  // namespace rnncc

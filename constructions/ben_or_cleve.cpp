@@ -9,6 +9,7 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -333,6 +334,23 @@ Construction ben_or_cleve(const Formula& f, std::vector<Rational> values) {
   c.claims.push_back(claim_at_most("alphabet size ≤ length·|V|", Integer(L) * Integer(nv),
                                    Integer(layer.features)));
   return c;
+}
+
+// ---- the `ben-or-cleve` kind (constructions/registry.hpp) ----
+
+void register_ben_or_cleve(Registry& registry) {
+  registry.add({.name = "ben-or-cleve",
+                .help = "arithmetic formula → 3×3 elementary matrices → LRNN, against the formula",
+                .input_help = "arithmetic formula: a file, or an inline S-expression",
+                .options = {{.name = "--values",
+                             .kind = OptionKind::rational_list,
+                             .help = "the variables' value set, e.g. -1,0,1,2 (the default)"}},
+                .build_from = [](const OptionValues& v) {
+                  const Formula formula = formula_from_argument(v.input());
+                  std::vector<Rational> values = v.rationals("--values");
+                  return values.empty() ? ben_or_cleve(formula)
+                                        : ben_or_cleve(formula, std::move(values));
+                }});
 }
 
 }  // namespace rnncc

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "algebra/error.hpp"
+#include "constructions/registry.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/families.hpp"
 
@@ -213,6 +214,16 @@ Construction pd_to_dwfa_check(const Model& m) {
   for (const Rational& x : a.initial) starts += x != 0;
   c.claims.push_back(claim_equal("one initial state (nonzero entries of S_0)", 1, starts));
   return c;
+}
+
+// ---- the `dwfa` kind (constructions/registry.hpp) ----
+
+void register_dwfa_pd(Registry& registry) {
+  registry.add(
+      {.name = "dwfa",
+       .help = "deterministic WFA → PD LRNN against the WFA",
+       .input_help = "deterministic WFA file: AT&T text, or JSON by the .json extension",
+       .build_from = [](const OptionValues& v) { return dwfa_to_pd(load_wfa(v.input())); }});
 }
 
 }  // namespace rnncc

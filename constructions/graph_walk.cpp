@@ -3,6 +3,7 @@
 #include <map>
 
 #include "algebra/error.hpp"
+#include "constructions/registry.hpp"
 
 namespace rnncc {
 
@@ -190,6 +191,37 @@ Construction graph_walk(std::size_t V, GraphWalkVariant variant) {
               claim_at_most("largest weight (4V + 8)", Integer(static_cast<long>(4 * V + 8)),
                             numerator(largest))};
   return c;
+}
+
+// ---- the `graph-walk` and `dgc` kinds (constructions/registry.hpp) ----
+
+void register_graph_walk(Registry& registry) {
+  const std::vector<OptionSpec> options = {{.name = "--vertices",
+                                            .kind = OptionKind::whole_number,
+                                            .help = "vertices V",
+                                            .default_value = "3"},
+                                           {.name = "--variant",
+                                            .kind = OptionKind::choice,
+                                            .help = "ever, final (t a sink) or final-no-promise",
+                                            .default_value = "ever",
+                                            .allowed = {"ever", "final", "final-no-promise"}}};
+  auto build = [](const OptionValues& v) {
+    const std::string& name = v.text("--variant");
+    const GraphWalkVariant variant = name == "ever"    ? GraphWalkVariant::ever
+                                     : name == "final" ? GraphWalkVariant::final_with_promise
+                                                       : GraphWalkVariant::final_no_promise;
+    return graph_walk(v.whole_number("--vertices"), variant);
+  };
+  registry.add(
+      {.name = "graph-walk",
+       .help = "sorted deterministic graph connectivity by a ReLU RNN, against reachability",
+       .options = options,
+       .build_from = build});
+  registry.add({.name = "dgc",
+                .help = "sorted deterministic graph connectivity [MJLLS26 Thm 2] (the graph-walk "
+                        "ReLU RNN), against reachability",
+                .options = options,
+                .build_from = build});
 }
 
 }  // namespace rnncc

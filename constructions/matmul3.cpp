@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -471,6 +472,26 @@ Construction matmul3_stacked(const Matmul3Options& options) {
   c.claims.push_back(claim_equal("counter maps of data tokens that are not permutations",
                                  Integer(0), Integer(non_permutation)));
   return c;
+}
+
+// ---- the `matmul3` kind (constructions/registry.hpp) ----
+
+void register_matmul3(Registry& registry) {
+  registry.add(
+      {.name = "matmul3",
+       .help = "iterated 3×3 matrix product by the RWKV-7 overwrite layer, against the product",
+       .options = {{.name = "--modulus",
+                    .kind = OptionKind::whole_number,
+                    .help = "compute modulo this prime (e.g. 29)"},
+                   {.name = "--no-bos",
+                    .kind = OptionKind::flag,
+                    .help = "the flawed schedule that initializes on the first data token"}},
+       .build_from = [](const OptionValues& v) {
+         Matmul3Options o;
+         o.modulus = v.optional_whole_number("--modulus");
+         o.init_on_bos = !v.flag("--no-bos");
+         return matmul3(o);
+       }});
 }
 
 }  // namespace rnncc

@@ -5,6 +5,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 
@@ -381,6 +382,73 @@ Construction associative_recall(const AssocRecallOptions& o) {
   add_claims(c, 1, 5, span, "span (the promise's dictionary window)", 3,
              Integer(std::max(2 * kk * kk + 1, vv)), "max(2k² + 1, v)", probe);
   return c;
+}
+
+// ---- the `selective-copy` and `assoc-recall` kinds (constructions/registry.hpp) ----
+
+void register_retrieval(Registry& registry) {
+  const OptionSpec no_attention{.name = "--no-attention",
+                                .kind = OptionKind::flag,
+                                .help = "the LRNN alone (a negative variant)"};
+  registry.add(
+      {.name = "selective-copy",
+       .help = "selective copying by a Mamba-style LRNN + sliding-window attention [CDMS26]",
+       .options = {{.name = "--data-symbols",
+                    .kind = OptionKind::whole_number,
+                    .help = "data symbols K (1..26)",
+                    .default_value = "2"},
+                   {.name = "--max-distance",
+                    .kind = OptionKind::whole_number,
+                    .help = "largest distance N (1..9)",
+                    .default_value = "3"},
+                   {.name = "--window",
+                    .kind = OptionKind::whole_number,
+                    .help = "the attention's window (default: N)"},
+                   no_attention},
+       .build_from = [](const OptionValues& v) {
+         SelectiveCopyOptions o;
+         o.data_symbols = v.whole_number("--data-symbols");
+         o.max_distance = v.whole_number("--max-distance");
+         o.window = v.optional_whole_number("--window");
+         o.attention = !v.flag("--no-attention");
+         return selective_copy(o);
+       }});
+  registry.add(
+      {.name = "assoc-recall",
+       .help = "associative recall by a diagonal LRNN + sliding-window attention [CDMS26]",
+       .options = {{.name = "--keys",
+                    .kind = OptionKind::whole_number,
+                    .help = "keys (1..26)",
+                    .default_value = "2"},
+                   {.name = "--values",
+                    .kind = OptionKind::text,
+                    .help = "the number of values (1..10, default 2)"},
+                   {.name = "--span",
+                    .kind = OptionKind::whole_number,
+                    .help = "the answer lies in the last SPAN tokens"},
+                   {.name = "--window",
+                    .kind = OptionKind::whole_number,
+                    .help = "the attention's window (default: SPAN)"},
+                   no_attention,
+                   {.name = "--tie",
+                    .kind = OptionKind::choice,
+                    .help = "rightmost (the most recent binding) or leftmost",
+                    .default_value = "rightmost",
+                    .allowed = {"leftmost", "rightmost"}}},
+       .build_from = [](const OptionValues& v) {
+         AssocRecallOptions o;
+         o.keys = v.whole_number("--keys");
+         if (const std::string& values = v.text("--values"); !values.empty()) {
+           if (values.size() > 3 || values.find_first_not_of("0123456789") != std::string::npos)
+             throw InputError("--values", "'" + values + "': expected a number of values (1..10)");
+           o.values = std::stoul(values);
+         }
+         o.span = v.optional_whole_number("--span");
+         o.window = v.optional_whole_number("--window");
+         o.attention = !v.flag("--no-attention");
+         o.tie = parse_tie_rule(v.text("--tie")).value();
+         return associative_recall(o);
+       }});
 }
 
 }  // namespace rnncc

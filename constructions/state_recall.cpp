@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -245,6 +246,22 @@ Construction state_recall(RecallOrder order) {
   c.claims.push_back({"precision: largest |parameter| (O(1) bits, any length)", "≤ 25",
                       to_string(big), big <= 25});
   return c;
+}
+
+// ---- the `state-recall` kind (constructions/registry.hpp) ----
+
+void register_state_recall(Registry& registry) {
+  registry.add(
+      {.name = "state-recall",
+       .help = "state-based recall by a Gated DeltaNet layer + one attention layer [OLMOH26]",
+       .options = {{.name = "--order",
+                    .kind = OptionKind::choice,
+                    .help = "bits-first, perm-first or as-given",
+                    .default_value = "bits-first",
+                    .allowed = {"bits-first", "perm-first", "as-given"}}},
+       .build_from = [](const OptionValues& v) {
+         return state_recall(parse_recall_order(v.text("--order")).value());
+       }});
 }
 
 }  // namespace rnncc

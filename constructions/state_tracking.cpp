@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -287,6 +288,75 @@ Construction symmetric_word(std::size_t n, SymmetricGenerators generators,
   };
   c.model.accept = Acceptance{Acceptance::Mode::zero, 0, 0};
   return c;
+}
+
+// ---- the `parity`, `mod-count` and `sn` kinds (constructions/registry.hpp) ----
+
+namespace {
+
+// The options every DeltaNet state-tracking kind takes, after its own.
+std::vector<OptionSpec> with_layer_options(std::vector<OptionSpec> own) {
+  own.push_back({.name = "--beta-range",
+                 .kind = OptionKind::choice,
+                 .help = "the layer's beta range: (0,2], (0,2), (0,1], (0,1) or any",
+                 .default_value = "(0,2]",
+                 .allowed = {"any", "(0,1)", "(0,1]", "(0,2)", "(0,2]"}});
+  own.push_back({.name = "--beta",
+                 .kind = OptionKind::rational,
+                 .help = "β of every token (default: the largest the range allows)"});
+  own.push_back(
+      {.name = "--gated", .kind = OptionKind::flag, .help = "Gated DeltaNet (gates α = 1)"});
+  return own;
+}
+
+StateTrackingOptions layer_options(const OptionValues& v) {
+  StateTrackingOptions o;
+  o.gated = v.flag("--gated");
+  o.beta_range = parse_beta_range(v.text("--beta-range")).value();
+  o.beta = v.rational("--beta");
+  return o;
+}
+
+}  // namespace
+
+void register_state_tracking(Registry& registry) {
+  registry.add({.name = "parity",
+                .help = "parity by DeltaNet / Gated DeltaNet with a reflection (β = 2) [GSZ+25]",
+                .options = with_layer_options({}),
+                .build_from = [](const OptionValues& v) { return parity(layer_options(v)); }});
+  registry.add({.name = "mod-count",
+                .help = "counting mod k by k − 1 DeltaNet reflections per symbol [GSZ+25]",
+                .options = with_layer_options({{.name = "--k",
+                                                .kind = OptionKind::whole_number,
+                                                .help = "the modulus k (2..16)",
+                                                .default_value = "3"},
+                                               {.name = "--r",
+                                                .kind = OptionKind::whole_number,
+                                                .help = "accept iff the count of 1s ≡ r (mod k)",
+                                                .default_value = "0"}}),
+                .build_from = [](const OptionValues& v) {
+                  const StateTrackingOptions o = layer_options(v);
+                  return mod_count(v.whole_number("--k"), v.whole_number("--r"), o);
+                }});
+  registry.add(
+      {.name = "sn",
+       .help = "the S_n word problem by DeltaNet reflections [GSZ+25], accept iff the identity",
+       .options = with_layer_options({{.name = "--n",
+                                       .kind = OptionKind::whole_number,
+                                       .help = "the points n (2..6)",
+                                       .default_value = "5"},
+                                      {.name = "--generators",
+                                       .kind = OptionKind::choice,
+                                       .help = "cycle ((1 2) and the n-cycle) or transpositions",
+                                       .default_value = "cycle",
+                                       .allowed = {"cycle", "transpositions"}}}),
+       .build_from = [](const OptionValues& v) {
+         return symmetric_word(v.whole_number("--n"),
+                               v.text("--generators") == "cycle"
+                                   ? SymmetricGenerators::cycle_and_swap
+                                   : SymmetricGenerators::transpositions,
+                               layer_options(v));
+       }});
 }
 
 }  // namespace rnncc

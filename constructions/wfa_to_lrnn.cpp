@@ -7,6 +7,8 @@
 
 #include "algebra/exact.hpp"
 #include "circuits/compile/lrnn.hpp"
+#include "constructions/dwfa_pd.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -436,6 +438,26 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family) {
                                      : "steps per symbol K (≤ 3(d−1)(d+2) + d)"));
   c.claims.push_back(check_factor_products(a, std::get<LrnnLayer>(c.model.layers[0].layer), K));
   return c;
+}
+
+// ---- the `wfa` kind (constructions/registry.hpp) ----
+
+void register_wfa_to_lrnn(Registry& registry) {
+  registry.add({.name = "wfa",
+                .help = "WFA → LRNN (--family general|dplr|deltanet|pd) against the WFA",
+                .input_help = "WFA file: AT&T text, or JSON by the .json extension",
+                .options = {{.name = "--family",
+                             .kind = OptionKind::choice,
+                             .help = "the LRNN family: general, dplr, deltanet or pd (a "
+                                     "deterministic WFA's PD construction, as `dwfa`)",
+                             .default_value = "general",
+                             .allowed = {"general", "dplr", "deltanet", "pd"}}},
+                .build_from = [](const OptionValues& v) {
+                  const Wfa a = load_wfa(v.input());
+                  const std::string& family = v.text("--family");
+                  return family == "pd" ? dwfa_to_pd(a)
+                                        : wfa_to_lrnn(a, parse_wfa_family(family).value());
+                }});
 }
 
 }  // namespace rnncc

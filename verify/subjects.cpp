@@ -2,6 +2,7 @@
 
 #include "algebra/error.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
+#include "rnn/model_json.hpp"
 
 namespace rnncc {
 
@@ -40,6 +41,32 @@ Construction model_against_wfa(const Model& model, const Wfa& wfa) {
     return e;
   };
   return c;  // a user's model makes no claims beyond computing f
+}
+
+void register_subjects(Registry& registry) {
+  registry.add({.name = "model",
+                .help = "a model file against a WFA (--against WFA)",
+                .input_help = "model file (JSON, docs/formats.md)",
+                .options = {{.name = "--against",
+                             .kind = OptionKind::text,
+                             .help = "the WFA the model should compute",
+                             .required = true}},
+                .build_from =
+                    [](const OptionValues& v) {
+                      return model_against_wfa(load_model(v.input()),
+                                               load_wfa(v.text("--against")));
+                    },
+                .verify_only = true});
+}
+
+const Registry& verify_registry() {
+  static const Registry registry = [] {
+    Registry r;
+    register_all(r);
+    register_subjects(r);
+    return r;
+  }();
+  return registry;
 }
 
 }  // namespace rnncc

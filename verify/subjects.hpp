@@ -2,6 +2,7 @@
 #pragma once
 
 #include "constructions/construction.hpp"
+#include "constructions/registry.hpp"
 #include "constructions/wfa.hpp"
 
 namespace rnncc {
@@ -11,5 +12,11 @@ namespace rnncc {
 // (InputError otherwise, naming the missing ones); identity testing is offered when the model
 // is one LRNN layer with a token-independent readout.
 Construction model_against_wfa(const Model& model, const Wfa& wfa);
+
+// Adds the `model` kind (verify only): INPUT a model file, --against the WFA.
+void register_subjects(Registry& registry);
+
+// Every kind `rnncc construct` and `rnncc verify` offer: register_all, then register_subjects.
+const Registry& verify_registry();
 
 }  // namespace rnncc

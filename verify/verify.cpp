@@ -100,30 +100,9 @@ class Checker {
     return it->second;
   }
 
-  static bool integral(const Model& m) {
-    auto whole = [](const Matrix<Rational>& a) {
-      return std::all_of(a.data().begin(), a.data().end(),
-                         [](const Rational& q) { return denominator(q) == 1; });
-    };
-    for (const StackLayer& sl : m.layers) {
-      const auto* l = std::get_if<LrnnLayer>(&sl.layer);
-      if (!l || !whole(l->initial_state) || !whole(l->readout) || !whole(l->readout_bias))
-        return false;
-      if (sl.input && (!whole(sl.input->weights) || !whole(sl.input->bias))) return false;
-      for (const auto& a : l->A)
-        if (!whole(a)) return false;
-      for (const auto& b : l->B)
-        if (!whole(b)) return false;
-      for (const auto& ck : l->readout_feature)
-        if (!whole(ck)) return false;
-    }
-    return true;
-  }
-
   const Construction& c_;
   const VerifyOptions& o_;
   std::optional<ModP> mod_;
-  bool integral_ = false;
   bool compilable_ = false;
   std::map<std::size_t, Circuit> circuits_rational_, circuits_mod_;
 };
@@ -148,50 +127,273 @@ std::string join(const Alphabet& a, const std::vector<std::size_t>& w) {
   return w.empty() ? "ε" : a.join(w);
 }
 
-}  // namespace
+// One run of verify(): the construction, the options, the report being written and the first
+// failing string found. Each checking method is one member function, and verify() is the script
+// that calls them in order; a method that finds a failing string hands it to record(), later
+// methods skip once one is found, and shrink() minimizes it. A new method is one more member
+// function (reading c_ and o_, writing report_.checked / notes, calling record()) and one more
+// line in verify().
+class Verification {
+ public:
+  Verification(const Construction& c, const VerifyOptions& o)
+      : c_(c), o_(o), checker_(c, o), sigma_(c.target.alphabet), S_(sigma_.size()) {
+    report_.construction = c.name;
+    report_.claims = c.claims;
+  }
 
-VerifyReport verify(const Construction& c, const VerifyOptions& o) {
-  VerifyReport r;
-  r.construction = c.name;
-  r.claims = c.claims;
-  Checker checker(c, o);
-  const Alphabet& sigma = c.target.alphabet;
-  const std::size_t S = sigma.size();
-  std::optional<std::pair<std::vector<std::size_t>, std::string>> failing;  // (w, method)
-  std::optional<Mismatch> failing_mismatch;
-
-  std::size_t outside_promise = 0;
-  auto in_domain = [&](const std::vector<std::size_t>& w) {
-    return !c.target.promise || c.target.promise(w);
-  };
-  auto record = [&](const std::vector<std::size_t>& w, const std::string& method, bool three_way) {
-    if (!in_domain(w)) {
-      ++outside_promise;
-      return false;
-    }
-    auto m = checker.check(w, three_way);
-    if (m && !failing) {
-      failing = {w, method};
-      failing_mismatch = m;
-    }
-    return m.has_value();
-  };
-
-  // 0. --device gpu: can the GPU take the exhaustive and random methods?
-  bool gpu = false;
-  if (o.gpu) {
+  // gpu (--device gpu): whether the GPU takes the exhaustive and random methods — it needs a
+  // device and the construction's check circuit (verify/device_check.hpp); else a note says why
+  // and the CPU runs them.
+  void choose_device() {
+    if (!o_.gpu) return;
     const gpu::DeviceInfo dev = gpu::probe();
     std::string why;
-    const std::size_t n0 = c.target.fixed_length ? *c.target.fixed_length : 1;
+    const std::size_t n0 = c_.target.fixed_length ? *c_.target.fixed_length : 1;
     if (!dev.available)
       why = dev.why_not;
-    else if (!build_check_circuit(c, n0, &why))
+    else if (!build_check_circuit(c_, n0, &why))
       why = "no check circuit: " + why;
-    gpu = why.empty();
-    if (!gpu) r.notes.push_back("--device gpu: " + why + "; the CPU ran the checks instead");
+    gpu_ = why.empty();
+    if (!gpu_) report_.notes.push_back("--device gpu: " + why + "; the CPU ran the checks instead");
   }
-  // Device runs, one per length, summarized in one note per method; a failing string goes to
-  // the CPU checker (which confirms it).
+
+  // exhaustive: every string of length 1..L (a fixed-length domain: every string of that
+  // length), in (length, lex) order, so the first failure is already minimal. The model has
+  // outputs at positions 1..n only, hence non-empty strings (ε only as the fixed-length domain
+  // of a constant formula). InputError when the strings exceed the (CPU or GPU) cap.
+  void exhaustive() {
+    if (!o_.exhaustive) return;
+    const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
+    const std::size_t hi = c_.target.fixed_length ? *c_.target.fixed_length : *o_.exhaustive;
+    double total = 0;
+    for (std::size_t n = lo; n <= hi; ++n) total += count_strings(S_, n);
+    const double cap =
+        gpu_ ? static_cast<double>(o_.gpu_exhaustive_cap) : static_cast<double>(o_.exhaustive_cap);
+    if (total > cap)
+      throw InputError(
+          "--exhaustive",
+          fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}", total,
+                      S_, lo, hi, gpu_ ? "GPU " : "", cap));
+    if (gpu_) {
+      std::uint64_t count = 0;
+      DeviceSummary summary;
+      for (std::size_t n = lo; n <= hi && !failing_; ++n) {
+        DeviceCheckOptions d;
+        d.length = n;
+        d.threads = o_.gpu_threads;
+        count += on_device(d, "exhaustive (gpu)", summary);
+      }
+      summarize("exhaustive (gpu)", summary);
+      report_.checked["exhaustive (gpu)"] = count;
+      return;
+    }
+    std::size_t count = 0;
+    for (std::size_t n = lo; n <= hi && !failing_; ++n)
+      for_each_string(S_, n, [&](const std::vector<std::size_t>& w) {
+        count += in_domain(w);
+        return record(w, "exhaustive", o_.three_way);
+      });
+    report_.checked["exhaustive"] = count;
+  }
+
+  // random: `random` seeded strings, lengths uniform in 1..max with a third of them at the
+  // maximum (on the GPU: `random` strings at every length 1..max).
+  void random() {
+    if (o_.random == 0 || failing_) return;
+    if (gpu_) {
+      std::uint64_t count = 0;
+      DeviceSummary summary;
+      const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
+      const std::size_t hi =
+          c_.target.fixed_length ? *c_.target.fixed_length : o_.max_random_length;
+      for (std::size_t n = lo; n <= hi && !failing_; ++n) {
+        DeviceCheckOptions d;
+        d.length = n;
+        d.exhaustive = false;
+        d.random = o_.random;
+        d.seed = o_.seed * 0x9E3779B97F4A7C15ull + n;
+        d.threads = o_.gpu_threads;
+        count += on_device(d, "random (gpu)", summary);
+      }
+      summarize("random (gpu)", summary);
+      report_.checked["random (gpu)"] = count;
+      return;
+    }
+    std::mt19937_64 rng(o_.seed);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < o_.random && !failing_; ++i) {
+      std::size_t n = c_.target.fixed_length ? *c_.target.fixed_length
+                      : (i % 3 == 2)         ? o_.max_random_length
+                                     : 1 + rng() % std::max<std::size_t>(1, o_.max_random_length);
+      std::vector<std::size_t> w(n);
+      for (auto& s : w) s = rng() % S_;
+      count += in_domain(w);
+      record(w, "random", o_.three_way);
+    }
+    report_.checked["random"] = count;
+  }
+
+  // The strings exhaustive and random skipped because they lie outside the target's promise.
+  void count_skipped() {
+    if (outside_promise_ > 0) report_.checked["skipped (outside the promise)"] = outside_promise_;
+  }
+
+  // three-way: every string the methods above checked was also run through X's compiled
+  // arithmetic circuit (Checker::check); this reports how many lengths were compiled, or why
+  // none could be.
+  void three_way() {
+    if (o_.three_way && !checker_.compilable())
+      report_.notes.push_back(
+          "three-way agreement skipped: no arithmetic circuit for this model (compile_model's "
+          "arith routes: LRNN stacks, one Elman layer, LRNN layers under one hard-attention "
+          "layer)");
+    else if (o_.three_way)
+      report_.checked["three-way (lengths compiled)"] = checker_.circuits_compiled();
+  }
+
+  // identity: polynomial identity testing over F_p, p = 2^61 − 1, of f's circuit against X's
+  // compiled circuit for n = 1..identity_max_length, at `identity_rounds` random points of the
+  // variety Σ_σ x[t,σ] = 1 (every t). Applies when X reads one token per symbol (an embedding),
+  // f is a circuit and X is one LRNN layer with a token-independent readout, so both circuits are
+  // affine in each position's indicators. Error ≤ Σ_n (deg_n/p)^K (Schwartz–Zippel). A differing
+  // point sends the search to the strings of that length.
+  void identity() {
+    if (o_.identity_rounds == 0 || failing_) return;
+    const bool single_lrnn = c_.model.layers.size() == 1 &&
+                             std::holds_alternative<LrnnLayer>(c_.model.layers[0].layer) &&
+                             std::get<LrnnLayer>(c_.model.layers[0].layer).readout_feature.empty();
+    if (!c_.embedding || !c_.target.circuit || !single_lrnn || c_.modulus) {
+      report_.notes.push_back(
+          "identity test not applicable: it needs X to read one token per symbol (an embedding), "
+          "f as a circuit, and a single LRNN layer with a token-independent readout, so that both "
+          "circuits are affine in each position's indicators");
+      return;
+    }
+    const ModP F(kIdentityPrime);
+    std::mt19937_64 rng(o_.seed ^ 0x5DEECE66Dull);
+    double bound = 0;
+    std::size_t points = 0;
+    for (std::size_t n = 1; n <= o_.identity_max_length && !failing_; ++n) {
+      const Circuit fc = c_.target.circuit(n);
+      CompileOptions co;
+      co.acceptance = false;
+      co.scan = ScanKind::brent_kung;
+      const std::vector<InputSource> emb = c_.embedding(n);
+      const Circuit xc = compile_lrnn(c_.model, emb.size() / c_.model.alphabet.size(), co).circuit;
+      const std::size_t cols = output_cols(c_.model.layers.back().layer);
+      const std::uint32_t deg = std::max(degree(fc), degree(xc));
+      for (std::size_t round = 0; round < o_.identity_rounds; ++round) {
+        std::vector<std::uint64_t> u(fc.inputs().size());
+        for (std::size_t t = 0; t < n; ++t) {  // a random point with Σ_σ u[t,σ] = 1
+          std::uint64_t rest = 0;
+          for (std::size_t s = 1; s < S_; ++s) {
+            u[t * S_ + s] = rng() % kIdentityPrime;
+            rest = F.add(rest, u[t * S_ + s]);
+          }
+          u[t * S_] = F.sub(F.one(), rest);
+        }
+        std::vector<std::uint64_t> v;
+        for (const InputSource& src : emb) {
+          std::uint64_t x = F.from_rational(src.constant);
+          for (std::uint32_t var : src.variables) x = F.add(x, u[var]);
+          v.push_back(x);
+        }
+        const auto fy = evaluate(fc, F, std::span<const std::uint64_t>(u)).at(0);
+        const auto xy =
+            evaluate(xc, F, std::span<const std::uint64_t>(v)).at(c_.out_row * cols + c_.out_col);
+        ++points;
+        if (fy != xy) {
+          report_.notes.push_back(
+              fmt::format("identity test: the circuits differ at a random point for n = {} "
+                          "(f = {}, X = {} mod p); searching for a string",
+                          n, fy, xy));
+          // Polynomials that differ on the variety differ on some one-hot input of length n.
+          for_each_string(S_, n, [&](const std::vector<std::size_t>& w) {
+            return record(w, "identity", false);
+          });
+          break;
+        }
+      }
+      bound += std::pow(static_cast<double>(deg) / static_cast<double>(kIdentityPrime),
+                        static_cast<double>(o_.identity_rounds));
+    }
+    report_.checked["identity (points)"] = points;
+    if (!failing_)
+      report_.error_bound =
+          fmt::format("{:.3g} (Schwartz–Zippel, p = 2^61 − 1, {} rounds, lengths 1..{})", bound,
+                      o_.identity_rounds, o_.identity_max_length);
+  }
+
+  // shrinking: the first failing string becomes the shortest, then lexicographically least,
+  // failing string — exactly, by enumeration in that order, when the search space is under
+  // shrink_cap (exhaustive failures are minimal already); greedily otherwise (delete symbols,
+  // then lower them, while it still fails; the report says "locally minimal") — and is reported
+  // with X's state trace on its encoding.
+  void shrink() {
+    if (!failing_) return;
+    auto [w, method] = *failing_;
+    Counterexample ce;
+    ce.found_by = method;
+    const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
+    double space = 0;
+    for (std::size_t n = lo; n <= w.size(); ++n) space += count_strings(S_, n);
+    const bool minimal_already = method.rfind("exhaustive", 0) == 0;  // (length, lex) order
+    if (!minimal_already && space <= static_cast<double>(o_.shrink_cap)) {
+      bool found = false;
+      for (std::size_t n = lo; n <= w.size() && !found; ++n)
+        found = for_each_string(S_, n, [&](const std::vector<std::size_t>& cand) {
+          if (in_domain(cand) && checker_.check(cand, false)) {
+            w = cand;
+            return true;
+          }
+          return false;
+        });
+    } else if (!minimal_already) {
+      ce.minimal = false;
+      bool progress = true;
+      while (progress) {
+        progress = false;
+        for (std::size_t i = 0; i < w.size() && w.size() > 1 && !c_.target.fixed_length; ++i) {
+          auto cand = w;
+          cand.erase(cand.begin() + static_cast<long>(i));
+          if (in_domain(cand) && checker_.check(cand, false)) {
+            w = cand;
+            progress = true;
+            break;
+          }
+        }
+        for (std::size_t i = 0; i < w.size() && !progress; ++i)
+          for (std::size_t s = 0; s < w[i] && !progress; ++s) {
+            auto cand = w;
+            cand[i] = s;
+            if (in_domain(cand) && checker_.check(cand, false)) {
+              w = cand;
+              progress = true;
+            }
+          }
+      }
+    }
+    const auto m = checker_.check(w, true).value_or(*failing_mismatch_);
+    ce.input = w;
+    ce.input_text = join(sigma_, w);
+    ce.expected = m.expected;
+    ce.got = m.got;
+    ce.disagreeing = m.disagreeing;
+    ce.trace = trace_of(w);
+    report_.counterexample = std::move(ce);
+  }
+
+  // claims: the verdict — holds when no method found a counterexample and every claim the
+  // construction makes was measured ok.
+  VerifyReport verdict() {
+    report_.holds =
+        !report_.counterexample && std::all_of(report_.claims.begin(), report_.claims.end(),
+                                               [](const Claim& cl) { return cl.ok; });
+    return std::move(report_);
+  }
+
+ private:
+  // GPU runs, one per length, summarized in one note per method.
   struct DeviceSummary {
     std::size_t lo = 0, hi = 0;
     std::uint64_t strings = 0, mismatches = 0;
@@ -201,8 +403,30 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     std::string device;
     std::optional<std::uint64_t> modulus;
   };
-  auto on_device = [&](const DeviceCheckOptions& d, const std::string& method, DeviceSummary& s) {
-    const DeviceCheckReport dr = device_check(c, d);
+
+  bool in_domain(const std::vector<std::size_t>& w) const {
+    return !c_.target.promise || c_.target.promise(w);
+  }
+
+  // Checks w (outside the promise: counted and skipped); the first failure is kept, with the
+  // method that found it. Returns whether w fails.
+  bool record(const std::vector<std::size_t>& w, const std::string& method, bool with_circuit) {
+    if (!in_domain(w)) {
+      ++outside_promise_;
+      return false;
+    }
+    auto m = checker_.check(w, with_circuit);
+    if (m && !failing_) {
+      failing_ = {w, method};
+      failing_mismatch_ = m;
+    }
+    return m.has_value();
+  }
+
+  // One device run; a string the GPU finds failing goes to the CPU checker, which confirms it.
+  std::uint64_t on_device(const DeviceCheckOptions& d, const std::string& method,
+                          DeviceSummary& s) {
+    const DeviceCheckReport dr = device_check(c_, d);
     if (s.runs++ == 0) s.lo = d.length;
     s.hi = d.length;
     s.device = dr.device;
@@ -215,12 +439,14 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
     s.max_log2_bound = std::max(s.max_log2_bound, dr.log2_bound);
     s.work_seconds += dr.kernel_seconds;
     s.work += dr.gate_evaluations_per_second * dr.kernel_seconds;
-    if (dr.first_counterexample && !record(*dr.first_counterexample, method, o.three_way))
-      r.notes.push_back("the GPU reported a mismatch on " + join(sigma, *dr.first_counterexample) +
-                        " that the CPU does not reproduce");
+    if (dr.first_counterexample && !record(*dr.first_counterexample, method, o_.three_way))
+      report_.notes.push_back("the GPU reported a mismatch on " +
+                              join(sigma_, *dr.first_counterexample) +
+                              " that the CPU does not reproduce");
     return dr.strings;
-  };
-  auto summarize = [&](const std::string& method, const DeviceSummary& s) {
+  }
+
+  void summarize(const std::string& method, const DeviceSummary& s) {
     const std::string exactness =
         s.modulus ? fmt::format("compared mod {}", *s.modulus)
         : s.all_exact
@@ -229,231 +455,54 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
                   "the others with ≤ {} prime(s))",
                   s.float_proofs, s.runs, s.max_primes)
             : "NOT every agreement proved exact (the bound exceeds the primes)";
-    r.notes.push_back(fmt::format(
+    report_.notes.push_back(fmt::format(
         "{}: lengths {}..{}, {} strings on {}, {} mismatching; max |X − f|·D ≤ 2^{:.1f}; {}; "
         "{:.3g} gate evaluations/s",
         method, s.lo, s.hi, s.strings, s.device, s.mismatches, s.max_log2_bound, exactness,
         s.work_seconds > 0 ? s.work / s.work_seconds : 0.0));
-  };
-
-  // 1. exhaustive, in (length, lex) order: the first failure is already minimal. The model has
-  // outputs at positions 1..n only, so non-empty strings (ε only as the fixed-length domain of a
-  // constant formula).
-  const std::size_t ex_lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-  const std::size_t ex_hi =
-      c.target.fixed_length ? *c.target.fixed_length : o.exhaustive.value_or(0);
-  if (o.exhaustive) {
-    double total = 0;
-    for (std::size_t n = ex_lo; n <= ex_hi; ++n) total += count_strings(S, n);
-    const double cap =
-        gpu ? static_cast<double>(o.gpu_exhaustive_cap) : static_cast<double>(o.exhaustive_cap);
-    if (total > cap)
-      throw InputError(
-          "--exhaustive",
-          fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}", total,
-                      S, ex_lo, ex_hi, gpu ? "GPU " : "", cap));
-  }
-  if (o.exhaustive && gpu) {
-    std::uint64_t count = 0;
-    DeviceSummary summary;
-    for (std::size_t n = ex_lo; n <= ex_hi && !failing; ++n) {
-      DeviceCheckOptions d;
-      d.length = n;
-      d.threads = o.gpu_threads;
-      count += on_device(d, "exhaustive (gpu)", summary);
-    }
-    summarize("exhaustive (gpu)", summary);
-    r.checked["exhaustive (gpu)"] = count;
-  } else if (o.exhaustive) {
-    const std::size_t lo = ex_lo, hi = ex_hi;
-    std::size_t count = 0;
-    for (std::size_t n = lo; n <= hi && !failing; ++n)
-      for_each_string(S, n, [&](const std::vector<std::size_t>& w) {
-        count += in_domain(w);
-        return record(w, "exhaustive", o.three_way);
-      });
-    r.checked["exhaustive"] = count;
   }
 
-  // 2. random strings: lengths uniform in 1..max, with a third of them at the maximum (on the
-  // GPU: `random` strings at every length).
-  if (o.random > 0 && !failing && gpu) {
-    std::uint64_t count = 0;
-    DeviceSummary summary;
-    const std::size_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-    const std::size_t hi = c.target.fixed_length ? *c.target.fixed_length : o.max_random_length;
-    for (std::size_t n = lo; n <= hi && !failing; ++n) {
-      DeviceCheckOptions d;
-      d.length = n;
-      d.exhaustive = false;
-      d.random = o.random;
-      d.seed = o.seed * 0x9E3779B97F4A7C15ull + n;
-      d.threads = o.gpu_threads;
-      count += on_device(d, "random (gpu)", summary);
-    }
-    summarize("random (gpu)", summary);
-    r.checked["random (gpu)"] = count;
-  } else if (o.random > 0 && !failing) {
-    std::mt19937_64 rng(o.seed);
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < o.random && !failing; ++i) {
-      std::size_t n = c.target.fixed_length ? *c.target.fixed_length
-                      : (i % 3 == 2)        ? o.max_random_length
-                                     : 1 + rng() % std::max<std::size_t>(1, o.max_random_length);
-      std::vector<std::size_t> w(n);
-      for (auto& s : w) s = rng() % S;
-      count += in_domain(w);
-      record(w, "random", o.three_way);
-    }
-    r.checked["random"] = count;
-  }
-  if (outside_promise > 0) r.checked["skipped (outside the promise)"] = outside_promise;
-  if (o.three_way && !checker.compilable())
-    r.notes.push_back(
-        "three-way agreement skipped: no arithmetic circuit for this model (compile_model's arith "
-        "routes: LRNN stacks, one Elman layer, LRNN layers under one hard-attention layer)");
-  else if (o.three_way)
-    r.checked["three-way (lengths compiled)"] = checker.circuits_compiled();
-
-  // 3. identity testing over F_p on the variety Σ_σ x[t,σ] = 1.
-  if (o.identity_rounds > 0 && !failing) {
-    const bool single_lrnn = c.model.layers.size() == 1 &&
-                             std::holds_alternative<LrnnLayer>(c.model.layers[0].layer) &&
-                             std::get<LrnnLayer>(c.model.layers[0].layer).readout_feature.empty();
-    if (!c.embedding || !c.target.circuit || !single_lrnn || c.modulus) {
-      r.notes.push_back(
-          "identity test not applicable: it needs X to read one token per symbol (an embedding), f "
-          "as a circuit, and "
-          "a single LRNN layer with a token-independent readout, so that both circuits are affine "
-          "in each position's "
-          "indicators");
-    } else {
-      const ModP F(kIdentityPrime);
-      std::mt19937_64 rng(o.seed ^ 0x5DEECE66Dull);
-      double bound = 0;
-      std::size_t points = 0;
-      for (std::size_t n = 1; n <= o.identity_max_length && !failing; ++n) {
-        const Circuit fc = c.target.circuit(n);
-        CompileOptions co;
-        co.acceptance = false;
-        co.scan = ScanKind::brent_kung;
-        const std::vector<InputSource> emb = c.embedding(n);
-        const Circuit xc = compile_lrnn(c.model, emb.size() / c.model.alphabet.size(), co).circuit;
-        const std::size_t cols = output_cols(c.model.layers.back().layer);
-        const std::uint32_t deg = std::max(degree(fc), degree(xc));
-        for (std::size_t round = 0; round < o.identity_rounds; ++round) {
-          std::vector<std::uint64_t> u(fc.inputs().size());
-          for (std::size_t t = 0; t < n; ++t) {  // a random point with Σ_σ u[t,σ] = 1
-            std::uint64_t rest = 0;
-            for (std::size_t s = 1; s < S; ++s) {
-              u[t * S + s] = rng() % kIdentityPrime;
-              rest = F.add(rest, u[t * S + s]);
-            }
-            u[t * S] = F.sub(F.one(), rest);
-          }
-          std::vector<std::uint64_t> v;
-          for (const InputSource& src : emb) {
-            std::uint64_t x = F.from_rational(src.constant);
-            for (std::uint32_t var : src.variables) x = F.add(x, u[var]);
-            v.push_back(x);
-          }
-          const auto fy = evaluate(fc, F, std::span<const std::uint64_t>(u)).at(0);
-          const auto xy =
-              evaluate(xc, F, std::span<const std::uint64_t>(v)).at(c.out_row * cols + c.out_col);
-          ++points;
-          if (fy != xy) {
-            r.notes.push_back(
-                fmt::format("identity test: the circuits differ at a random point for n = {} "
-                            "(f = {}, X = {} mod p); searching for a string",
-                            n, fy, xy));
-            // Polynomials that differ on the variety differ on some one-hot input of length n.
-            for_each_string(S, n, [&](const std::vector<std::size_t>& w) {
-              return record(w, "identity", false);
-            });
-            break;
-          }
-        }
-        bound += std::pow(static_cast<double>(deg) / static_cast<double>(kIdentityPrime),
-                          static_cast<double>(o.identity_rounds));
-      }
-      r.checked["identity (points)"] = points;
-      if (!failing)
-        r.error_bound =
-            fmt::format("{:.3g} (Schwartz–Zippel, p = 2^61 − 1, {} rounds, lengths 1..{})", bound,
-                        o.identity_rounds, o.identity_max_length);
-    }
-  }
-
-  // Shrink: the shortest, then lexicographically least, failing string.
-  if (failing) {
-    auto [w, method] = *failing;
-    Counterexample ce;
-    ce.found_by = method;
-    const std::size_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-    double space = 0;
-    for (std::size_t n = lo; n <= w.size(); ++n) space += count_strings(S, n);
-    const bool minimal_already = method.rfind("exhaustive", 0) == 0;  // (length, lex) order
-    if (!minimal_already && space <= static_cast<double>(o.shrink_cap)) {
-      bool found = false;
-      for (std::size_t n = lo; n <= w.size() && !found; ++n)
-        found = for_each_string(S, n, [&](const std::vector<std::size_t>& cand) {
-          if (in_domain(cand) && checker.check(cand, false)) {
-            w = cand;
-            return true;
-          }
-          return false;
-        });
-    } else if (!minimal_already) {
-      // Greedy: delete symbols, then lower them, while the string still fails.
-      ce.minimal = false;
-      bool progress = true;
-      while (progress) {
-        progress = false;
-        for (std::size_t i = 0; i < w.size() && w.size() > 1 && !c.target.fixed_length; ++i) {
-          auto cand = w;
-          cand.erase(cand.begin() + static_cast<long>(i));
-          if (in_domain(cand) && checker.check(cand, false)) {
-            w = cand;
-            progress = true;
-            break;
-          }
-        }
-        for (std::size_t i = 0; i < w.size() && !progress; ++i)
-          for (std::size_t s = 0; s < w[i] && !progress; ++s) {
-            auto cand = w;
-            cand[i] = s;
-            if (in_domain(cand) && checker.check(cand, false)) {
-              w = cand;
-              progress = true;
-            }
-          }
-      }
-    }
-    const auto m = checker.check(w, true).value_or(*failing_mismatch);
-    ce.input = w;
-    ce.input_text = join(sigma, w);
-    ce.expected = m.expected;
-    ce.got = m.got;
-    ce.disagreeing = m.disagreeing;
+  // X's state trace on encode(w), as `rnncc run --trace` prints it.
+  std::string trace_of(const std::vector<std::size_t>& w) const {
     try {
-      const std::vector<std::size_t> x = c.encode(w);
-      if (!x.empty()) {
-        PrecisionSpec p;
-        if (c.modulus) {
-          p.kind = PrecisionSpec::Kind::mod;
-          p.modulus = *c.modulus;
-        }
-        RunReport run = run_model(c.model, c.model.alphabet.join(x), "counterexample", p);
-        ce.trace = format_text(c.model, {run}, true);
+      const std::vector<std::size_t> x = c_.encode(w);
+      if (x.empty()) return {};
+      PrecisionSpec p;
+      if (c_.modulus) {
+        p.kind = PrecisionSpec::Kind::mod;
+        p.modulus = *c_.modulus;
       }
+      RunReport run = run_model(c_.model, c_.model.alphabet.join(x), "counterexample", p);
+      return format_text(c_.model, {run}, true);
     } catch (const std::exception& e) {
-      ce.trace = std::string("(no trace: ") + e.what() + ")";
+      return std::string("(no trace: ") + e.what() + ")";
     }
-    r.counterexample = std::move(ce);
   }
-  r.holds = !r.counterexample &&
-            std::all_of(r.claims.begin(), r.claims.end(), [](const Claim& cl) { return cl.ok; });
-  return r;
+
+  const Construction& c_;
+  const VerifyOptions& o_;
+  Checker checker_;
+  const Alphabet& sigma_;
+  const std::size_t S_;
+  VerifyReport report_;
+  bool gpu_ = false;  // choose_device: the GPU runs exhaustive and random
+  std::size_t outside_promise_ = 0;
+  std::optional<std::pair<std::vector<std::size_t>, std::string>> failing_;  // (w, method)
+  std::optional<Mismatch> failing_mismatch_;
+};
+
+}  // namespace
+
+VerifyReport verify(const Construction& c, const VerifyOptions& o) {
+  Verification v(c, o);
+  v.choose_device();
+  v.exhaustive();
+  v.random();
+  v.count_skipped();
+  v.three_way();
+  v.identity();
+  v.shrink();
+  return v.verdict();
 }
 
 nlohmann::ordered_json to_json(const VerifyReport& r) {

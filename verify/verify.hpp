@@ -13,10 +13,13 @@
 //   gpu         (--device gpu) exhaustive and random strings on the GPU through one check circuit
 //               (X's compiled circuit on encode(w) against f's), exact by multi-modular
 //               arithmetic with a bound check (verify/device_check.hpp).
-// A failure is shrunk to the shortest, then lexicographically least, failing string (exactly,
-// by enumeration in that order, when the search space is under a cap; greedily otherwise, and
-// the report says so) and shown with X's state trace. Claims the construction makes are part of
-// the verdict: holds = no counterexample and every claim ok.
+//   shrinking   a failure is shrunk to the shortest, then lexicographically least, failing string
+//               (exactly, by enumeration in that order, when the search space is under a cap;
+//               greedily otherwise, and the report says so) and shown with X's state trace;
+//   claims      the construction's claims are part of the verdict: holds = no counterexample and
+//               every claim ok.
+// verify.cpp runs them as one member function each of a small class, in the order above
+// (exhaustive before random, so an exhaustive failure is the one shrunk).
 #pragma once
 
 #include <cstdint>

@@ -74,6 +74,18 @@ rnncc_golden(err-verify-bad-formula 2 err_verify_bad_formula.txt stderr verify b
 rnncc_golden(err-verify-bad-wfa 2 err_verify_bad_wfa.txt stderr verify wfa tests/cli/models/bad_weight.att)
 rnncc_golden(err-verify-family 2 err_verify_family.txt stderr verify wfa examples/wfa_count_ab.att --family lstm)
 rnncc_golden(err-construct-kind 2 err_construct_kind.txt stderr construct turing examples/wfa_count_ab.att -o out.json)
+# Generated from the construction registry: the KIND lists are complete, `KIND --help` lists that
+# kind's options only, and an option of another kind is refused, naming the kinds it belongs to.
+rnncc_golden(help-construct 0 help_construct.txt stdout construct --help)
+rnncc_golden(help-verify 0 help_verify.txt stdout verify --help)
+rnncc_golden(help-construct-mod-count 0 help_construct_mod_count.txt stdout construct mod-count --help)
+rnncc_golden(help-verify-matmul3 0 help_verify_matmul3.txt stdout verify matmul3 --help)
+rnncc_golden(help-verify-wfa 0 help_verify_wfa.txt stdout verify wfa --help)
+rnncc_golden(help-verify-model 0 help_verify_model.txt stdout verify model --help)
+rnncc_golden(err-verify-inapplicable 2 err_verify_inapplicable.txt stderr verify matmul3 --k 7 --family pd)
+rnncc_golden(err-verify-inapplicable-flag 2 err_verify_inapplicable_flag.txt stderr verify assoc-recall --exhaustive 3 --gated)
+rnncc_golden(err-construct-inapplicable 2 err_construct_inapplicable.txt stderr construct dwfa examples/dwfa_mod3.att --family pd -o out.json)
+rnncc_golden(err-construct-extra-input 2 err_construct_extra_input.txt stderr construct parity examples/wfa_count_ab.att -o out.json)
 
 # AIGER: EPFL circuits from ../shared/benchmarks (beside the repository); without them these
 # two tests are not registered, and configure says so.

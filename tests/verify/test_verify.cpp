@@ -6,6 +6,7 @@
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "rnn/model_json.hpp"
+#include "verify/subjects.hpp"
 #include "verify/verify.hpp"
 
 using namespace rnncc;
@@ -141,4 +142,39 @@ TEST_CASE("identity testing is declined where the circuits are not block-linear"
   CHECK(r.holds);
   REQUIRE_FALSE(r.notes.empty());
   CHECK_THAT(r.notes[0], Catch::Contains("not applicable"));
+}
+
+TEST_CASE("verify's kinds: every construction, then `model` (verify only), built from files",
+          "[verify]") {
+  const Registry& r = verify_registry();
+  REQUIRE(r.kinds().size() == 14);
+  CHECK(r.kinds().front().name == "wfa");
+  const ConstructionKind* model = r.find("model");
+  REQUIRE(model == &r.kinds().back());
+  CHECK(model->verify_only);
+  ConstructionArgs args;
+  args.input = test::example("binary_value_wfa.json");
+  try {
+    model->build(args, r);
+    FAIL("built without --against");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "--against: required by model");
+  }
+  try {
+    model->check_applicable(ConstructionArgs{}.set("--family", "pd"), r);
+    FAIL("--family accepted by model");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "--family: does not apply to model (an option of wfa)");
+  }
+  args.set("--against", test::example("wfa_binary_value.att"));
+  const Construction c = model->build(args, r);
+  CHECK(c.name == "model " + c.model.name + " against the WFA");
+  VerifyOptions o;
+  o.exhaustive = 4;
+  o.random = 10;
+  o.identity_rounds = 1;
+  const VerifyReport rep = verify(c, o);
+  CHECK(rep.holds);
+  CHECK(rep.checked.at("exhaustive") == 2 + 4 + 8 + 16);
+  CHECK(rep.error_bound.has_value());
 }
