@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/analysis.hpp"
-#include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 
 namespace rnncc {
 
