@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   for (ScanKind scan : scans) {
     CompileOptions o;
     o.scan = scan;
-    o.max_gates = std::size_t{1} << 32;
+    o.budget.max_gates = std::size_t{1} << 32;
     const auto t0 = std::chrono::steady_clock::now();
     CompiledCircuit cc = compile_lrnn(model, n, o);
     const double seconds =

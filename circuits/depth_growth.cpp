@@ -3,10 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <functional>
 #include <map>
 
 #include "algebra/error.hpp"
@@ -15,7 +11,6 @@
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/nonlinear.hpp"
 #include "circuits/compile/target.hpp"
-#include "circuits/io/circuit_json.hpp"
 #include "rnn/families.hpp"
 #include "rnn/nonlinear.hpp"
 
@@ -308,7 +303,7 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
     }
     if (arch == "relu-rnn") {
       s.model = relu_counter();
-      s.options.log_c = 1;
+      s.options.precision.log_c = 1;
       return s;
     }
     if (arch == "hybrid")
@@ -317,14 +312,15 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
                        "features (compile the GDN layer with --target boolean and the "
                        "attention layer with --target threshold separately)");
     s.model = representative_model(arch);
-    s.options.log_c = 1;  // LRNNs: the scan-rounded fixed-point circuit; uhat: lowered thresholds
+    s.options.precision.log_c =
+        1;  // LRNNs: the scan-rounded fixed-point circuit; uhat: lowered thresholds
     s.options.compile.acceptance = arch == "uhat";
     return s;
   }
   // threshold
   if (arch == "s4" || arch == "uhat" || arch == "counter") {
     s.model = representative_model(arch);
-    s.options.log_c = 1;
+    s.options.precision.log_c = 1;
     s.options.compile.acceptance = true;
     return s;
   }
@@ -355,7 +351,7 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
   for (const auto& a : archs) {
     try {
       subjects.emplace_back(a, depth_subject(a, target));
-      subjects.back().second.options.compile.max_gates = max_gates;
+      subjects.back().second.options.compile.budget.max_gates = max_gates;
     } catch (const InputError& e) {
       if (!skipped) throw;
       // "--target: threshold: pd: reason" → "pd: reason"
@@ -466,45 +462,6 @@ std::string depth_csv(const std::vector<DepthPoint>& points) {
     out += p.arch + "," + std::to_string(p.n) + "," + std::to_string(p.size) + "," +
            std::to_string(p.depth) + "," + std::to_string(p.bounded_fanin_depth) + "\n";
   return out;
-}
-
-bool plot_depths_svg(const std::vector<DepthPoint>& points, const std::string& svg_path) {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return false;
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("rnncc-depth-" + std::to_string(std::hash<std::string>{}(svg_path)));
-  std::filesystem::create_directories(dir);
-  std::vector<std::string> order;
-  for (const auto& p : points)
-    if (std::find(order.begin(), order.end(), p.arch) == order.end()) order.push_back(p.arch);
-  std::string script =
-      "set terminal svg size 900,600 dynamic enhanced font 'sans,12'\n"
-      "set output '" +
-      (dir / "plot.svg").string() +
-      "'\n"
-      "set logscale x 2\nset xlabel 'n (sequence length)'\nset ylabel 'circuit depth'\n"
-      "set key outside right\nset grid\nset title 'Circuit depth against length'\nplot ";
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    std::ofstream data(dir / (std::to_string(i) + ".dat"));
-    for (const auto& p : points)
-      if (p.arch == order[i]) data << p.n << " " << p.depth << "\n";
-    script += (i ? ", " : "") + std::string("'") + (dir / (std::to_string(i) + ".dat")).string() +
-              "' using 1:2 with linespoints title '" + order[i] + "'";
-  }
-  script += "\n";
-  std::ofstream(dir / "plot.gp") << script;
-  const std::string cmd =
-      "gnuplot '" + (dir / "plot.gp").string() + "' 2>'" + (dir / "err.txt").string() + "'";
-  if (std::system(cmd.c_str()) != 0) {
-    std::ifstream err(dir / "err.txt");
-    std::string e((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
-    std::filesystem::remove_all(dir);
-    throw InputError("--plot", "gnuplot failed: " + e);
-  }
-  std::ifstream svg(dir / "plot.svg");
-  std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
-  std::filesystem::remove_all(dir);
-  write_file_atomically(svg_path, text);
-  return true;
 }
 
 }  // namespace rnncc

@@ -87,9 +87,6 @@ std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points);
 // The points as CSV: "arch,n,size,depth,bounded_fanin_depth".
 std::string depth_csv(const std::vector<DepthPoint>& points);
 
-// Plots depth against n (log-scaled n axis), one line per architecture, to an SVG file through
-// gnuplot. Returns false, writing nothing, when gnuplot is not installed; throws InputError when
-// gnuplot fails. The SVG is written atomically.
-bool plot_depths_svg(const std::vector<DepthPoint>& points, const std::string& svg_path);
+// The plot of the points is viz/plot_depth.hpp (plot_depths_svg).
 
 }  // namespace rnncc

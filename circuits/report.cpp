@@ -1,9 +1,8 @@
 #include "circuits/report.hpp"
 
-#include <bit>
-
 #include <fmt/format.h>
 
+#include "circuits/compile/common.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 #include "circuits/passes/strash.hpp"
@@ -18,7 +17,7 @@ CircuitReport report_circuit(const CompiledCircuit& cc) {
   const auto live = live_table(cc.circuit);
   std::size_t used = 0;
   for (GateId in : cc.circuit.inputs()) used += live[in];
-  r.depth_lower_bound = used <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(used - 1));
+  r.depth_lower_bound = static_cast<std::uint32_t>(ceil_log2(used));
   bool boolean = true, threshold = false;
   for (GateId g = 0; g < cc.circuit.size() && boolean; ++g) {
     const GateKind k = cc.circuit.kind(g);

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/analysis.hpp"
-#include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 
 namespace rnncc {
 
@@ -21,7 +21,7 @@ struct CircuitReport {
   // ⌈log₂ (inputs some output depends on)⌉: no fan-in-2 circuit for these outputs is shallower.
   std::uint32_t depth_lower_bound = 0;
   // Boolean and threshold circuits only: the and-inverter graph ABC's `strash` builds from the
-  // circuit (thr gates lowered to adder–comparators first; circuits/compose.hpp, strash) — its
+  // circuit (thr gates lowered to adder–comparators first; circuits/passes/strash.hpp) — its
   // AND nodes and AND depth with NOT free, ABC's `print_stats` "and" and "lev". Empty when the
   // circuit has arithmetic or test gates (or constants other than 0 and 1).
   std::optional<std::size_t> and_nodes;

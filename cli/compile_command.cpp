@@ -47,23 +47,22 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
 }
 
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
-  CompileOptions o;
-  parse_scan(f.scan, o);
+  TargetOptions t;
+  CompileOptions& o = t.compile;
+  o.scan = parse_scan(f.scan);
   if (f.outputs != "last" && f.outputs != "all")
     throw InputError("--outputs", "'" + f.outputs + "': expected last or all");
   o.outputs = f.outputs == "all" ? OutputMode::all : OutputMode::last;
   if (f.structure != "auto" && f.structure != "dense")
     throw InputError("--structure", "'" + f.structure + "': expected auto or dense");
   o.structure = f.structure == "dense" ? Structure::dense : Structure::automatic;
-  o.max_gates = f.max_gates;
-  TargetOptions t;
+  o.budget.max_gates = f.max_gates;
   t.target = parse_target(f.target);
-  parse_target_precision(f.precision, t);
-  t.rounding = parse_rounding(f.rounding);
-  t.overflow = parse_overflow(f.overflow);
-  t.int_bits = f.int_bits;
+  parse_target_precision(f.precision, t.precision);
+  t.precision.rounding = parse_rounding(f.rounding);
+  t.precision.overflow = parse_overflow(f.overflow);
+  t.precision.int_bits = f.int_bits;
   t.max_states = f.max_states;
-  t.compile = o;
   Model model = load_model(model_path);
   return compile_model(model, f.length, t);
 }

@@ -10,6 +10,7 @@
 #include "circuits/depth_growth.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "cli/commands.hpp"
+#include "viz/plot_depth.hpp"
 
 namespace rnncc::cli {
 

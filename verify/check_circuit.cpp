@@ -34,7 +34,7 @@ std::optional<CheckCircuit> build_check_circuit(const Construction& c, std::size
     try {
       std::optional<CheckCircuit> other = build_check_circuit(c, n, options);
       if (other && other->circuit.size() < best->circuit.size()) best = std::move(other);
-    } catch (const InputError&) {  // over options.max_gates: the sequential one stands
+    } catch (const InputError&) {  // over options.budget: the sequential one stands
     }
   }
   return best;
@@ -101,11 +101,10 @@ std::optional<CheckCircuit> build_check_circuit(const Construction& c, std::size
 
   CircuitBuilder b;
   b.reserve(xc.size() + fc.size() + forms.size() + n * S);
-  std::vector<GateId> x;
+  std::vector<GateId> x;  // x[(t−1)·|Σ| + σ], the one-hot inputs of every compiler
   x.reserve(n * S);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < S; ++s)
-      x.push_back(b.input("x[" + std::to_string(t + 1) + "," + c.target.alphabet.symbol(s) + "]"));
+  for (const auto& xt : one_hot_inputs(b, n, c.target.alphabet))
+    x.insert(x.end(), xt.begin(), xt.end());
 
   // X's input (u, τ) = constant + Σ x[var]: exact on one-hot x (Construction::input_forms).
   std::vector<GateId> z;
@@ -133,7 +132,7 @@ std::optional<CheckCircuit> build_check_circuit(const Construction& c, std::size
   out.symbols = S;
   out.pairs = {{0, 1}};
   out.modulus = c.modulus;
-  out.scan = options.scan;
+  out.scan = options.scan.kind;
   return out;
 }
 

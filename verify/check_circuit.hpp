@@ -59,11 +59,11 @@ struct CheckCircuit {
 // input_forms nor an embedding (an embedding is exact on one-hot inputs, so it serves as input
 // forms), f carries a promise (a check circuit claims equality on every string), n is not f's fixed
 // length, or encode(w) is empty for |w| = n. Throws InputError when compile_lrnn refuses
-// (an estimate above options.max_gates) and std::logic_error when the input forms or f's
+// (an estimate above options.budget) and std::logic_error when the input forms or f's
 // circuit have the wrong number of entries (a construction bug).
 std::optional<CheckCircuit> build_check_circuit(const Construction& c, std::size_t n,
                                                 std::string* why_not = nullptr);
-// The same with X compiled under `options` (scan, structure, max_gates; outputs and acceptance
+// The same with X compiled under `options` (scan, structure, budget; outputs and acceptance
 // are overridden: last output, no test).
 std::optional<CheckCircuit> build_check_circuit(const Construction& c, std::size_t n,
                                                 CompileOptions options,

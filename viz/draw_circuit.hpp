@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 
 namespace rnncc {
 

@@ -7,7 +7,6 @@
 #include <variant>
 
 #include "algebra/error.hpp"
-#include "circuits/compile/lrnn_parts.hpp"
 #include "circuits/passes/inline.hpp"
 
 namespace rnncc {
@@ -24,6 +23,13 @@ const AttentionLayer& threshold_layer(const Model& model) {
     throw InputError("layer 0", "is attention/" + to_string(l.kind) +
                                     "; the threshold route compiles unique_hard attention only");
   return l;
+}
+
+// The log-precision format of the threshold route (exact attention has no threshold circuit).
+FixedFormat log_format(std::size_t n, const AttentionCompileOptions& o) {
+  if (o.precision.exact())
+    throw InputError("--precision", "attention compiles at log precision; use --precision log:C");
+  return o.precision.format(n);
 }
 
 std::size_t visible_count(const AttentionLayer& l, std::size_t n) {
@@ -67,29 +73,27 @@ std::int32_t to_int32(const Integer& r, const char* what) {
 
 }  // namespace
 
-std::size_t estimate_unique_hard_threshold(const Model& model, std::size_t n,
-                                           const AttentionCompileOptions& o) {
+std::size_t estimate_unique_hard_threshold_gates(const Model& model, std::size_t n,
+                                                 const AttentionCompileOptions& o) {
   const AttentionLayer& l = threshold_layer(model);
+  const FixedFormat format = log_format(n, o);
   const std::size_t S = model.alphabet.size(), m = visible_count(l, n);
-  const std::size_t w = o.format.int_bits + o.format.frac_bits + 1;
+  const std::size_t w = format.int_bits + format.frac_bits + 1;
   const std::size_t rows = l.output_rows();
   return n * S + n * S * S + m * (m - 1) / 2 + m + 2 * m * rows * (w + 1) + rows * (w + 1) + 64;
 }
 
 CompiledCircuit compile_unique_hard_threshold(const Model& model, std::size_t n,
                                               const AttentionCompileOptions& o) {
-  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
+  check_length(n);
   const AttentionLayer& l = threshold_layer(model);
-  const std::size_t est = estimate_unique_hard_threshold(model, n, o);
-  if (est > o.max_gates)
-    throw InputError("--max-gates", "the circuit would have up to " + std::to_string(est) +
-                                        " gates, more than the limit of " +
-                                        std::to_string(o.max_gates) +
-                                        " (raise --max-gates to build it anyway)");
-  const FixedPoint fp(o.format);
-  const unsigned F = o.format.frac_bits;
+  const std::size_t est = estimate_unique_hard_threshold_gates(model, n, o);
+  o.budget.check(est);
+  const FixedFormat format = log_format(n, o);
+  const FixedPoint fp(format);
+  const unsigned F = format.frac_bits;
   const std::size_t S = model.alphabet.size(), first = first_visible(l, n), m = n - first + 1;
-  const std::size_t h = l.key_size(), r = l.value_size(), w = o.format.int_bits + F + 1;
+  const std::size_t h = l.key_size(), r = l.value_size(), w = format.int_bits + F + 1;
   const SymbolTables tab = symbol_tables(l, fp, S);
   const Integer lambda = fp.from_rational(l.position_bias).raw;
 
@@ -98,10 +102,7 @@ CompiledCircuit compile_unique_hard_threshold(const Model& model, std::size_t n,
   b.reserve(std::min<std::size_t>(est, std::size_t{1} << 26));
   detail::RegionRecorder rec{b, out.regions};
   rec.enter_at(RegionKind::input, 0, 0);
-  std::vector<std::vector<GateId>> x(n);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < S; ++s)
-      x[t].push_back(b.input("x[" + std::to_string(t + 1) + "," + model.alphabet.symbol(s) + "]"));
+  const std::vector<std::vector<GateId>> x = one_hot_inputs(b, n, model.alphabet);
 
   // Scores: per visible s, the (p[s][σ][τ], R(σ,τ,s)) pairs with R ≠ 0.
   rec.enter_at(RegionKind::leaf, 0, 0);
@@ -249,7 +250,8 @@ GateId linear(CircuitBuilder& b, const Matrix<Rational>& W, std::size_t row,
 
 }  // namespace
 
-std::size_t estimate_attention_arith(const Model& model, std::size_t n, const CompileOptions& o) {
+std::size_t estimate_attention_arith_gates(const Model& model, std::size_t n,
+                                           const CompileOptions& o) {
   const AttentionLayer& l = hybrid_layer(model);
   const std::size_t k = l.features, h = l.key_size(), r = l.value_size();
   const std::size_t positions = o.outputs == OutputMode::all ? n : 1;
@@ -266,32 +268,22 @@ std::size_t estimate_attention_arith(const Model& model, std::size_t n, const Co
 
 CompiledCircuit compile_attention_arith(const Model& model, std::size_t n,
                                         const CompileOptions& o) {
-  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
+  check_length(n);
   const AttentionLayer& l = hybrid_layer(model);
-  const std::size_t S = model.alphabet.size();
   const Model prefix = lrnn_prefix(model);
   CompileOptions lo = o;
   lo.outputs = OutputMode::all;
   lo.acceptance = false;
-  const std::size_t est = estimate_attention_arith(model, n, o) +
-                          (prefix.layers.empty() ? 0 : estimate_operations(prefix, n, lo));
-  if (est > o.max_gates)
-    throw InputError("--max-gates", "the circuit would have about " + std::to_string(est) +
-                                        " gates, more than the limit of " +
-                                        std::to_string(o.max_gates) +
-                                        " (raise --max-gates to build it anyway)");
+  const std::size_t est = estimate_attention_arith_gates(model, n, o) +
+                          (prefix.layers.empty() ? 0 : estimate_lrnn_gates(prefix, n, lo));
+  o.budget.check(est);
   CompiledCircuit out;
   CircuitBuilder b;
   detail::RegionRecorder rec{b, out.regions};
   rec.enter_at(RegionKind::input, 0, 0);
+  std::vector<std::vector<GateId>> z = one_hot_inputs(b, n, model.alphabet);
   std::vector<GateId> inputs;
-  std::vector<std::vector<GateId>> z(n);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < S; ++s) {
-      inputs.push_back(
-          b.input("x[" + std::to_string(t + 1) + "," + model.alphabet.symbol(s) + "]"));
-      z[t].push_back(inputs.back());
-    }
+  for (const auto& xt : z) inputs.insert(inputs.end(), xt.begin(), xt.end());
   const auto L = static_cast<std::uint32_t>(model.layers.size() - 1);
   if (!prefix.layers.empty()) {
     // The LRNN layers: compile_lrnn's circuit for every y_t, inlined on the same inputs (one

@@ -25,7 +25,7 @@
 // (unbounded fan-in) for every n; fan-in-2 depth 3 + ⌈log₂(2|Σ|²)⌉ + ⌈log₂(m−1)⌉ + … grows
 // like log n because the thr and OR gates have fan-in m (the number of visible positions).
 // Size: n|Σ|² ANDs, m(m−1)/2 comparisons (fan-in ≤ 2|Σ|²), m selections (fan-in m−1), and
-// O(m·r·(I+F+1)) AND/OR gates for the bits (estimate_unique_hard_threshold).
+// O(m·r·(I+F+1)) AND/OR gates for the bits (estimate_unique_hard_threshold_gates).
 //
 // (b) compile_attention_arith: a hybrid — LRNN layers (compile_lrnn, all positions) followed by
 // one unique-hard or averaging-hard attention layer — becomes an arithmetic circuit over Q with
@@ -51,35 +51,35 @@
 namespace rnncc {
 
 struct AttentionCompileOptions {
-  FixedFormat format;                            // the log-precision format (log_precision())
-  bool acceptance = true;                        // append the "accept" output
-  std::size_t max_gates = std::size_t{1} << 28;  // refuse larger estimates (InputError)
+  Precision precision = Precision::log(1);  // log precision (exact is refused): format(n)
+  bool acceptance = true;                   // append the "accept" output
+  Budget budget;
 };
 
 // Throws InputError for n = 0, a model that is not one unique_hard attention layer on the
 // one-hot input, a score or value table entry beyond the int32 weights of thr gates
-// (|raw| ≥ 2^31, i.e. I + F ≥ 31), or an estimate above options.max_gates.
+// (|raw| ≥ 2^31, i.e. I + F ≥ 31), exact precision, or an estimate above options.budget.
 CompiledCircuit compile_unique_hard_threshold(const Model& model, std::size_t n,
                                               const AttentionCompileOptions& options);
 
 // Upper bound on the gates compile_unique_hard_threshold creates (inputs included).
-std::size_t estimate_unique_hard_threshold(const Model& model, std::size_t n,
-                                           const AttentionCompileOptions& options);
+std::size_t estimate_unique_hard_threshold_gates(const Model& model, std::size_t n,
+                                                 const AttentionCompileOptions& options);
 
 // The stated unbounded-fan-in depth of the threshold circuit: 5 whenever some output is not
 // constant (smaller when folding removes levels, e.g. one visible position).
 inline constexpr std::size_t kUniqueHardThresholdDepth = 5;
 
 // Throws InputError for n = 0, a model that is not (LRNN layers)* followed by one unique_hard or
-// averaging_hard attention layer (softmax: no exact circuit), or an estimate above max_gates.
+// averaging_hard attention layer (softmax: no exact circuit), or an estimate above the budget.
 // Uses options.scan (and the rest of compile_lrnn's options for the LRNN part), .outputs (last:
-// y_n; all: every y_t, each with its own comparisons), .acceptance, .max_gates.
+// y_n; all: every y_t, each with its own comparisons), .acceptance, .budget.
 CompiledCircuit compile_attention_arith(const Model& model, std::size_t n,
                                         const CompileOptions& options);
 
 // Upper bound on the operations of the attention part of compile_attention_arith (the LRNN part
-// is estimate_operations of the LRNN prefix).
-std::size_t estimate_attention_arith(const Model& model, std::size_t n,
-                                     const CompileOptions& options);
+// is estimate_lrnn_gates of the LRNN prefix).
+std::size_t estimate_attention_arith_gates(const Model& model, std::size_t n,
+                                           const CompileOptions& options);
 
 }  // namespace rnncc

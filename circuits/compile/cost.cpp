@@ -82,7 +82,7 @@ std::size_t chunk_ops_bound(const LrnnLayer& l, std::size_t n, std::size_t C) {
 std::uint32_t sum_cost(std::size_t operands, FaninModel f) {
   if (operands <= 1) return 0;
   if (f == FaninModel::unbounded) return 1;
-  return static_cast<std::uint32_t>(std::bit_width(operands - 1));
+  return static_cast<std::uint32_t>(ceil_log2(operands));
 }
 
 }  // namespace
@@ -121,8 +121,8 @@ SizeBreakdown predict_size(const Model& model, std::size_t n, const CompileOptio
       }
     }
     const CombineStructure st = combine_structure(*l, o.structure);
-    if (o.chunk > 0) {
-      s.chunks += chunk_ops_bound(*l, n, o.chunk);
+    if (o.scan.chunk > 0) {
+      s.chunks += chunk_ops_bound(*l, n, o.scan.chunk);
     } else {
       s.leaves += n * leaf_ops(*l, st);
       // anchor: A_1 S_0 + B_1 with generic S_0
@@ -131,7 +131,7 @@ SizeBreakdown predict_size(const Model& model, std::size_t n, const CompileOptio
                   : st == CombineStructure::pd     ? d * m + d * m * (d + 1)
                                                    : d * m * (d + 1);
       const CombineCost c = combine_cost(st, d, m);
-      const std::size_t nodes = prefix_node_count(o.scan, n, o.ladner_fischer_k);
+      const std::size_t nodes = prefix_node_count(o.scan.kind, n, o.scan.ladner_fischer_k);
       const std::size_t anchored = n - 1;
       s.combines += anchored * c.anchored + (nodes - anchored) * c.full;
     }
@@ -144,7 +144,7 @@ SizeBreakdown predict_size(const Model& model, std::size_t n, const CompileOptio
   return s;
 }
 
-std::size_t estimate_operations(const Model& model, std::size_t n, const CompileOptions& options) {
+std::size_t estimate_lrnn_gates(const Model& model, std::size_t n, const CompileOptions& options) {
   return predict_size(model, n, options).total();
 }
 
@@ -201,7 +201,7 @@ std::uint32_t predict_depth(const Model& model, std::size_t n, const CompileOpti
   };
   std::vector<Track> v(n, leaf);
   v[0] = {0, 0, apply(leaf, 0, leaf.b)};  // S_0 constants have depth 0
-  for (const auto& level : prefix_network(o.scan, n, o.ladner_fischer_k))
+  for (const auto& level : o.scan.network(n))
     for (const PrefixNode& node : level) {
       const Track u = v[node.target], w = v[node.source];
       Track r;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -13,13 +12,12 @@
 #include <tuple>
 
 #include "algebra/error.hpp"
-#include "circuits/compile/lrnn_parts.hpp"
 
 namespace rnncc {
 
 namespace {
 
-using detail::GMat;
+using GMat = Matrix<GateId>;
 
 // An entry that is constantly 0 (no symbol leads there). Kept out of the circuit: a product
 // term with such a factor is dropped instead of built and folded.
@@ -30,16 +28,8 @@ constexpr std::size_t kMaxSums = std::size_t{1} << 16;
 // Value tuples the tracked reference enumerates at most.
 constexpr std::size_t kMaxTuples = std::size_t{1} << 20;
 
-std::size_t ceil_log2(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(n - 1));
-}
-
 bool accepted(Acceptance::Mode mode, const Rational& y) {
   return mode == Acceptance::Mode::positive ? y > 0 : y == 0;
-}
-
-std::string symbol_name(const std::vector<std::string>& alphabet, std::size_t s) {
-  return s < alphabet.size() ? alphabet[s] : std::to_string(s);
 }
 
 GateId and2(CircuitBuilder& b, GateId x, GateId y) {
@@ -105,17 +95,179 @@ std::size_t step(const std::vector<std::vector<std::size_t>>& delta, std::size_t
   return row[s];
 }
 
-// ---- the prefix compiler, shared by plain and tracked machines ---------------------------
+// ---- readouts ---------------------------------------------------------------------------
 
-struct Spec {
+// The tracked acceptance: P_j[s] = "some choice of one state per track 1..j has
+// Σ w_i·value[q_i] = s", built track by track, then OR over the accepted sums.
+GateId tracked_accept(CircuitBuilder& b, const TrackedMachine& m, const GMat& V) {
+  if (m.tracks.empty()) return accepted(m.mode, m.bias) ? b.constant(Rational(1)) : kFalse;
+  std::map<Rational, GateId> P;
+  std::vector<GateId> terms;
+  for (std::size_t j = 0; j < m.tracks.size(); ++j) {
+    std::map<Rational, std::vector<GateId>> groups;
+    for (std::size_t q = 0; q < V.rows(); ++q)
+      if (V(q, j) != kFalse) groups[m.tracks[j].weight * m.value[q]].push_back(V(q, j));
+    std::map<Rational, GateId> u;
+    for (auto& [c, g] : groups) u[c] = or_tree(b, g);
+    if (j == 0) {
+      P = std::move(u);
+      continue;
+    }
+    std::map<Rational, std::vector<GateId>> next;
+    for (const auto& [s, p] : P)
+      for (const auto& [c, g] : u) next[s + c].push_back(and2(b, p, g));
+    P.clear();
+    for (auto& [s, g] : next) P[s] = or_tree(b, g);
+    if (P.size() > kMaxSums)
+      throw InputError("machine", "the tracked acceptance has more than " +
+                                      std::to_string(kMaxSums) + " distinct partial sums");
+  }
+  for (const auto& [s, g] : P)
+    if (accepted(m.mode, s + m.bias)) terms.push_back(g);
+  return or_tree(b, terms);
+}
+
+// Number of distinct Σ_j w_j·value[q_j] over all state tuples (capped: nullopt beyond kMaxSums).
+std::optional<std::size_t> distinct_sums(const TrackedMachine& m) {
+  std::set<Rational> sums{Rational(0)};
+  for (const MachineTrack& t : m.tracks) {
+    std::set<Rational> vals, next;
+    for (const Rational& v : m.value) vals.insert(t.weight * v);
+    for (const Rational& s : sums)
+      for (const Rational& v : vals) next.insert(s + v);
+    if (next.size() > kMaxSums) return std::nullopt;
+    sums.swap(next);
+  }
+  return sums.size();
+}
+
+// ---- one machine abstraction ---------------------------------------------------------------
+
+// Every algorithm below is written once, for this: k runs of one transition function δ from the
+// start states starts[0..k−1], read in lockstep, and a readout of the k final states (q_1..q_k).
+//   FiniteStateMachine: k = 1, starts = {start}; accepted iff accepting[q_1].
+//   TrackedMachine:     one run per track; accepted iff Σ_j w_j·value[q_j] + bias > 0 (or = 0).
+// Only the readout differs between the kinds: the transitions, the prefix tree, the runs and the
+// sequential reference are shared.
+struct FiniteMachine {
   std::size_t symbols;
   const std::vector<std::vector<std::size_t>>& delta;
-  std::vector<std::size_t> starts;  // one per anchored column
+  std::vector<std::size_t> starts;
+  const std::vector<std::string>& labels;
   const std::vector<std::string>& alphabet;
+  const FiniteStateMachine* plain = nullptr;  // the readout: exactly one of these is set
+  const TrackedMachine* tracked = nullptr;
+
+  std::size_t states() const { return delta.size(); }
+
+  // InputError (where = "machine") naming the first broken rule (finite_state.hpp).
+  void check() const {
+    check_transitions(symbols, delta, labels, alphabet);
+    const std::size_t Q = states();
+    for (std::size_t j = 0; j < starts.size(); ++j)
+      if (starts[j] >= Q)
+        throw InputError("machine", (plain ? "start state " + std::to_string(starts[j]) + " is"
+                                           : "track " + std::to_string(j) + " starts at " +
+                                                 std::to_string(starts[j]) + ",") +
+                                        " not a state (Q = " + std::to_string(Q) + ")");
+    const std::size_t entries = plain ? plain->accepting.size() : tracked->value.size();
+    if (entries != Q)
+      throw InputError("machine", std::string(plain ? "accepting" : "value") + " has " +
+                                      std::to_string(entries) +
+                                      " entries, expected Q = " + std::to_string(Q));
+  }
+
+  // The readout of the final states of the runs (one per start).
+  bool accepts(const std::vector<std::size_t>& finals) const {
+    if (plain) return plain->accepting.at(finals[0]);
+    Rational y = tracked->bias;
+    for (std::size_t j = 0; j < finals.size(); ++j)
+      y += tracked->tracks[j].weight * tracked->value.at(finals[j]);
+    return accepted(tracked->mode, y);
+  }
+
+  // The readout as a circuit over the anchored value V (Q×k, entries may be kFalse): the OR of
+  // the accepting states (depth ⌈log₂ Q⌉), or the tracked partial-sum table (tracked_accept).
+  GateId accept_gate(CircuitBuilder& b, const GMat& V) const {
+    if (tracked) return tracked_accept(b, *tracked, V);
+    std::vector<GateId> terms;
+    for (std::size_t q = 0; q < states(); ++q)
+      if (plain->accepting[q]) terms.push_back(V(q, 0));
+    return or_tree(b, terms);
+  }
+
+  // The depth accept_gate adds (finite_state.hpp: ⌈log₂ Q⌉, or for k ≥ 1 tracks
+  // ⌈log₂ Q⌉ + (k − 1)·(1 + ⌈log₂ Q⌉) + ⌈log₂ #distinct final sums⌉).
+  std::size_t accept_depth() const {
+    const std::size_t L = ceil_log2(states()), k = starts.size();
+    if (plain) return L;
+    if (k == 0) return 0;
+    const auto sums = distinct_sums(*tracked);
+    return L + (k - 1) * (1 + L) + (sums ? ceil_log2(*sums) : k * L);
+  }
+
+  // The readout of the sequential reference over the one-hot run values v[j][q], n-ary gates:
+  // the OR of the accepting states, or (tracked) the OR over the accepted tuples of per-track
+  // values of the AND of their indicators — independent of tracked_accept's partial sums.
+  GateId reference_accept(CircuitBuilder& b, const std::vector<std::vector<GateId>>& v) const {
+    if (plain) {
+      std::vector<GateId> acc;
+      for (std::size_t q = 0; q < states(); ++q)
+        if (plain->accepting[q]) acc.push_back(v[0][q]);
+      return b.or_(acc);
+    }
+    const TrackedMachine& m = *tracked;
+    const std::size_t k = m.tracks.size();
+    std::vector<std::vector<std::pair<Rational, GateId>>> cls(k);
+    std::size_t tuples = 1;
+    for (std::size_t j = 0; j < k; ++j) {
+      std::map<Rational, std::vector<GateId>> by;
+      for (std::size_t q = 0; q < m.states(); ++q)
+        by[m.tracks[j].weight * m.value[q]].push_back(v[j][q]);
+      for (auto& [c, g] : by) cls[j].emplace_back(c, b.or_(g));
+      tuples *= cls[j].size();
+      if (tuples > kMaxTuples)
+        throw InputError("machine", "the reference acceptance would enumerate more than " +
+                                        std::to_string(kMaxTuples) + " value tuples");
+    }
+    std::vector<std::size_t> pick(k, 0);
+    std::vector<GateId> acc, conj;
+    for (std::size_t i = 0; i < tuples; ++i) {
+      Rational y = m.bias;
+      conj.clear();
+      for (std::size_t j = 0; j < k; ++j) {
+        y += cls[j][pick[j]].first;
+        conj.push_back(cls[j][pick[j]].second);
+      }
+      if (accepted(m.mode, y)) acc.push_back(k == 0 ? b.constant(Rational(1)) : b.and_(conj));
+      for (std::size_t j = 0; j < k; ++j) {  // odometer
+        if (++pick[j] < cls[j].size()) break;
+        pick[j] = 0;
+      }
+    }
+    return b.or_(acc);
+  }
 };
 
-// Acceptance of an anchored state: V is Q×k (entries may be kFalse); returns kFalse for 0.
-using AcceptFn = std::function<GateId(CircuitBuilder&, const GMat&)>;
+FiniteMachine machine_of(const FiniteStateMachine& m) {
+  return {m.symbols, m.delta, {m.start}, m.labels, m.alphabet, &m, nullptr};
+}
+
+FiniteMachine machine_of(const TrackedMachine& m) {
+  std::vector<std::size_t> starts;
+  for (const MachineTrack& t : m.tracks) starts.push_back(t.start);
+  return {m.symbols, m.delta, std::move(starts), m.labels, m.alphabet, nullptr, &m};
+}
+
+// The final state of every run on w.
+std::vector<std::size_t> run_all(const FiniteMachine& m, std::span<const std::size_t> w) {
+  std::vector<std::size_t> q = m.starts;
+  for (std::size_t& state : q)
+    for (std::size_t s : w) state = step(m.delta, state, s);
+  return q;
+}
+
+// ---- the prefix compiler, shared by every machine --------------------------------------
 
 // A scan element: a segment's transition relation (Q×Q), or — anchored, the segment starts at
 // position 1 — the state reached from the starts (Q×k).
@@ -273,29 +425,20 @@ std::size_t estimate(const PrefixNetwork& net, std::size_t n, std::size_t S,
   return total;
 }
 
-CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateOptions& o,
-                             const AcceptFn& accept) {
-  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
-  const std::size_t Q = spec.delta.size(), S = spec.symbols, k = spec.starts.size();
-  PrefixNetwork net = prefix_network(o.scan, n, o.ladner_fischer_k);
+CompiledCircuit compile_core(const FiniteMachine& m, std::size_t n, const FiniteStateOptions& o) {
+  check_length(n);
+  const std::size_t Q = m.states(), S = m.symbols, k = m.starts.size();
+  PrefixNetwork net = o.scan.network(n);
   if (o.outputs == OutputMode::last) net = prune(net, n);
-  const std::size_t est = estimate(net, n, S, spec.delta, spec.starts, o.max_gates);
-  if (est > o.max_gates)
-    throw InputError("--max-gates", "the circuit would have up to " + std::to_string(est) +
-                                        " gates (Q = " + std::to_string(Q) +
-                                        "), more than the limit of " + std::to_string(o.max_gates) +
-                                        " (raise --max-gates to build it anyway)");
+  const std::size_t est = estimate(net, n, S, m.delta, m.starts, o.budget.max_gates);
+  o.budget.check(est, "Q = " + std::to_string(Q));
   CompiledCircuit out;
   CircuitBuilder b;
   b.reserve(std::min<std::size_t>(est, std::size_t{1} << 22));
   detail::RegionRecorder rec{b, out.regions};
   rec.enter_at(RegionKind::input, 0, 0);
 
-  std::vector<std::vector<GateId>> x(n);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < S; ++s)
-      x[t].push_back(
-          b.input("x[" + std::to_string(t + 1) + "," + symbol_name(spec.alphabet, s) + "]"));
+  const std::vector<std::vector<GateId>> x = one_hot_inputs(b, n, S, m.alphabet);
 
   // Leaves: M_t[q'][q] = OR_{σ : δ(q,σ) = q'} x[t,σ]; position 1 only the start columns.
   std::vector<Element> v(n);
@@ -307,8 +450,8 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
     e.anchored = t == 0;
     e.M = GMat(Q, e.anchored ? k : Q, kFalse);
     for (std::size_t col = 0; col < e.M.cols(); ++col) {
-      const std::size_t q = e.anchored ? spec.starts[col] : col;
-      for (std::size_t s = 0; s < S; ++s) into[spec.delta[q][s]].push_back(x[t][s]);
+      const std::size_t q = e.anchored ? m.starts[col] : col;
+      for (std::size_t s = 0; s < S; ++s) into[m.delta[q][s]].push_back(x[t][s]);
       for (std::size_t to = 0; to < Q; ++to) {
         if (into[to].empty()) continue;
         terms.swap(into[to]);
@@ -342,7 +485,7 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
       throw std::logic_error("prefix network left position " + std::to_string(t + 1) +
                              " incomplete");
     rec.enter_at(RegionKind::accept, 0, static_cast<std::uint32_t>(t + 1));
-    outputs.push_back(materialize(b, accept(b, v[t].M)));
+    outputs.push_back(materialize(b, m.accept_gate(b, v[t].M)));
     names.push_back(o.outputs == OutputMode::last ? "accept"
                                                   : "accept[" + std::to_string(t + 1) + "]");
     out.combine_levels = std::max<std::size_t>(out.combine_levels, v[t].chain);
@@ -351,72 +494,12 @@ CompiledCircuit compile_core(const Spec& spec, std::size_t n, const FiniteStateO
   return out;
 }
 
-std::vector<std::size_t> track_starts(const TrackedMachine& m) {
-  std::vector<std::size_t> s;
-  for (const MachineTrack& t : m.tracks) s.push_back(t.start);
-  return s;
-}
-
-// The tracked acceptance: P_j[s] = "some choice of one state per track 1..j has
-// Σ w_i·value[q_i] = s", built track by track, then OR over the accepted sums.
-GateId tracked_accept(CircuitBuilder& b, const TrackedMachine& m, const GMat& V) {
-  if (m.tracks.empty()) return accepted(m.mode, m.bias) ? b.constant(Rational(1)) : kFalse;
-  std::map<Rational, GateId> P;
-  std::vector<GateId> terms;
-  for (std::size_t j = 0; j < m.tracks.size(); ++j) {
-    std::map<Rational, std::vector<GateId>> groups;
-    for (std::size_t q = 0; q < V.rows(); ++q)
-      if (V(q, j) != kFalse) groups[m.tracks[j].weight * m.value[q]].push_back(V(q, j));
-    std::map<Rational, GateId> u;
-    for (auto& [c, g] : groups) u[c] = or_tree(b, g);
-    if (j == 0) {
-      P = std::move(u);
-      continue;
-    }
-    std::map<Rational, std::vector<GateId>> next;
-    for (const auto& [s, p] : P)
-      for (const auto& [c, g] : u) next[s + c].push_back(and2(b, p, g));
-    P.clear();
-    for (auto& [s, g] : next) P[s] = or_tree(b, g);
-    if (P.size() > kMaxSums)
-      throw InputError("machine", "the tracked acceptance has more than " +
-                                      std::to_string(kMaxSums) + " distinct partial sums");
-  }
-  for (const auto& [s, g] : P)
-    if (accepted(m.mode, s + m.bias)) terms.push_back(g);
-  return or_tree(b, terms);
-}
-
-// Number of distinct Σ_j w_j·value[q_j] over all state tuples (capped: nullopt beyond kMaxSums).
-std::optional<std::size_t> distinct_sums(const TrackedMachine& m) {
-  std::set<Rational> sums{Rational(0)};
-  for (const MachineTrack& t : m.tracks) {
-    std::set<Rational> vals, next;
-    for (const Rational& v : m.value) vals.insert(t.weight * v);
-    for (const Rational& s : sums)
-      for (const Rational& v : vals) next.insert(s + v);
-    if (next.size() > kMaxSums) return std::nullopt;
-    sums.swap(next);
-  }
-  return sums.size();
-}
-
 // ---- the sequential reference ------------------------------------------------------------
 
 struct Reference {
   CircuitBuilder b;
   std::vector<std::vector<GateId>> x;
 };
-
-void reference_inputs(Reference& r, std::size_t n, std::size_t S,
-                      const std::vector<std::string>& alphabet) {
-  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
-  r.x.assign(n, {});
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < S; ++s)
-      r.x[t].push_back(
-          r.b.input("x[" + std::to_string(t + 1) + "," + symbol_name(alphabet, s) + "]"));
-}
 
 // v_t[q'] = OR_{(q,σ) : δ(q,σ) = q'} (v_{t−1}[q] ∧ x[t,σ]), n-ary gates.
 std::vector<GateId> reference_step(Reference& r, const std::vector<std::vector<std::size_t>>& delta,
@@ -437,6 +520,26 @@ std::vector<GateId> one_hot(Reference& r, std::size_t Q, std::size_t q) {
   std::vector<GateId> v(Q, r.b.constant(Rational(0)));
   v[q] = r.b.constant(Rational(1));
   return v;
+}
+
+// The plain twin: v_0 = e_start per run, then reference_step; the readout at every position
+// wanted.
+Circuit reference_circuit(const FiniteMachine& m, std::size_t n, OutputMode outputs) {
+  check_length(n);
+  Reference r;
+  r.x = one_hot_inputs(r.b, n, m.symbols, m.alphabet);
+  std::vector<std::vector<GateId>> v;
+  for (std::size_t start : m.starts) v.push_back(one_hot(r, m.states(), start));
+  std::vector<GateId> outs;
+  std::vector<std::string> names;
+  for (std::size_t t = 0; t < n; ++t) {
+    for (auto& run : v) run = reference_step(r, m.delta, run, t);
+    if (outputs == OutputMode::last && t + 1 != n) continue;
+    outs.push_back(m.reference_accept(r.b, v));
+    names.push_back(outputs == OutputMode::last ? "accept"
+                                                : "accept[" + std::to_string(t + 1) + "]");
+  }
+  return r.b.finish(std::move(outs), std::move(names));
 }
 
 // ---- reading LRNN layers -----------------------------------------------------------------
@@ -604,45 +707,25 @@ const LrnnLayer& single_lrnn_layer(const Model& model) {
 // ---- machines ----------------------------------------------------------------------------
 
 void check_machine(const FiniteStateMachine& m) {
-  check_transitions(m.symbols, m.delta, m.labels, m.alphabet);
-  if (m.start >= m.states())
-    throw InputError("machine", "start state " + std::to_string(m.start) +
-                                    " is not a state (Q = " + std::to_string(m.states()) + ")");
-  if (m.accepting.size() != m.states())
-    throw InputError("machine", "accepting has " + std::to_string(m.accepting.size()) +
-                                    " entries, expected Q = " + std::to_string(m.states()));
+  machine_of(m).check();
 }
 
 void check_machine(const TrackedMachine& m) {
-  check_transitions(m.symbols, m.delta, m.labels, m.alphabet);
-  for (std::size_t j = 0; j < m.tracks.size(); ++j)
-    if (m.tracks[j].start >= m.states())
-      throw InputError("machine", "track " + std::to_string(j) + " starts at " +
-                                      std::to_string(m.tracks[j].start) +
-                                      ", not a state (Q = " + std::to_string(m.states()) + ")");
-  if (m.value.size() != m.states())
-    throw InputError("machine", "value has " + std::to_string(m.value.size()) +
-                                    " entries, expected Q = " + std::to_string(m.states()));
+  machine_of(m).check();
 }
 
 std::size_t run_machine(const FiniteStateMachine& m, std::span<const std::size_t> w) {
-  std::size_t q = m.start;
-  for (std::size_t s : w) q = step(m.delta, q, s);
-  return q;
+  return run_all(machine_of(m), w)[0];
 }
 
 bool accepts(const FiniteStateMachine& m, std::span<const std::size_t> w) {
-  return m.accepting.at(run_machine(m, w));
+  const FiniteMachine fm = machine_of(m);
+  return fm.accepts(run_all(fm, w));
 }
 
 bool accepts(const TrackedMachine& m, std::span<const std::size_t> w) {
-  Rational y = m.bias;
-  for (const MachineTrack& t : m.tracks) {
-    std::size_t q = t.start;
-    for (std::size_t s : w) q = step(m.delta, q, s);
-    y += t.weight * m.value.at(q);
-  }
-  return accepted(m.mode, y);
+  const FiniteMachine fm = machine_of(m);
+  return fm.accepts(run_all(fm, w));
 }
 
 // ---- builders ----------------------------------------------------------------------------
@@ -770,111 +853,52 @@ FiniteStateMachine fsm_from_dwfa_parts(const Alphabet& alphabet,
 
 // ---- compilation -------------------------------------------------------------------------
 
+namespace {
+
+CompiledCircuit compile(const FiniteMachine& m, std::size_t n, const FiniteStateOptions& o) {
+  m.check();
+  return compile_core(m, n, o);
+}
+
+std::size_t depth_bound(const FiniteMachine& m, std::size_t n, const FiniteStateOptions& o) {
+  m.check();
+  const std::size_t L = ceil_log2(m.states());
+  return ceil_log2(m.symbols) + o.scan.chain_depth(n) * (1 + L) + m.accept_depth();
+}
+
+Circuit reference(const FiniteMachine& m, std::size_t n, OutputMode outputs) {
+  m.check();
+  return reference_circuit(m, n, outputs);
+}
+
+}  // namespace
+
 CompiledCircuit compile_finite_state(const FiniteStateMachine& m, std::size_t n,
                                      const FiniteStateOptions& options) {
-  check_machine(m);
-  const Spec spec{m.symbols, m.delta, {m.start}, m.alphabet};
-  return compile_core(spec, n, options, [&](CircuitBuilder& b, const GMat& V) {
-    std::vector<GateId> terms;
-    for (std::size_t q = 0; q < m.states(); ++q)
-      if (m.accepting[q]) terms.push_back(V(q, 0));
-    return or_tree(b, terms);
-  });
+  return compile(machine_of(m), n, options);
 }
 
 CompiledCircuit compile_finite_state(const TrackedMachine& m, std::size_t n,
                                      const FiniteStateOptions& options) {
-  check_machine(m);
-  const Spec spec{m.symbols, m.delta, track_starts(m), m.alphabet};
-  return compile_core(spec, n, options,
-                      [&](CircuitBuilder& b, const GMat& V) { return tracked_accept(b, m, V); });
+  return compile(machine_of(m), n, options);
 }
 
 std::size_t finite_state_depth_bound(const FiniteStateMachine& m, std::size_t n,
                                      const FiniteStateOptions& o) {
-  check_machine(m);
-  const std::size_t L = ceil_log2(m.states());
-  return ceil_log2(m.symbols) + prefix_chain_depth(o.scan, n, o.ladner_fischer_k) * (1 + L) + L;
+  return depth_bound(machine_of(m), n, o);
 }
 
 std::size_t finite_state_depth_bound(const TrackedMachine& m, std::size_t n,
                                      const FiniteStateOptions& o) {
-  check_machine(m);
-  const std::size_t L = ceil_log2(m.states()), k = m.tracks.size();
-  std::size_t accept = 0;
-  if (k > 0) {
-    const auto sums = distinct_sums(m);
-    accept = L + (k - 1) * (1 + L) + (sums ? ceil_log2(*sums) : k * L);
-  }
-  return ceil_log2(m.symbols) + prefix_chain_depth(o.scan, n, o.ladner_fischer_k) * (1 + L) +
-         accept;
+  return depth_bound(machine_of(m), n, o);
 }
 
 Circuit reference_sequential_fsm(const FiniteStateMachine& m, std::size_t n, OutputMode outputs) {
-  check_machine(m);
-  Reference r;
-  reference_inputs(r, n, m.symbols, m.alphabet);
-  std::vector<GateId> v = one_hot(r, m.states(), m.start), outs;
-  std::vector<std::string> names;
-  for (std::size_t t = 0; t < n; ++t) {
-    v = reference_step(r, m.delta, v, t);
-    if (outputs == OutputMode::last && t + 1 != n) continue;
-    std::vector<GateId> acc;
-    for (std::size_t q = 0; q < m.states(); ++q)
-      if (m.accepting[q]) acc.push_back(v[q]);
-    outs.push_back(r.b.or_(acc));
-    names.push_back(outputs == OutputMode::last ? "accept"
-                                                : "accept[" + std::to_string(t + 1) + "]");
-  }
-  return r.b.finish(std::move(outs), std::move(names));
+  return reference(machine_of(m), n, outputs);
 }
 
 Circuit reference_sequential_fsm(const TrackedMachine& m, std::size_t n, OutputMode outputs) {
-  check_machine(m);
-  Reference r;
-  reference_inputs(r, n, m.symbols, m.alphabet);
-  const std::size_t k = m.tracks.size();
-  std::vector<std::vector<GateId>> v;
-  for (const MachineTrack& t : m.tracks) v.push_back(one_hot(r, m.states(), t.start));
-  std::vector<GateId> outs;
-  std::vector<std::string> names;
-  for (std::size_t t = 0; t < n; ++t) {
-    for (auto& track : v) track = reference_step(r, m.delta, track, t);
-    if (outputs == OutputMode::last && t + 1 != n) continue;
-    // Per track, the indicator of each weighted value; then OR over the accepted tuples of
-    // the AND of their indicators.
-    std::vector<std::vector<std::pair<Rational, GateId>>> cls(k);
-    std::size_t tuples = 1;
-    for (std::size_t j = 0; j < k; ++j) {
-      std::map<Rational, std::vector<GateId>> by;
-      for (std::size_t q = 0; q < m.states(); ++q)
-        by[m.tracks[j].weight * m.value[q]].push_back(v[j][q]);
-      for (auto& [c, g] : by) cls[j].emplace_back(c, r.b.or_(g));
-      tuples *= cls[j].size();
-      if (tuples > kMaxTuples)
-        throw InputError("machine", "the reference acceptance would enumerate more than " +
-                                        std::to_string(kMaxTuples) + " value tuples");
-    }
-    std::vector<std::size_t> pick(k, 0);
-    std::vector<GateId> acc, conj;
-    for (std::size_t i = 0; i < tuples; ++i) {
-      Rational y = m.bias;
-      conj.clear();
-      for (std::size_t j = 0; j < k; ++j) {
-        y += cls[j][pick[j]].first;
-        conj.push_back(cls[j][pick[j]].second);
-      }
-      if (accepted(m.mode, y)) acc.push_back(k == 0 ? r.b.constant(Rational(1)) : r.b.and_(conj));
-      for (std::size_t j = 0; j < k; ++j) {  // odometer
-        if (++pick[j] < cls[j].size()) break;
-        pick[j] = 0;
-      }
-    }
-    outs.push_back(r.b.or_(acc));
-    names.push_back(outputs == OutputMode::last ? "accept"
-                                                : "accept[" + std::to_string(t + 1) + "]");
-  }
-  return r.b.finish(std::move(outs), std::move(names));
+  return reference(machine_of(m), n, outputs);
 }
 
 }  // namespace rnncc

@@ -55,8 +55,8 @@
 #include "algebra/matrix.hpp"
 #include "algebra/rational.hpp"
 #include "circuits/circuit.hpp"
-#include "circuits/compile/lrnn.hpp"
-#include "circuits/compile/prefix.hpp"
+#include "circuits/compile/common.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 #include "rnn/alphabet.hpp"
 #include "rnn/model.hpp"
 
@@ -158,18 +158,17 @@ FiniteStateMachine fsm_from_dwfa(const W& wfa) {
 // ---- compilation ---------------------------------------------------------------------------
 
 struct FiniteStateOptions {
-  ScanKind scan = ScanKind::brent_kung;
-  unsigned ladner_fischer_k = 1;
+  Scan scan;  // the prefix network (scan.chunk is not used)
   // last: one output "accept" after position n, and only the combines it depends on are built
   // (for Brent–Kung the up-sweep); all: "accept[t]" for t = 1..n, the whole network.
   OutputMode outputs = OutputMode::last;
-  std::size_t max_gates = std::size_t{1} << 28;  // refuse larger estimates (InputError)
+  Budget budget;
 };
 
-// Inputs x[t,σ] in the order of compile_lrnn: input index (t−1)·|Σ| + σ, named "x[t,sym]".
+// Inputs x[t,σ] (circuits/compile/common.hpp; σ named by m.alphabet, else by its id).
 // Regions: input, leaf (level = t), combine (level = chain depth, target, source), accept.
 // combine_levels = the longest chain of combines actually built. Throws InputError for n = 0,
-// a broken machine (check_machine), or an estimate above options.max_gates.
+// a broken machine (check_machine), or an estimate above options.budget.
 CompiledCircuit compile_finite_state(const FiniteStateMachine& m, std::size_t n,
                                      const FiniteStateOptions& options = {});
 CompiledCircuit compile_finite_state(const TrackedMachine& m, std::size_t n,

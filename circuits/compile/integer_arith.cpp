@@ -5,14 +5,11 @@
 #include <stdexcept>
 
 #include "algebra/error.hpp"
+#include "circuits/compile/common.hpp"
 
 namespace rnncc {
 
 namespace {
-
-std::size_t ceil_log2(std::size_t k) {
-  return k <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(k - 1));
-}
 
 GateId zero(CircuitBuilder& b) {
   return b.constant(Rational(0));

@@ -9,26 +9,6 @@
 
 namespace rnncc {
 
-std::string to_string(RegionKind k) {
-  switch (k) {
-    case RegionKind::input:
-      return "input";
-    case RegionKind::leaf:
-      return "leaf";
-    case RegionKind::combine:
-      return "combine";
-    case RegionKind::readout:
-      return "readout";
-    case RegionKind::input_map:
-      return "input_map";
-    case RegionKind::chunk:
-      return "chunk";
-    case RegionKind::accept:
-      return "accept";
-  }
-  return "?";
-}
-
 std::string to_string(CombineStructure s) {
   switch (s) {
     case CombineStructure::dense:
@@ -39,42 +19,6 @@ std::string to_string(CombineStructure s) {
       return "pd";
   }
   return "?";
-}
-
-void parse_scan(std::string_view text, CompileOptions& o, const std::string& flag) {
-  const std::string expected =
-      "expected sequential, sklansky, kogge-stone, brent-kung, ladner-fischer[:K] or chunked:C";
-  auto number = [&](std::string_view digits, std::size_t max) -> std::size_t {
-    std::size_t v = 0;
-    if (digits.empty() || digits.size() > 9)
-      throw InputError(flag, "'" + std::string(text) + "': " + expected);
-    for (char ch : digits) {
-      if (ch < '0' || ch > '9') throw InputError(flag, "'" + std::string(text) + "': " + expected);
-      v = v * 10 + static_cast<std::size_t>(ch - '0');
-    }
-    if (v == 0 || v > max)
-      throw InputError(
-          flag, "'" + std::string(text) + "': the number must be in 1.." + std::to_string(max));
-    return v;
-  };
-  o.chunk = 0;
-  for (ScanKind k :
-       {ScanKind::sequential, ScanKind::sklansky, ScanKind::kogge_stone, ScanKind::brent_kung}) {
-    if (text == to_string(k)) {
-      o.scan = k;
-      return;
-    }
-  }
-  if (text == "ladner-fischer" || text.starts_with("ladner-fischer:")) {
-    o.scan = ScanKind::ladner_fischer;
-    o.ladner_fischer_k = text.size() > 15 ? static_cast<unsigned>(number(text.substr(15), 64)) : 1;
-    return;
-  }
-  if (text.starts_with("chunked:")) {
-    o.chunk = number(text.substr(8), 4096);
-    return;
-  }
-  throw InputError(flag, "'" + std::string(text) + "': " + expected);
 }
 
 CombineStructure combine_structure(const LrnnLayer& layer, Structure requested) {
@@ -92,30 +36,7 @@ CombineStructure combine_structure(const LrnnLayer& layer, Structure requested) 
   }
 }
 
-std::uint32_t CompiledCircuit::region_of(GateId g) const {
-  auto it = std::upper_bound(regions.begin(), regions.end(), g,
-                             [](GateId id, const Region& r) { return id < r.first_gate; });
-  return static_cast<std::uint32_t>(it - regions.begin()) - 1;
-}
-
-std::vector<std::uint32_t> CompiledCircuit::region_table() const {
-  std::vector<std::uint32_t> table(circuit.size(), 0);
-  for (std::size_t r = 0; r < regions.size(); ++r) {
-    const std::size_t end = r + 1 < regions.size() ? regions[r + 1].first_gate : circuit.size();
-    for (std::size_t g = regions[r].first_gate; g < end; ++g)
-      table[g] = static_cast<std::uint32_t>(r);
-  }
-  return table;
-}
-
 namespace detail {
-
-void RegionRecorder::enter(Region r) {
-  r.first_gate = static_cast<std::uint32_t>(b.size());
-  if (!regions.empty() && regions.back().first_gate == r.first_gate && regions.size() > 1)
-    regions.pop_back();  // the previous region created no gate: drop it
-  regions.push_back(r);
-}
 
 GateId LayerCompiler::lin(const std::vector<Rational>& coeffs, const std::vector<GateId>& z,
                           const Rational* base) {
@@ -288,7 +209,7 @@ using detail::Element;
 using detail::GMat;
 
 void check_model(const Model& model, std::size_t n, const CompileOptions& options) {
-  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
+  check_length(n);
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
     const auto* l = std::get_if<LrnnLayer>(&model.layers[i].layer);
     if (!l)
@@ -296,16 +217,11 @@ void check_model(const Model& model, std::size_t n, const CompileOptions& option
                        "is " + layer_kind(model.layers[i].layer) +
                            "; compile_lrnn compiles LRNN layers only (nonlinear RNNs compile "
                            "through the boolean route)");
-    if (options.chunk > 0 && l->family != Family::deltanet)
+    if (options.scan.chunk > 0 && l->family != Family::deltanet)
       throw InputError("--scan", "chunked:C is the UT transform of DeltaNet's I − βkkᵀ; layer " +
                                      std::to_string(i) + " is " + to_string(l->family));
   }
-  const std::size_t estimate = estimate_operations(model, n, options);
-  if (estimate > options.max_gates)
-    throw InputError("--max-gates", "the circuit would have about " + std::to_string(estimate) +
-                                        " gates, more than the limit of " +
-                                        std::to_string(options.max_gates) +
-                                        " (raise --max-gates to build it anyway)");
+  options.budget.check(estimate_lrnn_gates(model, n, options));
 }
 
 }  // namespace
@@ -314,15 +230,12 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
   check_model(model, n, options);
   CompiledCircuit out;
   CircuitBuilder b;
-  b.reserve(estimate_operations(model, n, options) + n * model.alphabet.size() + 64);
+  b.reserve(estimate_lrnn_gates(model, n, options) + n * model.alphabet.size() + 64);
   detail::RegionRecorder rec{b, out.regions};
   rec.enter_at(RegionKind::input, 0, 0);
 
   // Layer 1 features: the one-hot indicators.
-  std::vector<std::vector<GateId>> z(n);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < model.alphabet.size(); ++s)
-      z[t].push_back(b.input("x[" + std::to_string(t + 1) + "," + model.alphabet.symbol(s) + "]"));
+  std::vector<std::vector<GateId>> z = one_hot_inputs(b, n, model.alphabet);
 
   std::vector<GMat> y;  // last layer's outputs per position (only those needed)
   for (std::size_t li = 0; li < model.layers.size(); ++li) {
@@ -347,9 +260,9 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
     detail::LayerCompiler lc(b, layer, combine_structure(layer, options.structure));
     std::vector<GMat> states(n);
     std::size_t chain = 0;
-    if (options.chunk > 0) {
-      states = detail::chunked_deltanet(lc, rec, L, z, options.chunk);
-      chain = (n + options.chunk - 1) / options.chunk;
+    if (options.scan.chunk > 0) {
+      states = detail::chunked_deltanet(lc, rec, L, z, options.scan.chunk);
+      chain = (n + options.scan.chunk - 1) / options.scan.chunk;
     } else {
       std::vector<Element> v(n);
       for (std::size_t t = 0; t < n; ++t) {
@@ -357,7 +270,7 @@ CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOpt
         v[t] = lc.leaf(z[t]);
         if (t == 0) v[0] = lc.anchor(v[0]);
       }
-      for (const auto& level : prefix_network(options.scan, n, options.ladner_fischer_k))
+      for (const auto& level : options.scan.network(n))
         for (const PrefixNode& node : level) {
           const std::uint32_t depth = std::max(v[node.target].chain, v[node.source].chain) + 1;
           rec.enter_combine(L, depth, node.target, node.source);

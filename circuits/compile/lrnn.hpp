@@ -12,66 +12,31 @@
 // y_t) and, last, the acceptance test positive(y) or is_zero(y).
 #pragma once
 
-#include <cstdint>
 #include <string>
-#include <string_view>
-#include <vector>
 
-#include "circuits/circuit.hpp"
-#include "circuits/compile/prefix.hpp"
+#include "circuits/compile/common.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
 
 enum class Structure { automatic, dense };
-enum class OutputMode { last, all };
 
 struct CompileOptions {
-  ScanKind scan = ScanKind::brent_kung;
-  unsigned ladner_fischer_k = 1;
-  std::size_t chunk = 0;  // > 0: the chunked WY/UT form of a deltanet layer instead of a scan
+  Scan scan;  // scan.chunk > 0: the chunked WY/UT form of a deltanet layer instead of a scan
   OutputMode outputs = OutputMode::last;
   Structure structure = Structure::automatic;
   bool acceptance = true;
-  std::size_t max_gates = std::size_t{1} << 28;  // refuse larger estimates (≈ 8 GiB)
-};
-
-// Where a gate came from (side table of the compiled circuit).
-enum class RegionKind : std::uint8_t { input, leaf, combine, readout, input_map, chunk, accept };
-std::string to_string(RegionKind k);
-struct Region {
-  RegionKind kind = RegionKind::input;
-  std::uint32_t first_gate = 0;  // the region holds gates [first_gate, next region's first_gate)
-  std::uint32_t layer = 0;
-  std::uint32_t level = 0;   // combine: chain depth of the result; leaf/readout: position
-  std::uint32_t target = 0;  // combine: v[target] = v[target] ∘ v[source]; chunk: chunk index
-  std::uint32_t source = 0;
-};
-
-struct CompiledCircuit {
-  Circuit circuit;
-  // Regions in creation order; gates are created region by region, so a region is an id range
-  // (run-length side table: 4 bytes a region instead of 4 bytes a gate).
-  std::vector<Region> regions;
-  // The region of gate g (binary search), and the expanded per-gate table.
-  std::uint32_t region_of(GateId g) const;
-  std::vector<std::uint32_t> region_table() const;
-  std::size_t combine_levels = 0;    // longest chain of combines (over layers, summed)
-  std::size_t requested_gates = 0;   // builder requests, before sharing
-  std::size_t hash_table_bytes = 0;  // the builder's hash table at its largest (freed after)
+  Budget budget;
 };
 
 // Throws InputError for n = 0, a model with non-LRNN layers, chunked form on a non-deltanet
-// layer, or an estimate above options.max_gates (the message gives the estimate).
+// layer, or an estimate above options.budget (the message gives the estimate).
 CompiledCircuit compile_lrnn(const Model& model, std::size_t n, const CompileOptions& options);
 
 // Upper bound on the operations compile_lrnn creates (generic parameters; folding and sharing
 // only lower it): docs/circuits.md, "Size".
-std::size_t estimate_operations(const Model& model, std::size_t n, const CompileOptions& options);
-
-// Parses --scan: sequential | sklansky | kogge-stone | brent-kung | ladner-fischer[:K] |
-// chunked:C, into options (InputError naming `flag` otherwise).
-void parse_scan(std::string_view text, CompileOptions& options, const std::string& flag = "--scan");
+std::size_t estimate_lrnn_gates(const Model& model, std::size_t n, const CompileOptions& options);
 
 // The structure a layer compiles with.
 enum class CombineStructure { dense, diagonal, pd };

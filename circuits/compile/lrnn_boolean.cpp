@@ -4,18 +4,16 @@
 #include <bit>
 
 #include "algebra/error.hpp"
-#include "circuits/compile/lrnn_parts.hpp"
 
 namespace rnncc {
 
 namespace {
 
-std::size_t ceil_log2(std::size_t k) {
-  return k <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(k - 1));
-}
-
 const LrnnLayer& check_model(const Model& model, std::size_t n, const BooleanLrnnOptions& o) {
-  if (n == 0) throw InputError("--length", "expected a length n ≥ 1, got 0");
+  check_length(n);
+  if (o.precision.exact())
+    throw InputError("--precision",
+                     "compile_lrnn_boolean computes at log precision; expected log:C");
   if (model.layers.size() != 1)
     throw InputError("model", "compile_lrnn_boolean compiles one-layer models; this one has " +
                                   std::to_string(model.layers.size()) + " layers");
@@ -27,7 +25,7 @@ const LrnnLayer& check_model(const Model& model, std::size_t n, const BooleanLrn
     throw InputError("layer 0",
                      "has per-symbol readouts C_k; compile_lrnn_boolean supports a "
                      "token-independent readout C only");
-  if (o.int_bits && *o.int_bits == 0)
+  if (o.precision.int_bits && *o.precision.int_bits == 0)
     throw InputError("--int-bits",
                      "expected at least 1 integer bit (the one-hot 1 must be "
                      "representable), got 0");
@@ -89,7 +87,7 @@ Params round_params(const LrnnLayer& l, Rounder& r) {
 }  // namespace
 
 FixedFormat boolean_lrnn_format(std::size_t n, const BooleanLrnnOptions& o) {
-  return log_precision(o.precision, n, o.int_bits, o.rounding, o.overflow);
+  return o.precision.format(n);
 }
 
 // ---- the plain twin ----------------------------------------------------------------------
@@ -110,14 +108,13 @@ ScanRoundedResult evaluate_scan_rounded(const Model& model, std::span<const std:
   std::vector<Element> v(n);
   for (std::size_t t = 0; t < n; ++t) v[t] = {false, p.A[input[t]], p.B[input[t]]};
   v[0] = {true, {}, r.affine(v[0].A, p.S0, v[0].B)};
-  run_prefix(prefix_network(o.scan, n, o.ladner_fischer_k), v,
-             [&](const Element& later, const Element& earlier) {
-               Element e;
-               e.anchored = earlier.anchored;
-               if (!earlier.anchored) e.A = r.affine(later.A, earlier.A, {});
-               e.B = r.affine(later.A, earlier.B, later.B);
-               return e;
-             });
+  run_prefix(o.scan.network(n), v, [&](const Element& later, const Element& earlier) {
+    Element e;
+    e.anchored = earlier.anchored;
+    if (!earlier.anchored) e.A = r.affine(later.A, earlier.A, {});
+    e.B = r.affine(later.A, earlier.B, later.B);
+    return e;
+  });
   ScanRoundedResult out;
   for (std::size_t t = 0; t < n; ++t) out.outputs.push_back(r.affine(p.C, v[t].B, p.c0));
   out.overflow = r.overflow;
@@ -132,7 +129,9 @@ namespace {
 
 // Positions whose readout the circuit computes.
 std::size_t readouts(std::size_t n, const BooleanLrnnOptions& o) {
-  return (o.outputs == OutputMode::all || o.overflow == Overflow::error) ? n : 1;
+  return (o.outputs == OutputMode::all || boolean_lrnn_format(n, o).overflow == Overflow::error)
+             ? n
+             : 1;
 }
 
 }  // namespace
@@ -145,7 +144,7 @@ std::size_t estimate_lrnn_boolean_gates(const Model& model, std::size_t n,
   const std::size_t sigma = std::max<std::size_t>(l.features, 1);
   const std::size_t with = fixed_dot_gates(d, f, true, o.adder),
                     without = fixed_dot_gates(d, f, false, o.adder);
-  const std::size_t nodes = prefix_node_count(o.scan, n, o.ladner_fischer_k);
+  const std::size_t nodes = prefix_node_count(o.scan.kind, n, o.scan.ladner_fischer_k);
   std::size_t total = n * sigma + 2;                        // inputs, constants 0 and 1
   total += n * (d * d + d * m) * W * sigma;                 // leaf OR trees
   total += (nodes + 1) * (d * d * without + d * m * with);  // combines and the anchor
@@ -161,9 +160,9 @@ std::size_t lrnn_boolean_depth_bound(const Model& model, std::size_t n,
   const std::size_t W = 1 + f.int_bits + f.frac_bits, d = l.d, m = l.m, r = l.readout.rows();
   const std::size_t dot = std::max(fixed_dot_depth(d, f, true, o.reduction, o.adder),
                                    fixed_dot_depth(d, f, false, o.reduction, o.adder));
-  const std::size_t chain = prefix_chain_depth(o.scan, n, o.ladner_fischer_k);
+  const std::size_t chain = o.scan.chain_depth(n);
   const std::size_t roundings =
-      (prefix_node_count(o.scan, n, o.ladner_fischer_k) + 1) * (d * d + d * m) +
+      (prefix_node_count(o.scan.kind, n, o.scan.ladner_fischer_k) + 1) * (d * d + d * m) +
       readouts(n, o) * r * m + 1;
   return ceil_log2(std::max<std::size_t>(l.features, 1)) + (chain + 1) * dot +
          fixed_dot_depth(d, f, true, o.reduction, o.adder) +
@@ -176,11 +175,7 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
                                      const BooleanLrnnOptions& o) {
   const LrnnLayer& l = check_model(model, n, o);
   const std::size_t estimate = estimate_lrnn_boolean_gates(model, n, o);
-  if (estimate > o.max_gates)
-    throw InputError("--max-gates",
-                     "the boolean circuit would have about " + std::to_string(estimate) +
-                         " gates, more than the limit of " + std::to_string(o.max_gates) +
-                         " (raise --max-gates to build it anyway)");
+  o.budget.check(estimate);
   const FixedFormat f = boolean_lrnn_format(n, o);
   const std::size_t W = 1 + f.int_bits + f.frac_bits, K = l.features;
   Rounder rounder(f);
@@ -191,10 +186,7 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
   b.reserve(std::min<std::size_t>(estimate / 2, std::size_t{1} << 24));  // the estimate is loose
   detail::RegionRecorder rec{b, out.regions};
   rec.enter_at(RegionKind::input, 0, 0);
-  std::vector<std::vector<GateId>> x(n);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < model.alphabet.size(); ++s)
-      x[t].push_back(b.input("x[" + std::to_string(t + 1) + "," + model.alphabet.symbol(s) + "]"));
+  const std::vector<std::vector<GateId>> x = one_hot_inputs(b, n, model.alphabet);
 
   using WMat = Matrix<Word>;
   auto constant_matrix = [&](const Matrix<Integer>& c) {
@@ -240,7 +232,7 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
         }
         Saturated e =
             fixed_dot(b, left, right, c.empty() ? nullptr : &c(i, j), f, o.reduction, o.adder);
-        if (o.overflow == Overflow::error) overflows.push_back(e.overflow);
+        if (f.overflow == Overflow::error) overflows.push_back(e.overflow);
         r(i, j) = std::move(e.value);
       }
     return r;
@@ -259,7 +251,7 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
     v[t].B = select(p.B, t);
     if (t == 0) v[0] = {true, {}, affine(v[0].A, S0, v[0].B), 1};
   }
-  for (const auto& level : prefix_network(o.scan, n, o.ladner_fischer_k))
+  for (const auto& level : o.scan.network(n))
     for (const PrefixNode& node : level) {
       Element& later = v[node.target];
       const Element& earlier = v[node.source];
@@ -282,7 +274,7 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
   WMat y_last;
   for (std::size_t t = 0; t < n; ++t) {
     const bool wanted = o.outputs == OutputMode::all || t + 1 == n;
-    if (!wanted && o.overflow != Overflow::error) continue;
+    if (!wanted && f.overflow != Overflow::error) continue;
     rec.enter_at(RegionKind::readout, 0, static_cast<std::uint32_t>(t + 1));
     WMat y = affine(C, v[t].B, c0);
     if (wanted)
@@ -297,7 +289,7 @@ CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
     v[t] = Element{};  // free the state words
   }
   rec.enter_at(RegionKind::accept, 0, static_cast<std::uint32_t>(n));
-  if (o.overflow == Overflow::error) {
+  if (f.overflow == Overflow::error) {
     if (rounder.overflow) overflows.push_back(b.constant(Rational(1)));  // a parameter
     outputs.push_back(or_tree(b, overflows));
     names.push_back("overflow");

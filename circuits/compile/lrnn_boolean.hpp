@@ -28,8 +28,8 @@
 // DomainError at the first overflow: flag = 1 ⇔ it raises, for the sequential scan).
 //
 // Circuit: inputs are the one-hot indicators x[t,σ] (input index (t−1)·|Σ| + id(σ), named
-// "x[t,σ]", as compile_lrnn). Leaf bit k of entry (i,j) of A(x_t) is OR_{σ: bit k of Â_σ(i,j)
-// is 1} x[t,σ]. Each rounded entry is fixed_dot (circuits/compile/integer_arith.hpp): one
+// "x[t,σ]", circuits/compile/common.hpp). Leaf bit k of entry (i,j) of A(x_t) is OR_{σ: bit k of
+// Â_σ(i,j) is 1} x[t,σ]. Each rounded entry is fixed_dot (circuits/compile/integer_arith.hpp): one
 // Baugh–Wooley bit heap, a Dadda (or Wallace) tree, a prefix adder, round_shift, saturate.
 // Zero parameters fold away, so diagonal and PD layers lose the terms that are identically 0.
 // Outputs: the W bits of every entry of y_n (OutputMode::last) or of every y_t
@@ -59,23 +59,22 @@
 
 #include "algebra/fixed_point.hpp"
 #include "algebra/matrix.hpp"
+#include "circuits/compile/common.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 #include "circuits/compile/integer_arith.hpp"
-#include "circuits/compile/lrnn.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
 
 struct BooleanLrnnOptions {
-  unsigned precision = 1;            // C in F = C·⌈log₂(n+1)⌉
-  std::optional<unsigned> int_bits;  // I; default F. Must be ≥ 1 (the one-hot 1 is 2^F)
-  Rounding rounding = Rounding::nearest_even;
-  Overflow overflow = Overflow::saturate;
-  ScanKind scan = ScanKind::brent_kung;
-  unsigned ladner_fischer_k = 1;
+  // Log precision (exact is refused): F = C·⌈log₂(n+1)⌉, I (default F) must be ≥ 1 (the
+  // one-hot 1 is 2^F); rounding and overflow as above.
+  Precision precision = Precision::log(1);
+  Scan scan;          // the prefix network (scan.chunk is not used)
   AdderSpec adder{};  // carry trees of every adder in the circuit
   Reduction reduction = Reduction::dadda;
   OutputMode outputs = OutputMode::last;
-  std::size_t max_gates = std::size_t{1} << 26;  // refuse larger estimates
+  Budget budget;
 };
 
 // The number format for inputs of length n.
@@ -93,8 +92,8 @@ struct ScanRoundedResult {
 ScanRoundedResult evaluate_scan_rounded(const Model& model, std::span<const std::size_t> input,
                                         const BooleanLrnnOptions& options);
 
-// Throws InputError for n = 0, a stack (more than one layer), a non-LRNN layer, per-symbol
-// readouts C_k, int_bits = 0, or an estimate above options.max_gates.
+// Throws InputError for n = 0, exact precision, a stack (more than one layer), a non-LRNN layer,
+// per-symbol readouts C_k, int_bits = 0, or an estimate above options.budget.
 CompiledCircuit compile_lrnn_boolean(const Model& model, std::size_t n,
                                      const BooleanLrnnOptions& options);
 

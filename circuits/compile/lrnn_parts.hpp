@@ -1,6 +1,6 @@
 // Internals of compile_lrnn shared by the scan (lrnn.cpp), the chunked form (chunked.cpp)
-// and the cost formulas (cost.cpp), and the region/finish helpers every compiler in
-// circuits/compile/ uses. Not a public interface.
+// and the cost formulas (cost.cpp). Not a public interface. (The region recorder and the other
+// helpers every compiler uses are in compiled_circuit.hpp and common.hpp.)
 #pragma once
 
 #include <string>
@@ -24,38 +24,6 @@ struct Element {
   GMat B;
   std::uint32_t chain = 0;  // combines on the longest chain that produced it
 };
-
-struct RegionRecorder {
-  CircuitBuilder& b;
-  std::vector<Region>& regions;
-  void enter(Region r);  // gates created from now on belong to r
-  // A region that is not a combine (leaf, readout, accept, …) at `level` (a position).
-  void enter_at(RegionKind kind, std::uint32_t layer, std::uint32_t level) {
-    enter({.kind = kind, .layer = layer, .level = level, .target = 0, .source = 0});
-  }
-  // A combine of a prefix network: v[target] = v[target] ∘ v[source] at chain depth `level`.
-  void enter_combine(std::uint32_t layer, std::uint32_t level, std::size_t target,
-                     std::size_t source) {
-    enter({.kind = RegionKind::combine,
-           .layer = layer,
-           .level = level,
-           .target = static_cast<std::uint32_t>(target),
-           .source = static_cast<std::uint32_t>(source)});
-  }
-};
-
-// The acceptance test of an arithmetic output v: positive(v) (PNC¹ style) or is_zero(v).
-inline GateId acceptance_test(CircuitBuilder& b, Acceptance::Mode mode, GateId v) {
-  return mode == Acceptance::Mode::positive ? b.positive(v) : b.is_zero(v);
-}
-
-// Closes a compilation: the builder's statistics and the finished circuit go into `out`.
-inline void finish_compiled(CompiledCircuit& out, CircuitBuilder& b, std::vector<GateId> outputs,
-                            std::vector<std::string> names) {
-  out.requested_gates = b.requests();
-  out.hash_table_bytes = b.hash_table_bytes();
-  out.circuit = b.finish(std::move(outputs), std::move(names));
-}
 
 class LayerCompiler {
  public:

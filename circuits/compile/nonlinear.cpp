@@ -6,7 +6,6 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
-#include "circuits/compile/lrnn_parts.hpp"
 #include "rnn/evaluate.hpp"
 
 namespace rnncc {
@@ -29,7 +28,7 @@ GateId affine(CircuitBuilder& b, const std::vector<Rational>& c, const std::vect
 
 CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
                                              const CompileOptions& options) {
-  if (n == 0) throw InputError("--length", "expected n ≥ 1");
+  check_length(n);
   if (model.layers.size() != 1 || !std::holds_alternative<ElmanLayer>(model.layers[0].layer))
     throw InputError("model", "compile_nonlinear_sequential compiles a single Elman layer");
   const ElmanLayer& l = std::get<ElmanLayer>(model.layers[0].layer);
@@ -39,16 +38,12 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
                                   " features; the one-hot input has " + std::to_string(S));
   // Per step: d pre-activations of d + |Σ| + 1 terms, d activations, the readout.
   const std::size_t estimate = n * (d * (2 * (d + S) + 4) + l.readout.rows() * (2 * d + 2)) + n * S;
-  if (estimate > options.max_gates)
-    throw InputError("--max-gates", "the circuit would have about " + std::to_string(estimate) +
-                                        " gates, more than the limit of " +
-                                        std::to_string(options.max_gates));
+  options.budget.check(estimate);
   CompiledCircuit out;
   CircuitBuilder b;
-  std::vector<GateId> x(n * S);
-  for (std::size_t t = 0; t < n; ++t)
-    for (std::size_t s = 0; s < S; ++s)
-      x[t * S + s] = b.input("x[" + std::to_string(t + 1) + "][" + model.alphabet.symbol(s) + "]");
+  std::vector<GateId> x;  // x[t·|Σ| + σ]
+  for (const auto& xt : one_hot_inputs(b, n, model.alphabet))
+    x.insert(x.end(), xt.begin(), xt.end());
   out.regions.push_back({.kind = RegionKind::input, .first_gate = 0});
   out.regions.push_back(
       {.kind = RegionKind::leaf, .first_gate = static_cast<std::uint32_t>(b.size())});
@@ -215,7 +210,7 @@ FiniteStateMachine explore(const Model& model, const K& k, std::size_t n, std::s
 
 FiniteStateMachine nonlinear_state_machine(const Model& model, std::size_t n,
                                            const ComposedOptions& options) {
-  if (n == 0) throw InputError("--length", "expected n ≥ 1");
+  check_length(n);
   if (model.layers.size() != 1 || !(std::holds_alternative<ElmanLayer>(model.layers[0].layer) ||
                                     std::holds_alternative<LstmLayer>(model.layers[0].layer)))
     throw InputError("model", "the finite-state route compiles a single Elman or LSTM layer");
@@ -223,7 +218,8 @@ FiniteStateMachine nonlinear_state_machine(const Model& model, std::size_t n,
     throw InputError(
         "model", "the layer reads " + std::to_string(input_features(model.layers[0].layer)) +
                      " features; the one-hot input has " + std::to_string(model.alphabet.size()));
-  if (options.format) return explore(model, FixedPoint(*options.format), n, options.max_states);
+  if (!options.precision.exact())
+    return explore(model, FixedPoint(options.precision.format(n)), n, options.max_states);
   return explore(model, RationalField(), n, options.max_states);
 }
 

@@ -5,7 +5,7 @@
 // finite-state compositions, circuits/compile/finite_state.hpp).
 //
 // Exact semantics (docs/semantics.md, "Nonlinear RNNs"): with one-hot inputs x[t,σ] (input index
-// (t−1)·|Σ| + σ, as compile_lrnn), z_t = (x[t,0], …, x[t,|Σ|−1]) and
+// (t−1)·|Σ| + σ, circuits/compile/common.hpp), z_t = (x[t,0], …, x[t,|Σ|−1]) and
 //     h_t = act(W h_{t−1} + U z_t + b),   y_t = C h_t + c₀,
 // where relu(v) = v · positive(v) and sign(v) = positive(v) − positive(−v) (`positive` is the
 // test gate [v > 0]). The outputs are y_n (or every y_t) and, last, the model's acceptance test.
@@ -30,23 +30,23 @@
 
 #include "algebra/fixed_point.hpp"
 #include "circuits/compile/finite_state.hpp"
-#include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/lrnn.hpp"  // CompileOptions
 #include "rnn/model.hpp"
 
 namespace rnncc {
 
 // Throws InputError unless the model is a single Elman layer reading the one-hot input, for
-// n = 0, and for an estimate above options.max_gates. Uses options.outputs and .acceptance.
+// n = 0, and for an estimate above options.budget. Uses options.outputs and .acceptance.
 CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
                                              const CompileOptions& options);
 
-// The number semantics of the state enumeration: a fixed-point format (log precision), or
-// nullopt for exact rationals (finite only when the model's reachable set is, e.g. integer
-// counters; refused beyond max_states).
+// The number semantics of the state enumeration: log precision (precision.format(n), the
+// evaluator's fixed-point rule), or exact rationals (finite only when the model's reachable set
+// is, e.g. integer counters; refused beyond max_states).
 struct ComposedOptions {
-  std::optional<FixedFormat> format;
+  Precision precision;            // default exact
   std::size_t max_states = 4096;  // refuse (InputError) when more states are reachable
-  FiniteStateOptions circuit;     // scan, outputs, max_gates of the prefix compilation
+  FiniteStateOptions circuit;     // scan, outputs, budget of the prefix compilation
 };
 
 // The finite-state machine of a one-layer Elman or LSTM model over its states reachable within

@@ -1,16 +1,13 @@
 #include "circuits/compile/prefix.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
+
+#include "circuits/compile/common.hpp"
 
 namespace rnncc {
 
 namespace {
-
-unsigned ceil_log2(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<unsigned>(std::bit_width(n - 1));
-}
 
 // Brent–Kung up-sweep level l: i = 2^(l+1)·t + 2^(l+1) − 1 < n, from i − 2^l.
 void up_level(PrefixNetwork& net, std::size_t n, unsigned l) {
@@ -62,7 +59,7 @@ std::string to_string(ScanKind k) {
 
 PrefixNetwork prefix_network(ScanKind kind, std::size_t n, unsigned k) {
   PrefixNetwork net;
-  const unsigned L = ceil_log2(n);
+  const auto L = static_cast<unsigned>(ceil_log2(n));
   switch (kind) {
     case ScanKind::sequential:
       for (std::size_t i = 1; i < n; ++i) net.push_back({{i, i - 1}});
@@ -120,7 +117,7 @@ std::size_t down_nodes(std::size_t n, unsigned levels) {
 
 std::size_t prefix_node_count(ScanKind kind, std::size_t n, unsigned k) {
   if (n <= 1) return 0;
-  const unsigned L = ceil_log2(n);
+  const auto L = static_cast<unsigned>(ceil_log2(n));
   switch (kind) {
     case ScanKind::sequential:
       return n - 1;
@@ -140,7 +137,7 @@ std::size_t prefix_node_count(ScanKind kind, std::size_t n, unsigned k) {
 
 std::size_t prefix_chain_depth(ScanKind kind, std::size_t n, unsigned k) {
   if (n <= 1) return 0;
-  const unsigned L = ceil_log2(n);
+  const auto L = static_cast<unsigned>(ceil_log2(n));
   switch (kind) {
     case ScanKind::sequential:
       return n - 1;

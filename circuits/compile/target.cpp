@@ -36,7 +36,7 @@ CircuitTarget parse_target(const std::string& text, const std::string& flag) {
   throw InputError(flag, "'" + text + "': expected arith, boolean or threshold");
 }
 
-void parse_target_precision(const std::string& text, TargetOptions& options,
+void parse_target_precision(const std::string& text, Precision& precision,
                             const std::string& flag) {
   PrecisionSpec p;
   try {
@@ -49,9 +49,9 @@ void parse_target_precision(const std::string& text, TargetOptions& options,
                                "': circuits are compiled exact or at log:C; mod p "
                                "evaluates a compiled arithmetic circuit (rnncc eval)");
   if (p.kind == PrecisionSpec::Kind::exact)
-    options.log_c.reset();
+    precision.log_c.reset();
   else
-    options.log_c = p.log_c;
+    precision.log_c = p.log_c;
 }
 
 namespace {
@@ -133,7 +133,7 @@ std::string describe(const Model& m) {
 Route choose(const Model& model, const TargetOptions& o) {
   if (model.layers.empty()) throw InputError("model", "the model has no layers");
   const std::string what = describe(model);
-  const bool exact = !o.log_c;
+  const bool exact = o.precision.exact();
   switch (o.target) {
     case CircuitTarget::arithmetic:
       if (!exact)
@@ -204,60 +204,41 @@ Route choose(const Model& model, const TargetOptions& o) {
   throw InputError("--target", "unknown target");
 }
 
-FixedFormat format_for(std::size_t n, const TargetOptions& o) {
-  return log_precision(*o.log_c, n, o.int_bits, o.rounding, o.overflow);
-}
-
+// The chosen compiler's options: the parts it shares with TargetOptions, passed whole.
 BooleanLrnnOptions boolean_options(const TargetOptions& o) {
-  BooleanLrnnOptions b;
-  b.precision = *o.log_c;
-  b.int_bits = o.int_bits;
-  b.rounding = o.rounding;
-  b.overflow = o.overflow;
-  b.scan = o.compile.scan;
-  b.ladner_fischer_k = o.compile.ladner_fischer_k;
-  b.outputs = o.compile.outputs;
-  b.max_gates = o.compile.max_gates;
-  return b;
+  return {.precision = o.precision,
+          .scan = o.compile.scan,
+          .outputs = o.compile.outputs,
+          .budget = o.compile.budget};
 }
 
 ThresholdOptions threshold_options(const TargetOptions& o) {
-  ThresholdOptions t;
-  t.precision = o.log_c ? ThresholdPrecision::log : ThresholdPrecision::exact;
-  t.log_c = o.log_c.value_or(1);
-  t.rounding = o.rounding;
-  t.acceptance = o.compile.acceptance;
-  t.max_gates = o.compile.max_gates;
-  return t;
+  return {.precision = o.precision, .acceptance = o.compile.acceptance, .budget = o.compile.budget};
 }
 
-AttentionCompileOptions attention_options(std::size_t n, const TargetOptions& o) {
-  AttentionCompileOptions a;
-  a.format = format_for(n, o);
-  a.acceptance = o.compile.acceptance;
-  a.max_gates = o.compile.max_gates;
-  return a;
+AttentionCompileOptions attention_options(const TargetOptions& o) {
+  return {.precision = o.precision, .acceptance = o.compile.acceptance, .budget = o.compile.budget};
 }
 
 FiniteStateOptions finite_state_options(const TargetOptions& o) {
-  FiniteStateOptions f;
-  f.scan = o.compile.scan;
-  f.ladner_fischer_k = o.compile.ladner_fischer_k;
-  f.outputs = o.compile.outputs;
-  f.max_gates = o.compile.max_gates;
-  return f;
+  return {.scan = o.compile.scan, .outputs = o.compile.outputs, .budget = o.compile.budget};
+}
+
+ComposedOptions composed_options(const TargetOptions& o) {
+  return {.precision = o.precision, .max_states = o.max_states, .circuit = finite_state_options(o)};
 }
 
 // Every circuit has n·|Σ| input gates: refuse before any compiler allocates per-position
 // tables (n = 2^40 would otherwise exhaust memory before a compiler's own estimate runs).
 void check_inputs(const Model& model, std::size_t n, const TargetOptions& o) {
   const std::size_t S = std::max<std::size_t>(model.alphabet.size(), 1);
-  if (n > o.compile.max_gates / S)
+  const std::size_t max_gates = o.compile.budget.max_gates;
+  if (n > max_gates / S)
     throw InputError(
         "--max-gates",
         "n·|Σ| = " + std::to_string(n) + "·" + std::to_string(S) + " = " +
             (n > SIZE_MAX / S ? std::string("more than 2^64") : std::to_string(n * S)) +
-            " input gates alone, more than the limit of " + std::to_string(o.compile.max_gates));
+            " input gates alone, more than the limit of " + std::to_string(max_gates));
 }
 
 }  // namespace
@@ -280,18 +261,13 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
       return compile_finite_state(tracked_fsm_from_model(model), n, finite_state_options(o));
     case Route::lrnn_boolean:
       return compile_lrnn_boolean(model, n, boolean_options(o));
-    case Route::nonlinear_composed: {
-      ComposedOptions c;
-      if (o.log_c) c.format = format_for(n, o);
-      c.max_states = o.max_states;
-      c.circuit = finite_state_options(o);
-      return compile_nonlinear_composed(model, n, c);
-    }
+    case Route::nonlinear_composed:
+      return compile_nonlinear_composed(model, n, composed_options(o));
     case Route::unique_hard_lowered: {
       // The threshold circuit with every thr gate rewritten as a bit-sliced adder and a
       // comparator (circuits/io/blif.hpp): and/or/xor/not only. Regions: the inputs, then one
       // region for the rest (the lowering does not keep the threshold circuit's regions).
-      CompiledCircuit t = compile_unique_hard_threshold(model, n, attention_options(n, o));
+      CompiledCircuit t = compile_unique_hard_threshold(model, n, attention_options(o));
       CompiledCircuit out;
       out.circuit = lower_threshold_gates(t.circuit);
       out.regions.push_back({.kind = RegionKind::input, .first_gate = 0});
@@ -305,7 +281,7 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
     case Route::time_invariant:
       return compile_time_invariant_threshold(model, n, threshold_options(o));
     case Route::unique_hard_threshold:
-      return compile_unique_hard_threshold(model, n, attention_options(n, o));
+      return compile_unique_hard_threshold(model, n, attention_options(o));
   }
   throw std::logic_error("compile_model: unhandled route");
 }
@@ -316,7 +292,7 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
   check_inputs(model, n, o);
   switch (route) {
     case Route::lrnn:
-      return estimate_operations(model, n, o.compile);
+      return estimate_lrnn_gates(model, n, o.compile);
     case Route::nonlinear_sequential:
       return std::nullopt;
     case Route::attention_arith: {
@@ -324,8 +300,8 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
       prefix.layers.pop_back();
       CompileOptions all = o.compile;
       all.outputs = OutputMode::all;
-      const std::size_t lrnn = prefix.layers.empty() ? 0 : estimate_operations(prefix, n, all);
-      return lrnn + estimate_attention_arith(model, n, o.compile);
+      const std::size_t lrnn = prefix.layers.empty() ? 0 : estimate_lrnn_gates(prefix, n, all);
+      return lrnn + estimate_attention_arith_gates(model, n, o.compile);
     }
     case Route::finite_state:
       return std::nullopt;
@@ -336,9 +312,9 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
     case Route::unique_hard_lowered:
       return std::nullopt;  // the lowering's size depends on weights
     case Route::time_invariant:
-      return estimate_threshold_gates(model, n, threshold_options(o));
+      return estimate_time_invariant_threshold_gates(model, n, threshold_options(o));
     case Route::unique_hard_threshold:
-      return estimate_unique_hard_threshold(model, n, attention_options(n, o));
+      return estimate_unique_hard_threshold_gates(model, n, attention_options(o));
   }
   return std::nullopt;
 }

@@ -25,7 +25,6 @@
 #include <optional>
 #include <string>
 
-#include "algebra/fixed_point.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "rnn/model.hpp"
 
@@ -36,19 +35,16 @@ std::string to_string(CircuitTarget t);  // "arith" | "boolean" | "threshold"
 // "arith" | "boolean" | "threshold"; InputError naming `flag` otherwise.
 CircuitTarget parse_target(const std::string& text, const std::string& flag = "--target");
 
+// Composed of the compilers' shared parts (common.hpp), which pass to the chosen compiler whole.
 struct TargetOptions {
   CircuitTarget target = CircuitTarget::arithmetic;
-  // nullopt: exact. Otherwise log precision F = C·⌈log₂(n+1)⌉ (algebra/fixed_point.hpp).
-  std::optional<unsigned> log_c;
-  std::optional<unsigned> int_bits;
-  Rounding rounding = Rounding::nearest_even;
-  Overflow overflow = Overflow::saturate;
-  CompileOptions compile;         // scan, outputs, acceptance, max_gates (all targets)
+  Precision precision;            // exact (arith, and the exact boolean route) or log:C
+  CompileOptions compile;         // scan, outputs, structure, acceptance, budget (all targets)
   std::size_t max_states = 4096;  // the finite-state route of nonlinear models
 };
 
-// Parses --precision: "exact" or "log:C" (C ≥ 1) into options.log_c.
-void parse_target_precision(const std::string& text, TargetOptions& options,
+// Parses --precision: "exact" or "log:C" (C ≥ 1) into precision.log_c (the rest is kept).
+void parse_target_precision(const std::string& text, Precision& precision,
                             const std::string& flag = "--precision");
 
 // The circuit of `model` for inputs of length n in the target class. Throws InputError (see

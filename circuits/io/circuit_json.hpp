@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 
 namespace rnncc {
 

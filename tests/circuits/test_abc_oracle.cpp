@@ -154,7 +154,7 @@ TEST_CASE("ABC: our compiled boolean and threshold circuits have ABC's AND count
     INFO(k.example);
     TargetOptions o;
     o.target = k.target;
-    o.log_c = k.log_c;
+    o.precision.log_c = k.log_c;
     CompiledCircuit compiled =
         compile_model(load_model(std::string(RNNCC_SOURCE_DIR) + "/examples/" + k.example), k.n, o);
     const Circuit c = lower_threshold_gates(compiled.circuit);

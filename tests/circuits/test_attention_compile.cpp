@@ -135,8 +135,8 @@ std::vector<bool> expected_bits(const Model& m, const FixedPoint& k, const Word&
 
 void check_threshold(const Model& m, std::size_t n, const std::vector<Word>& words, unsigned c) {
   AttentionCompileOptions o;
-  o.format = log_precision(c, n, std::nullopt, Rounding::nearest_even, Overflow::saturate);
-  const FixedPoint k(o.format);
+  o.precision.fixed = log_precision(c, n, std::nullopt, Rounding::nearest_even, Overflow::saturate);
+  const FixedPoint k(*o.precision.fixed);
   CompiledCircuit cc = compile_unique_hard_threshold(m, n, o);
   const auto got = rnncc::testing::run_on_strings(cc.circuit, words, m.alphabet.size());
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -181,8 +181,8 @@ void check_arith(const Model& m, std::size_t n, OutputMode mode) {
 TEST_CASE("threshold attention: most recent a, hand-checked", "[circuits][attention]") {
   const Model m = load_model(test::example("attention_most_recent_a.json"));
   AttentionCompileOptions o;
-  o.format = log_precision(1, 3, std::nullopt, Rounding::nearest_even, Overflow::saturate);
-  REQUIRE(o.format.frac_bits == 2);
+  o.precision.fixed = log_precision(1, 3, std::nullopt, Rounding::nearest_even, Overflow::saturate);
+  REQUIRE(o.precision.fixed->frac_bits == 2);
   CompiledCircuit cc = compile_unique_hard_threshold(m, 3, o);
   const Circuit& c = cc.circuit;
   REQUIRE(c.inputs().size() == 6);
@@ -241,12 +241,13 @@ TEST_CASE("threshold attention: constant depth", "[circuits][attention][depth]")
   const Model m = load_model(test::example("attention_most_recent_a.json"));
   for (std::size_t n : {4, 16, 64, 256}) {
     AttentionCompileOptions o;
-    o.format = log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate);
+    o.precision.fixed =
+        log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate);
     CompiledCircuit cc = compile_unique_hard_threshold(m, n, o);
     const CircuitStats st = compute_stats(cc.circuit);
     INFO("n = " << n << ", size " << st.size << ", fan-in-2 depth " << st.bounded_fanin_depth);
     CHECK(st.depth == kUniqueHardThresholdDepth);
-    CHECK(st.size <= estimate_unique_hard_threshold(m, n, o));
+    CHECK(st.size <= estimate_unique_hard_threshold_gates(m, n, o));
     CHECK(st.by_kind[static_cast<std::size_t>(GateKind::thr)] == n * (n - 1) / 2 + n);
   }
 }
@@ -254,14 +255,14 @@ TEST_CASE("threshold attention: constant depth", "[circuits][attention][depth]")
 TEST_CASE("diagnostic: threshold attention", "[circuits][attention][diagnostics]") {
   const Model m = load_model(test::example("attention_most_recent_a.json"));
   AttentionCompileOptions o;
-  o.format = log_precision(1, 8, std::nullopt, Rounding::nearest_even, Overflow::saturate);
+  o.precision.fixed = log_precision(1, 8, std::nullopt, Rounding::nearest_even, Overflow::saturate);
   CHECK_THROWS_WITH(compile_unique_hard_threshold(m, 0, o),
                     Catch::Contains("expected a length n ≥ 1"));
-  o.max_gates = 100;
+  o.budget.max_gates = 100;
   CHECK_THROWS_WITH(compile_unique_hard_threshold(m, 64, o),
-                    Catch::Contains("the circuit would have up to") &&
+                    Catch::Contains("the circuit would have about") &&
                         Catch::Contains("more than the limit of 100"));
-  o.max_gates = std::size_t{1} << 28;
+  o.budget.max_gates = std::size_t{1} << 28;
   const Model hybrid = load_model(test::example("hybrid_counter_attention.json"));
   CHECK_THROWS_WITH(compile_unique_hard_threshold(hybrid, 4, o),
                     Catch::Contains("compiles a single attention layer"));
@@ -273,7 +274,7 @@ TEST_CASE("diagnostic: threshold attention", "[circuits][attention][diagnostics]
   // Scores of 200 at F = I = 24: raw 200·2^24 > 2^31.
   Model big = m;
   std::get<AttentionLayer>(big.layers[0].layer).key.weights(0, 0) = 200;
-  o.format = FixedFormat{24, 24, Rounding::nearest_even, Overflow::saturate};
+  o.precision.fixed = FixedFormat{24, 24, Rounding::nearest_even, Overflow::saturate};
   CHECK_THROWS_WITH(compile_unique_hard_threshold(big, 4, o),
                     Catch::Contains("exceeds the 32-bit weights of thr gates"));
 }
@@ -343,7 +344,7 @@ TEST_CASE("diagnostic: hybrid arithmetic circuit", "[circuits][attention][diagno
   const Model m = load_model(test::example("hybrid_counter_attention.json"));
   CHECK_THROWS_WITH(compile_attention_arith(m, 0, {}), Catch::Contains("expected a length n ≥ 1"));
   CompileOptions small;
-  small.max_gates = 50;
+  small.budget.max_gates = 50;
   CHECK_THROWS_WITH(compile_attention_arith(m, 8, small),
                     Catch::Contains("more than the limit of 50"));
   Model lrnn_only = m;
@@ -371,7 +372,8 @@ TEST_CASE("attention circuits: measured sizes and depths", "[.][attention_measur
   for (const Model* model : {&m, &r3})
     for (std::size_t n : {2, 4, 16, 64, 256, 1024, 4096}) {
       AttentionCompileOptions o;
-      o.format = log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate);
+      o.precision.fixed =
+          log_precision(1, n, std::nullopt, Rounding::nearest_even, Overflow::saturate);
       const auto t0 = std::chrono::steady_clock::now();
       CompiledCircuit cc = compile_unique_hard_threshold(*model, n, o);
       const double secs =
@@ -380,10 +382,10 @@ TEST_CASE("attention circuits: measured sizes and depths", "[.][attention_measur
       std::printf(
           "threshold |S|=%zu n=%zu F=%u size=%zu thr=%zu depth=%u fanin2=%u maxfanin=%u "
           "bytes=%zu estimate=%zu build=%.2fs\n",
-          model->alphabet.size(), n, o.format.frac_bits, st.size,
+          model->alphabet.size(), n, o.precision.fixed->frac_bits, st.size,
           st.by_kind[static_cast<std::size_t>(GateKind::thr)], st.depth, st.bounded_fanin_depth,
-          st.max_fanin, cc.circuit.memory_bytes(), estimate_unique_hard_threshold(*model, n, o),
-          secs);
+          st.max_fanin, cc.circuit.memory_bytes(),
+          estimate_unique_hard_threshold_gates(*model, n, o), secs);
     }
   const Model h = load_model(test::example("hybrid_counter_attention.json"));
   for (std::size_t n : {2, 4, 8, 16, 32, 64, 128, 256}) {

@@ -5,6 +5,7 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
+#include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "rnn/model_json.hpp"

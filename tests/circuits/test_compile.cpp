@@ -27,7 +27,7 @@ std::vector<CompileOptions> all_strategies(bool chunked) {
   }
   CompileOptions lf2;
   lf2.scan = ScanKind::ladner_fischer;
-  lf2.ladner_fischer_k = 2;
+  lf2.scan.ladner_fischer_k = 2;
   out.push_back(lf2);
   CompileOptions dense;
   dense.structure = Structure::dense;
@@ -36,16 +36,14 @@ std::vector<CompileOptions> all_strategies(bool chunked) {
   if (chunked)
     for (std::size_t c : {1u, 3u, 4u}) {
       CompileOptions ch;
-      ch.chunk = c;
+      ch.scan.chunk = c;
       out.push_back(ch);
     }
   return out;
 }
 
 std::string describe(const CompileOptions& o) {
-  if (o.chunk) return "chunked:" + std::to_string(o.chunk);
-  return to_string(o.scan) + (o.structure == Structure::dense ? "/dense" : "") +
-         (o.scan == ScanKind::ladner_fischer ? ":" + std::to_string(o.ladner_fischer_k) : "");
+  return to_string(o.scan) + (o.structure == Structure::dense ? "/dense" : "");
 }
 
 template <Domain K>
@@ -171,22 +169,25 @@ TEST_CASE("compile_lrnn diagnostics", "[circuits][compile][diagnostics]") {
   Model parity = load_model(example("parity_deltanet.json"));
   CompileOptions o;
   CHECK_THROWS_WITH(compile_lrnn(parity, 0, o), Catch::Contains("n ≥ 1"));
-  o.max_gates = 10;
+  o.budget.max_gates = 10;
   CHECK_THROWS_WITH(compile_lrnn(parity, 100, o),
                     Catch::Contains("would have about") && Catch::Contains("--max-gates"));
   Model relu = load_model(example("relu_counter.json"));
   CHECK_THROWS_WITH(compile_lrnn(relu, 4, CompileOptions{}), Catch::Contains("elman/relu"));
   CompileOptions chunked;
-  chunked.chunk = 4;
+  chunked.scan.chunk = 4;
   CHECK_THROWS_WITH(compile_lrnn(load_model(example("mamba_diagonal.json")), 4, chunked),
                     Catch::Contains("chunked"));
-  CompileOptions p;
-  CHECK_THROWS_WITH(parse_scan("brent-kunk", p), Catch::Contains("expected sequential"));
-  CHECK_THROWS_WITH(parse_scan("chunked:0", p), Catch::Contains("1..4096"));
-  parse_scan("ladner-fischer:3", p);
-  CHECK(p.ladner_fischer_k == 3);
-  parse_scan("chunked:16", p);
-  CHECK(p.chunk == 16);
+  CHECK_THROWS_WITH(parse_scan("brent-kunk"), Catch::Contains("expected sequential"));
+  CHECK_THROWS_WITH(parse_scan("chunked:0"), Catch::Contains("1..4096"));
+  const Scan lf = parse_scan("ladner-fischer:3");
+  CHECK(lf.kind == ScanKind::ladner_fischer);
+  CHECK(lf.ladner_fischer_k == 3);
+  CHECK(parse_scan("chunked:16").chunk == 16);
+  // to_string spells what parse_scan reads.
+  for (const char* text : {"sequential", "sklansky", "kogge-stone", "brent-kung", "ladner-fischer",
+                           "ladner-fischer:3", "chunked:16"})
+    CHECK(to_string(parse_scan(text)) == text);
 }
 
 TEST_CASE("regions tag every gate; combine levels follow the network", "[circuits][compile]") {

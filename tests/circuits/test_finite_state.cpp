@@ -217,12 +217,6 @@ std::size_t depth_of(const Circuit& c) {
   return out;
 }
 
-std::size_t ceil_log2(std::size_t n) {
-  std::size_t l = 0;
-  while ((std::size_t{1} << l) < n) ++l;
-  return l;
-}
-
 // Some string of length exactly n on which the two machines disagree (product reachability).
 bool differ_at_length(const FiniteStateMachine& a, const FiniteStateMachine& b, std::size_t n) {
   std::set<std::pair<std::size_t, std::size_t>> pairs{{a.start, b.start}};
@@ -643,7 +637,7 @@ TEST_CASE("finite-state diagnostics", "[circuits][finite_state][diagnostics]") {
     CHECK_THROWS_WITH(compile_finite_state(m, 0), Catch::Contains("n ≥ 1"));
     CHECK_THROWS_WITH(reference_sequential_fsm(m, 0), Catch::Contains("n ≥ 1"));
     FiniteStateOptions small;
-    small.max_gates = 100;
+    small.budget.max_gates = 100;
     CHECK_THROWS_WITH(compile_finite_state(m, 64, small), Catch::Contains("--max-gates"));
     m.delta[1][2] = 7;
     CHECK_THROWS_WITH(compile_finite_state(m, 4),

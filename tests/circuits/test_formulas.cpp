@@ -66,7 +66,7 @@ void check_exact(const Model& model, std::size_t n, CompileOptions o) {
     REQUIRE(s.operations() == predict_size(model, n, o).total());
     REQUIRE(s.depth == predict_depth(model, n, o, FaninModel::unbounded));
     REQUIRE(s.bounded_fanin_depth == predict_depth(model, n, o, FaninModel::bounded));
-    REQUIRE(cc.combine_levels == prefix_chain_depth(o.scan, n, o.ladner_fischer_k));
+    REQUIRE(cc.combine_levels == o.scan.chain_depth(n));
   }
 }
 

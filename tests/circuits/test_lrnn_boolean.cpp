@@ -66,7 +66,7 @@ std::vector<Decoded> run(const CompiledCircuit& cc, const Model& model, const St
         }
       out[k].outputs.push_back(y);
     }
-    if (o.overflow == Overflow::error) out[k].overflow = bit(pos++);
+    if (o.precision.overflow == Overflow::error) out[k].overflow = bit(pos++);
     out[k].accept = bit(pos++);
     REQUIRE(pos == outputs);
   }
@@ -92,7 +92,7 @@ void check_against_twin(const Model& model, const Strings& strings, const Boolea
     } else {
       REQUIRE(got[k].outputs[0] == want.outputs.back());
     }
-    if (o.overflow == Overflow::error) REQUIRE(got[k].overflow == want.overflow);
+    if (o.precision.overflow == Overflow::error) REQUIRE(got[k].overflow == want.overflow);
     REQUIRE(got[k].accept == want.accept);
   }
 }
@@ -122,11 +122,11 @@ TEST_CASE("boolean LRNN: circuit = scan-rounded twin on every string of length â
         for (Overflow overflow : {Overflow::saturate, Overflow::error}) {
           BooleanLrnnOptions o;
           o.scan = scan;
-          o.rounding = rounding;
-          o.overflow = overflow;
+          o.precision.rounding = rounding;
+          o.precision.overflow = overflow;
           o.outputs = ++combo % 2 ? OutputMode::all : OutputMode::last;
           o.adder.carry_tree = combo % 3 ? ScanKind::sklansky : ScanKind::brent_kung;
-          if (combo % 4 == 0) o.int_bits = 1;  // overflow often
+          if (combo % 4 == 0) o.precision.int_bits = 1;  // overflow often
           INFO(to_string(family) << ", " << to_string(scan) << ", " << to_string(rounding) << ", "
                                  << to_string(overflow));
           for (std::size_t n = 1; n <= 5; ++n)
@@ -145,8 +145,8 @@ TEST_CASE("boolean LRNN, sequential scan: exactly the reference evaluator at log
       for (Rounding rounding : {Rounding::nearest_even, Rounding::toward_zero}) {
         BooleanLrnnOptions o;
         o.scan = ScanKind::sequential;
-        o.overflow = overflow;
-        o.rounding = rounding;
+        o.precision.overflow = overflow;
+        o.precision.rounding = rounding;
         o.outputs = OutputMode::all;
         for (std::size_t n = 1; n <= 4; ++n) {
           const Strings strings = test::all_strings(3, n, n);
@@ -220,7 +220,7 @@ TEST_CASE("boolean LRNN: random strings of length 32 and 64", "[circuits][lrnn_b
     const Model model = random_model(rng, r.family, 2, 1, 3);
     BooleanLrnnOptions o;
     o.scan = r.scan;
-    o.overflow = Overflow::error;
+    o.precision.overflow = Overflow::error;
     Strings strings;
     for (int k = 0; k < 64; ++k) strings.push_back(test::random_input(rng, r.n, 3));
     INFO(to_string(r.family) << " n = " << r.n);
@@ -241,7 +241,7 @@ TEST_CASE("boolean LRNN: names, hand-checked tiny model", "[circuits][lrnn_boole
                                {{Rational(1)}, Matrix<Rational>(1, 1, Rational(0))}});
   const Model model = test::single_layer_model(l, 2);
   BooleanLrnnOptions o;
-  o.overflow = Overflow::error;
+  o.precision.overflow = Overflow::error;
   const CompiledCircuit cc = compile_lrnn_boolean(model, 3, o);  // F = 2, I = 2: W = 5
   const Circuit& c = cc.circuit;
   CHECK(c.input_names()[0] == "x[1,a]");
@@ -281,11 +281,14 @@ TEST_CASE("boolean LRNN: refusals", "[circuits][lrnn_boolean][errors]") {
   l.readout_feature.assign(2, l.readout);
   CHECK_THROWS_WITH(compile_lrnn_boolean(per_symbol, 3, o), Catch::Contains("per-symbol"));
   CHECK_THROWS_AS(evaluate_scan_rounded(per_symbol, std::vector<std::size_t>{0}, o), testing_error);
+  BooleanLrnnOptions exact = o;
+  exact.precision = Precision{};
+  CHECK_THROWS_WITH(compile_lrnn_boolean(model, 3, exact), Catch::Contains("log precision"));
   BooleanLrnnOptions zero_int = o;
-  zero_int.int_bits = 0;
+  zero_int.precision.int_bits = 0;
   CHECK_THROWS_WITH(compile_lrnn_boolean(model, 3, zero_int), Catch::Contains("integer bit"));
   BooleanLrnnOptions small = o;
-  small.max_gates = 1000;
+  small.budget.max_gates = 1000;
   try {
     compile_lrnn_boolean(model, 8, small);
     FAIL("expected an InputError");
@@ -305,7 +308,7 @@ TEST_CASE("boolean LRNN: size and depth table for dplr d = 3", "[.][lrnn_boolean
     for (std::size_t n = 2; n <= 128; n *= 2) {
       BooleanLrnnOptions o;
       o.scan = scan;
-      o.max_gates = std::size_t{1} << 30;
+      o.budget.max_gates = std::size_t{1} << 30;
       const auto start = std::chrono::steady_clock::now();
       const CompiledCircuit cc = compile_lrnn_boolean(model, n, o);
       const double secs =

@@ -109,7 +109,7 @@ TEST_CASE("compile_nonlinear_sequential refuses what it cannot compile",
   const Model m = load_model(test::example("relu_counter.json"));
   REQUIRE_THROWS_AS(compile_nonlinear_sequential(m, 0, {}), InputError);
   CompileOptions tiny;
-  tiny.max_gates = 10;
+  tiny.budget.max_gates = 10;
   REQUIRE_THROWS_WITH(compile_nonlinear_sequential(m, 100, tiny), Catch::Contains("--max-gates"));
 }
 
@@ -124,7 +124,7 @@ void check_composed(const Model& m, std::size_t max_n, const K& k, std::optional
   const std::size_t S = m.alphabet.size();
   for (std::size_t n = 1; n <= max_n; ++n) {
     ComposedOptions o;
-    o.format = fmt;
+    o.precision.fixed = fmt;
     o.circuit.outputs = OutputMode::all;
     const Circuit c = compile_nonlinear_composed(m, n, o).circuit;
     REQUIRE(c.outputs().size() == n);
@@ -151,7 +151,7 @@ TEST_CASE("the counter's reachable states at log precision are the 2n+1 counts",
   const Model m = load_model(test::example("relu_counter.json"));
   for (std::size_t n : {1u, 3u, 8u, 20u}) {
     ComposedOptions o;
-    o.format = log1(n);  // I = F = ⌈log₂(n+1)⌉ bits: every count |c| ≤ n is representable
+    o.precision.fixed = log1(n);  // I = F = ⌈log₂(n+1)⌉ bits: every count |c| ≤ n is representable
     const FiniteStateMachine fsm = nonlinear_state_machine(m, n, o);
     // h = (relu(c), relu(−c)) for c = #a − #b ∈ [−n, n]; the states first reached at step n
     // get a sink (never entered by inputs of length ≤ n).
@@ -168,11 +168,11 @@ TEST_CASE("composed circuits equal the reference evaluator at log precision and 
   for (std::size_t n : {4u, 8u}) {
     // the format depends on n, so compile and compare per length
     ComposedOptions o;
-    o.format = log1(n);
+    o.precision.fixed = log1(n);
     const Circuit c = compile_nonlinear_composed(counter, n, o).circuit;
     for (const auto& w : test::all_strings(2, n, n)) {
       const auto y = evaluate(c, Q, std::span<const Rational>(one_hot(w, 2)));
-      const FixedPoint k(*o.format);
+      const FixedPoint k(*o.precision.fixed);
       REQUIRE(y[0] ==
               Rational(accepts(counter.accept, k, evaluate(counter, k, w).outputs().back()).value()
                            ? 1
@@ -234,7 +234,7 @@ TEST_CASE("composed depth stays within the finite-state bound and grows like log
   std::vector<std::size_t> depth;
   for (std::size_t n : {8u, 16u, 32u, 64u}) {
     ComposedOptions o;
-    o.format = log1(n);
+    o.precision.fixed = log1(n);
     const FiniteStateMachine fsm = nonlinear_state_machine(m, n, o);
     const CircuitStats s = compute_stats(compile_nonlinear_composed(m, n, o).circuit);
     REQUIRE(s.depth <= finite_state_depth_bound(fsm, n, o.circuit));
@@ -259,11 +259,11 @@ TEST_CASE("the finite-state route refuses what it cannot compile",
   const Model m = load_model(test::example("relu_counter.json"));
   REQUIRE_THROWS_AS(compile_nonlinear_composed(m, 0, {}), InputError);
   ComposedOptions few;
-  few.format = log1(40);
+  few.precision.fixed = log1(40);
   few.max_states = 10;
   REQUIRE_THROWS_WITH(nonlinear_state_machine(m, 40, few), Catch::Contains("more than 10 states"));
   ComposedOptions tiny;
-  tiny.format = log1(64);
-  tiny.circuit.max_gates = 1000;
+  tiny.precision.fixed = log1(64);
+  tiny.circuit.budget.max_gates = 1000;
   REQUIRE_THROWS_WITH(compile_nonlinear_composed(m, 64, tiny), Catch::Contains("--max-gates"));
 }

@@ -25,7 +25,7 @@ const RationalField Q;
 TargetOptions target(CircuitTarget t, std::optional<unsigned> log_c = std::nullopt) {
   TargetOptions o;
   o.target = t;
-  o.log_c = log_c;
+  o.precision.log_c = log_c;
   return o;
 }
 
@@ -156,11 +156,15 @@ TEST_CASE("target and precision flags parse or say what they expect",
   REQUIRE(parse_target("boolean") == CircuitTarget::boolean);
   REQUIRE(parse_target("threshold") == CircuitTarget::threshold);
   REQUIRE_THROWS_WITH(parse_target("tc0"), Catch::Contains("expected arith, boolean or threshold"));
-  TargetOptions o;
+  Precision o;
+  o.rounding = Rounding::toward_zero;
   parse_target_precision("log:3", o);
   REQUIRE(o.log_c == 3u);
+  REQUIRE(o.rounding == Rounding::toward_zero);  // only C is parsed; the rest is kept
+  REQUIRE(to_string(o) == "log:3");
   parse_target_precision("exact", o);
   REQUIRE_FALSE(o.log_c.has_value());
+  REQUIRE(o.exact());
   for (const char* bad : {"log:0", "log:65", "log:", "log:2x", "LOG:1", "mod:8"})
     REQUIRE_THROWS_WITH(parse_target_precision(bad, o), Catch::Contains("expected exact or log:C"));
   REQUIRE_THROWS_WITH(parse_target_precision("mod:7", o),

@@ -88,7 +88,7 @@ BuiltSum build_sum(const std::vector<Integer>& weights, const Integer& constant,
   return r;
 }
 
-// Every thr gate keeps Σ|w| + |θ| within int32 (threshold.hpp, "int32 limits").
+// Every thr gate keeps Σ|w| + |θ| within int32 (iterated_addition.hpp, "int32 limits").
 void require_thr_limits(const Circuit& c) {
   std::int64_t worst = 0;
   for (GateId g = 0; g < c.size(); ++g) {
@@ -236,10 +236,15 @@ Model docs_s4() {
                             {Rational(1, 3), Rational(0), Rational(1, 2)}, Rational(-1, 8)));
 }
 
-ThresholdOptions precision(ThresholdPrecision p, unsigned c = 1) {
+ThresholdOptions exact_options() {
   ThresholdOptions o;
-  o.precision = p;
-  o.log_c = c;
+  o.precision = Precision{};
+  return o;
+}
+
+ThresholdOptions log_options(unsigned c = 1) {
+  ThresholdOptions o;
+  o.precision = Precision::log(c);
   return o;
 }
 
@@ -429,12 +434,11 @@ TEST_CASE("threshold LRNN: counting model, hand-checked", "[threshold][lrnn]") {
   // y = #a − 2·#b + 1 over {a, b}; accept y > 0.
   const Model m =
       one_layer(counting_layer({{Rational(1)}, {Rational(-2)}}, {Rational(1)}, {Rational(1)}));
-  const ConvolutionForm f = convolution_form(m, 3, precision(ThresholdPrecision::exact));
+  const ConvolutionForm f = convolution_form(m, 3, exact_options());
   REQUIRE(f.weights == std::vector<Integer>{1, -2, 1, -2, 1, -2});
   REQUIRE(f.constant == 1);
   REQUIRE(f.scale == 1);
-  const CompiledCircuit cc =
-      compile_time_invariant_threshold(m, 3, precision(ThresholdPrecision::exact));
+  const CompiledCircuit cc = compile_time_invariant_threshold(m, 3, exact_options());
   // Range [1 − 6, 1 + 3] = [−5, 4]: 4 bits, then accept.
   REQUIRE(cc.circuit.outputs().size() == 5);
   const auto outs = run_bits(cc.circuit, one_hot({{0, 0, 1}, {1, 1, 0}, {0, 0, 0}}, 2));
@@ -457,8 +461,8 @@ TEST_CASE("threshold LRNN: exhaustive against evaluate_convolution", "[threshold
     const Model m =
         trial % 2 == 0 ? random_s4(rng, 1 + trial % 3, S, mode) : random_counter(rng, 2, S, mode);
     for (std::size_t n : {1u, 3u, S == 2 ? 6u : 4u}) {
-      check_model(m, n, precision(ThresholdPrecision::exact));
-      check_model(m, n, precision(ThresholdPrecision::log, 1 + trial % 2));
+      check_model(m, n, exact_options());
+      check_model(m, n, log_options(1 + trial % 2));
     }
   }
 }
@@ -466,10 +470,10 @@ TEST_CASE("threshold LRNN: exhaustive against evaluate_convolution", "[threshold
 TEST_CASE("threshold LRNN: every 0/1 input, not only one-hot", "[threshold][lrnn]") {
   std::mt19937_64 rng(68);
   const Model m = docs_s4();
-  for (auto p : {ThresholdPrecision::exact, ThresholdPrecision::log}) {
+  for (const ThresholdOptions& o : {exact_options(), log_options()}) {
     const std::size_t n = 5;
-    const ConvolutionForm f = convolution_form(m, n, precision(p));
-    const CompiledCircuit cc = compile_time_invariant_threshold(m, n, precision(p));
+    const ConvolutionForm f = convolution_form(m, n, o);
+    const CompiledCircuit cc = compile_time_invariant_threshold(m, n, o);
     const std::size_t W = cc.circuit.outputs().size() - 1;
     const auto xs = all_assignments(n * 2);
     const auto outs = run_bits(cc.circuit, xs);
@@ -489,8 +493,7 @@ TEST_CASE("threshold LRNN: counting models agree with the reference evaluator",
                                    trial % 2 ? Acceptance::Mode::zero : Acceptance::Mode::positive);
     const std::size_t S = m.alphabet.size();
     const std::size_t n = S == 2 ? 6 : 4;
-    const CompiledCircuit exact =
-        compile_time_invariant_threshold(m, n, precision(ThresholdPrecision::exact));
+    const CompiledCircuit exact = compile_time_invariant_threshold(m, n, exact_options());
     const auto ws = test::all_strings(S, n, n);
     const auto outs = run_bits(exact.circuit, one_hot(ws, S));
     const std::size_t W = exact.circuit.outputs().size() - 1;
@@ -504,7 +507,7 @@ TEST_CASE("threshold LRNN: counting models agree with the reference evaluator",
       // Integer parameters: the sequential log-precision run never rounds, so it equals the
       // convolution-rounded value too.
       const auto yf = evaluate(m, fx, ws[r]).outputs().back();
-      const ConvolutionValue v = evaluate_convolution(m, ws[r], precision(ThresholdPrecision::log));
+      const ConvolutionValue v = evaluate_convolution(m, ws[r], log_options());
       REQUIRE(fx.to_rational(yf(0, 0)) == v.value);
       REQUIRE(v.value == y(0, 0));
     }
@@ -518,7 +521,7 @@ TEST_CASE("threshold LRNN: exact convolution equals the exact reference on s4 mo
     const Model m = random_s4(rng, 2, 2, Acceptance::Mode::positive);
     RationalField q;
     for (const auto& w : test::all_strings(2, 1, 6)) {
-      const ConvolutionValue v = evaluate_convolution(m, w, precision(ThresholdPrecision::exact));
+      const ConvolutionValue v = evaluate_convolution(m, w, exact_options());
       REQUIRE(v.value == evaluate(m, q, w).outputs().back()(0, 0));
       REQUIRE(v.value * Rational(v.scale) == Rational(v.scaled));
     }
@@ -537,14 +540,14 @@ TEST_CASE("threshold LRNN: convolution rounding differs from sequential rounding
   std::size_t differ = 0;
   for (const auto& w : test::all_strings(2, n, n)) {
     const Rational seq = fx.to_rational(evaluate(m, fx, w).outputs().back()(0, 0));
-    const ConvolutionValue v = evaluate_convolution(m, w, precision(ThresholdPrecision::log));
+    const ConvolutionValue v = evaluate_convolution(m, w, log_options());
     if (seq != v.value) ++differ;
   }
   REQUIRE(differ > 0);
   // One witness: aaaaaa. F = 3: sequential S = 0.375 after rounding every step; convolution
   // Σ_j round(8/(3·2^j))/8 = (3 + 1 + 1 + 0 + 0 + 0)/8 = 0.625.
   const std::vector<std::size_t> a6(6, 0);
-  REQUIRE(evaluate_convolution(m, a6, precision(ThresholdPrecision::log)).value == Rational(5, 8));
+  REQUIRE(evaluate_convolution(m, a6, log_options()).value == Rational(5, 8));
   REQUIRE(fx.to_rational(evaluate(m, fx, a6).outputs().back()(0, 0)) != Rational(5, 8));
 }
 
@@ -552,9 +555,9 @@ TEST_CASE("threshold LRNN: depth does not grow with n", "[threshold][lrnn][depth
   const Model m = docs_s4();
   std::vector<std::size_t> depths;
   for (std::size_t n : {4u, 16u, 64u, 256u}) {
-    const ThresholdOptions o = precision(ThresholdPrecision::log);
+    const ThresholdOptions o = log_options();
     const CompiledCircuit cc = compile_time_invariant_threshold(m, n, o);
-    const ThresholdEstimate e = estimate_threshold_size(m, n, o);
+    const ThresholdEstimate e = estimate_time_invariant_threshold_size(m, n, o);
     const auto stats = compute_stats(cc.circuit);
     REQUIRE(stats.depth <= e.depth);
     REQUIRE(cc.circuit.size() <= e.gates);
@@ -570,8 +573,8 @@ TEST_CASE("threshold LRNN: acceptance from the word when the weights are wide",
           "[threshold][lrnn]") {
   // Exact s4 at n = 24: D = lcm of 2^j 3^j 7^j … exceeds int32, so acceptance reads the word.
   const Model m = docs_s4();
-  const ThresholdOptions o = precision(ThresholdPrecision::exact);
-  const ThresholdEstimate e = estimate_threshold_size(m, 24, o);
+  const ThresholdOptions o = exact_options();
+  const ThresholdEstimate e = estimate_time_invariant_threshold_size(m, 24, o);
   REQUIRE(!e.accept_direct);
   check_model(m, 6, o);  // n = 6 still exhaustive; check the word path at n = 24 on samples
   const CompiledCircuit cc = compile_time_invariant_threshold(m, 24, o);
@@ -605,7 +608,7 @@ TEST_CASE("threshold LRNN: refusals", "[threshold][lrnn][errors]") {
     const Model m = one_layer(make_general(f, {{A1, B}, {A2, B}}), {"up", "half"});
     REQUIRE_THROWS_WITH(compile_time_invariant_threshold(m, 4),
                         Catch::Contains("A of symbol 'half' differs"));
-    REQUIRE_THROWS_AS(estimate_threshold_gates(m, 4), InputError);
+    REQUIRE_THROWS_AS(estimate_time_invariant_threshold_gates(m, 4), InputError);
   }
   // Per-symbol readouts.
   {
@@ -636,11 +639,12 @@ TEST_CASE("threshold LRNN: refusals", "[threshold][lrnn][errors]") {
   // Estimates above the limits.
   {
     ThresholdOptions o;
-    o.max_gates = 40;
+    o.budget.max_gates = 40;
     REQUIRE_THROWS_WITH(compile_time_invariant_threshold(good, 16, o), Catch::Contains("gates"));
-    o.max_gates = std::size_t{1} << 26;
+    o.budget.max_gates = std::size_t{1} << 26;
     o.max_wires = 100;
-    REQUIRE_THROWS_AS(compile_time_invariant_threshold(good, 16, o), InputError);
+    REQUIRE_THROWS_WITH(compile_time_invariant_threshold(good, 16, o),
+                        Catch::Contains("wires), more than the limit of 100 wires"));
   }
 }
 
@@ -653,27 +657,27 @@ TEST_CASE("threshold LRNN: size tables of the docs", "[.][threshold_measure]") {
   struct Row {
     const char* name;
     Model model;
-    ThresholdPrecision p;
+    ThresholdOptions options;
   };
-  const Row rows[] = {{"s4 (docs), log C=1", docs_s4(), ThresholdPrecision::log},
-                      {"s4 (docs), exact", docs_s4(), ThresholdPrecision::exact},
-                      {"counter 1/3, -2/5, log C=1", counter, ThresholdPrecision::log}};
+  const Row rows[] = {{"s4 (docs), log C=1", docs_s4(), log_options()},
+                      {"s4 (docs), exact", docs_s4(), exact_options()},
+                      {"counter 1/3, -2/5, log C=1", counter, log_options()}};
   for (const Row& row : rows) {
     std::printf("\n%s\n%6s %6s %6s %5s %10s %12s %12s %12s %9s\n", row.name, "n", "levels", "W",
                 "depth", "gates", "wires", "est.gates", "est.wires", "build_s");
     bool stop = false;
     for (std::size_t n = 2; n <= 8192 && !stop; n *= 2) {
       for (unsigned levels : {1u, 2u}) {
-        ThresholdOptions o = precision(row.p);
+        ThresholdOptions o = row.options;
         o.sum.levels = levels;
         ThresholdEstimate e;
         try {
-          e = estimate_threshold_size(row.model, n, o);
+          e = estimate_time_invariant_threshold_size(row.model, n, o);
         } catch (const InputError&) {
           std::printf("%6zu %6u refused (a block of too many terms)\n", n, levels);
           continue;
         }
-        if (e.wires > o.max_wires || e.gates > o.max_gates) {
+        if (e.wires > o.max_wires || e.gates > o.budget.max_gates) {
           std::printf("%6zu %6u %6zu %5s %10s %12s %12zu %12zu %9s\n", n, levels, e.width, "-", "-",
                       "-", e.gates, e.wires, "refused");
           continue;

@@ -370,7 +370,7 @@ TEST_CASE("GPU evaluation of compiled boolean and threshold circuits equals the 
     INFO(k.example << " " << to_string(k.target) << " n = " << k.n);
     TargetOptions o;
     o.target = k.target;
-    o.log_c = k.log_c;
+    o.precision.log_c = k.log_c;
     const Model m = load_model((source_dir() / "examples" / k.example).string());
     const Circuit c = compile_model(m, k.n, o).circuit;
     for (std::uint32_t words : {1u, 2u}) {

@@ -7,6 +7,7 @@
 #include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/analysis.hpp"
+#include "circuits/compile/lrnn.hpp"
 #include "rnn/model_json.hpp"
 #include "viz/draw_circuit.hpp"
 

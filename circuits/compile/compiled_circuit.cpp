@@ -1,0 +1,54 @@
+#include "circuits/compile/compiled_circuit.hpp"
+
+#include <algorithm>
+
+namespace rnncc {
+
+std::string to_string(RegionKind k) {
+  switch (k) {
+    case RegionKind::input:
+      return "input";
+    case RegionKind::leaf:
+      return "leaf";
+    case RegionKind::combine:
+      return "combine";
+    case RegionKind::readout:
+      return "readout";
+    case RegionKind::input_map:
+      return "input_map";
+    case RegionKind::chunk:
+      return "chunk";
+    case RegionKind::accept:
+      return "accept";
+  }
+  return "?";
+}
+
+std::uint32_t CompiledCircuit::region_of(GateId g) const {
+  auto it = std::upper_bound(regions.begin(), regions.end(), g,
+                             [](GateId id, const Region& r) { return id < r.first_gate; });
+  return static_cast<std::uint32_t>(it - regions.begin()) - 1;
+}
+
+std::vector<std::uint32_t> CompiledCircuit::region_table() const {
+  std::vector<std::uint32_t> table(circuit.size(), 0);
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    const std::size_t end = r + 1 < regions.size() ? regions[r + 1].first_gate : circuit.size();
+    for (std::size_t g = regions[r].first_gate; g < end; ++g)
+      table[g] = static_cast<std::uint32_t>(r);
+  }
+  return table;
+}
+
+namespace detail {
+
+void RegionRecorder::enter(Region r) {
+  r.first_gate = static_cast<std::uint32_t>(b.size());
+  if (!regions.empty() && regions.back().first_gate == r.first_gate && regions.size() > 1)
+    regions.pop_back();  // the previous region created no gate: drop it
+  regions.push_back(r);
+}
+
+}  // namespace detail
+
+}  // namespace rnncc
