@@ -2,7 +2,8 @@
 // decay) LRNN layers, then ONE sliding-window unique-hard attention layer
 // [CDMS26: Cooper, Diakonikolas, Ma, Sala, "Expressivity-Efficiency Tradeoffs for Hybrid
 // Sequence Models", arXiv 2603.08859, Thms 4.3 and 4.6; reference constructions.md §7;
-// docs/draft-retrieval.md has the tasks, the math of every layer and the measured figures].
+// docs/constructions.md, "Retrieval by a hybrid", has the tasks, the math of every layer and the
+// measured figures].
 //
 // The theorems' shape: the task is F(u(x), v(x)) with a control v that may lie anywhere in the
 // past (a number token, a query token) and a payload u that lies in a recent window of bounded
@@ -13,7 +14,7 @@
 //
 // Exact statements of the two theorems were not available to us (only summaries); the tasks
 // below are our precise versions, chosen so that f is defined on a large share of all strings
-// (verify draws uniform random strings). See draft-retrieval.md for how they relate.
+// (verify draws uniform random strings). docs/constructions.md says how they relate.
 //
 // SELECTIVE COPYING [CDMS26 Def 4.1 / Thm 4.3 as summarized: "the latest number token n is a
 // backward distance; output x_{L+1−n}"]. Alphabet: data symbols "a", "b", … (K of them, ids

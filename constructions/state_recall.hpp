@@ -1,6 +1,6 @@
 // State-based recall by a hybrid: one Gated DeltaNet layer (transpositions as Householders)
 // followed by one unique-hard attention layer [OLMOH26, Def 2 and Thm 1; reference
-// constructions.md §6; docs/draft-state.md].
+// constructions.md §6; docs/constructions.md, "State-based recall by a hybrid"].
 //
 // Source: Merrill, Li et al., "Olmo Hybrid: From Theory to Practice and Back", arXiv 2604.03444.
 // The task (as summarized in the reference; the paper's own text was not available here, so the

@@ -1,5 +1,6 @@
 // Parity, counting mod k and the S_n word problem by DeltaNet / Gated DeltaNet with negative
-// eigenvalues [GSZ+25] (reference constructions.md §6; docs/draft-state.md has the math).
+// eigenvalues [GSZ+25] (reference constructions.md §6; docs/constructions.md, "Parity, counting mod
+// k, S_n by DeltaNet", has the math).
 //
 // Theorem [GSZ+25: Grazzi, Siems, Zela, Franke, Hutter, Pontil, "Unlocking State-Tracking in
 // Linear RNNs Through Negative Eigenvalues", arXiv 2411.12537]. A DeltaNet layer whose β ranges

@@ -39,8 +39,9 @@ struct PrefixShape {
 };
 PrefixShape analyse(const PrefixNetwork& net, std::size_t n);
 
-// Executes `net` on values v (size n): combine(later, earlier) -> value. on_node(level, node)
-// is called before each combine (regions, progress).
+// Executes `net` on values v (size n): v[target] = combine(v[target], v[source]) for every node,
+// level by level (combine(later, earlier) -> value). Compilers that tag regions walk the levels
+// themselves (compile_lrnn enters a combine region before each node).
 template <class T, class Combine>
 void run_prefix(const PrefixNetwork& net, std::vector<T>& v, Combine&& combine) {
   for (const auto& level : net)

@@ -11,6 +11,8 @@
 #include <random>
 #include <string>
 
+#include "../support.hpp"
+
 namespace rnncc::testing {
 
 inline bool abc_available() {
@@ -56,8 +58,5 @@ inline std::string abc(const std::string& commands) {
 }  // namespace rnncc::testing
 
 // Returns from the test case, with the skip notice ctest recognizes, when ABC is not installed.
-#define REQUIRE_ABC()                        \
-  if (!rnncc::testing::abc_available()) {    \
-    WARN("SKIPPED: berkeley-abc not found"); \
-    return;                                  \
-  }
+#define REQUIRE_ABC() \
+  if (!rnncc::testing::abc_available()) RNNCC_SKIP("berkeley-abc not found")

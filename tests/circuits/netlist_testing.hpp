@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/eval/bitparallel.hpp"
 
@@ -42,19 +43,6 @@ inline std::uint64_t truth_table(const Circuit& c, std::size_t o) {
       if ((m >> i) & 1) in[i] |= bits::Word{1} << m;
   const std::uint64_t mask = n >= 6 ? ~std::uint64_t{0} : (std::uint64_t{1} << (1u << n)) - 1;
   return evaluate_bits(c, in)[o] & mask;
-}
-
-// parse(text) must throw an InputError at `where` whose message contains `what`.
-template <class Parse>
-void expect_input_error(Parse&& parse, const std::string& where, const std::string& what) {
-  try {
-    parse();
-    FAIL("expected an InputError");
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
 }
 
 }  // namespace rnncc::testing

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
@@ -55,11 +56,9 @@ std::vector<bits::Word> random_words(std::mt19937_64& rng, std::size_t n) {
 }  // namespace
 
 TEST_CASE("EPFL circuits load with ABC's inputs, outputs, ANDs and levels", "[circuits][aiger]") {
-  if (!std::filesystem::exists(epfl_dir())) {
-    WARN("skipped: " << epfl_dir()
-                     << " is not present (the shared benchmarks live beside the repository)");
-    return;
-  }
+  if (!std::filesystem::exists(epfl_dir()))
+    RNNCC_SKIP(
+        epfl_dir() << " is not present (the shared EPFL benchmarks live beside the repository)");
   for (const AbcFigures& e : kEpfl) {
     INFO(e.name);
     Circuit c = load_aiger((epfl_dir() / (std::string(e.name) + ".aig")).string());
@@ -71,10 +70,9 @@ TEST_CASE("EPFL circuits load with ABC's inputs, outputs, ANDs and levels", "[ci
 }
 
 TEST_CASE("EPFL circuits survive writing (binary and ASCII) and reading", "[circuits][aiger]") {
-  if (!std::filesystem::exists(epfl_dir())) {
-    WARN("skipped: the shared EPFL benchmarks are not present");
-    return;
-  }
+  if (!std::filesystem::exists(epfl_dir()))
+    RNNCC_SKIP(
+        epfl_dir() << " is not present (the shared EPFL benchmarks live beside the repository)");
   std::mt19937_64 rng(5);
   for (const char* name : {"ctrl", "router", "int2float", "cavlc", "dec", "adder", "multiplier"}) {
     INFO(name);

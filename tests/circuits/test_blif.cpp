@@ -24,7 +24,7 @@ using testing::truth_table;
 namespace {
 
 void expect_error(const std::string& text, const std::string& where, const std::string& what) {
-  testing::expect_input_error([&] { parse_blif(text, "f.blif"); }, where, what);
+  test::expect_input_error([&] { parse_blif(text, "f.blif"); }, where, what);
 }
 
 }  // namespace
@@ -157,10 +157,9 @@ TEST_CASE("BLIF: a wide majority is written without an exponential cover", "[cir
 }
 
 TEST_CASE("BLIF: EPFL circuits survive writing and reading", "[circuits][blif]") {
-  if (!std::filesystem::exists(epfl_dir())) {
-    WARN("skipped: the shared EPFL benchmarks are not present");
-    return;
-  }
+  if (!std::filesystem::exists(epfl_dir()))
+    RNNCC_SKIP(
+        epfl_dir() << " is not present (the shared EPFL benchmarks live beside the repository)");
   std::mt19937_64 rng(63);
   for (const char* name : {"ctrl", "router", "int2float", "cavlc", "dec", "adder", "i2c", "bar",
                            "priority", "sin", "multiplier"}) {

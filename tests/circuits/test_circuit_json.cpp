@@ -14,14 +14,7 @@ using namespace rnncc;
 
 namespace {
 void expect_error(const std::string& text, const std::string& where, const std::string& what) {
-  try {
-    circuit_from_json(text, "c.json");
-    FAIL("expected an InputError");
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
+  test::expect_input_error([&] { circuit_from_json(text, "c.json"); }, where, what);
 }
 }  // namespace
 

@@ -23,7 +23,7 @@ using testing::truth_table;
 namespace {
 
 void expect_error(const std::string& text, const std::string& where, const std::string& what) {
-  testing::expect_input_error([&] { parse_bench(text, "f.bench"); }, where, what);
+  test::expect_input_error([&] { parse_bench(text, "f.bench"); }, where, what);
 }
 
 }  // namespace
@@ -98,10 +98,9 @@ TEST_CASE(".bench: names are kept and sanitized", "[circuits][iscas]") {
 }
 
 TEST_CASE(".bench: EPFL circuits survive writing and reading", "[circuits][iscas]") {
-  if (!std::filesystem::exists(epfl_dir())) {
-    WARN("skipped: the shared EPFL benchmarks are not present");
-    return;
-  }
+  if (!std::filesystem::exists(epfl_dir()))
+    RNNCC_SKIP(
+        epfl_dir() << " is not present (the shared EPFL benchmarks live beside the repository)");
   std::mt19937_64 rng(73);
   for (const char* name : {"ctrl", "router", "int2float", "cavlc", "dec", "adder", "i2c",
                            "priority", "max", "multiplier"}) {

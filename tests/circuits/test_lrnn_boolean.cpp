@@ -299,26 +299,3 @@ TEST_CASE("boolean LRNN: refusals", "[circuits][lrnn_boolean][errors]") {
   CHECK_THROWS_WITH(evaluate_scan_rounded(model, std::vector<std::size_t>{0, 7}, o),
                     Catch::Contains("out of range"));
 }
-
-// Measurement for docs/draft-boolean-arith.md (hidden; run with
-// `circuits_tests "[lrnn_boolean_measure]"`): examples/dplr_d3.json at C = 1.
-TEST_CASE("boolean LRNN: size and depth table for dplr d = 3", "[.][lrnn_boolean_measure]") {
-  const Model model = load_model(RNNCC_SOURCE_DIR "/examples/dplr_d3.json");
-  for (ScanKind scan : {ScanKind::brent_kung, ScanKind::sklansky, ScanKind::sequential}) {
-    for (std::size_t n = 2; n <= 128; n *= 2) {
-      BooleanLrnnOptions o;
-      o.scan = scan;
-      o.budget.max_gates = std::size_t{1} << 30;
-      const auto start = std::chrono::steady_clock::now();
-      const CompiledCircuit cc = compile_lrnn_boolean(model, n, o);
-      const double secs =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const CircuitStats s = compute_stats(cc.circuit);
-      const FixedFormat f = boolean_lrnn_format(n, o);
-      std::printf("| %s | %zu | %u | %zu | %zu | %u | %zu | %.2f |\n", to_string(scan).c_str(), n,
-                  1 + f.int_bits + f.frac_bits, s.size, estimate_lrnn_boolean_gates(model, n, o),
-                  s.bounded_fanin_depth, lrnn_boolean_depth_bound(model, n, o), secs);
-      std::fflush(stdout);
-    }
-  }
-}

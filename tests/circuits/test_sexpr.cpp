@@ -139,14 +139,7 @@ void check_shape(const Formula& f) {
 }
 
 void expect_error(const std::string& text, const std::string& where, const std::string& what) {
-  try {
-    parse_formula(text, "f.sexp");
-    FAIL("expected an InputError for: " << text);
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
+  test::expect_input_error([&] { parse_formula(text, "f.sexp"); }, where, what);
 }
 
 }  // namespace

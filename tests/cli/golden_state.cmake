@@ -1,6 +1,6 @@
 # State tracking with DeltaNet reflections [GSZ+25], state-based recall [OLMOH26], sorted
 # deterministic graph connectivity (dgc) [MJLLS26 Thm 2], and the retrieval kinds' CLI
-# (docs/draft-state.md). Exit 0 holds, 1 counterexample, 2 bad input.
+# (docs/constructions.md, "State tracking with negative eigenvalues"). Exit 0 holds, 1 counterexample, 2 bad input.
 rnncc_golden(st-dgc-ever 0 st_dgc_ever.txt stdout verify dgc --vertices 4 --exhaustive --random 0)
 rnncc_golden(st-dgc-no-promise 1 st_dgc_no_promise.txt stdout verify dgc --variant final-no-promise --exhaustive --random 0)
 rnncc_golden(st-parity 0 st_parity.txt stdout verify parity --exhaustive 8 --random 20)

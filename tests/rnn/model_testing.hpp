@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
 
@@ -12,14 +13,7 @@ namespace rnncc::testing {
 
 inline void expect_model_error(const std::string& text, const std::string& where,
                                const std::string& what) {
-  try {
-    parse_model(text, "m.json");
-    FAIL("expected an InputError for: " << text);
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
+  test::expect_input_error([&] { parse_model(text, "m.json"); }, where, what);
 }
 
 }  // namespace rnncc::testing
