@@ -85,7 +85,10 @@ class EchelonBasis {
   using E = typename F::Element;
   using Vec = std::vector<E>;
 
-  EchelonBasis(F field, std::size_t columns) : f_(std::move(field)), n_(columns) {}
+  // track_coefficients = false: membership only (no T, so reduce/insert return empty
+  // coefficient vectors) — about half the work when no certificate is wanted.
+  EchelonBasis(F field, std::size_t columns, bool track_coefficients = true)
+      : f_(std::move(field)), n_(columns), track_(track_coefficients) {}
 
   std::size_t size() const { return rows_.size(); }
   std::size_t columns() const { return n_; }
@@ -109,12 +112,14 @@ class EchelonBasis {
     if (!p) return combine(lambda);
     const std::size_t piv = p - 1, k = rows_.size();
     // T_k = (e_k − Σ λ_i T_i) / r[piv]
-    Vec t(k + 1, f_.zero());
-    t[k] = f_.one();
-    for (std::size_t i = 0; i < k; ++i)
-      if (!f_.is_zero(lambda[i]))
-        for (std::size_t j = 0; j < t_[i].size(); ++j)
-          if (!f_.is_zero(t_[i][j])) t[j] = f_.sub(t[j], f_.mul(lambda[i], t_[i][j]));
+    Vec t(track_ ? k + 1 : 0, f_.zero());
+    if (track_) {
+      t[k] = f_.one();
+      for (std::size_t i = 0; i < k; ++i)
+        if (!f_.is_zero(lambda[i]))
+          for (std::size_t j = 0; j < t_[i].size(); ++j)
+            if (!f_.is_zero(t_[i][j])) t[j] = f_.sub(t[j], f_.mul(lambda[i], t_[i][j]));
+    }
     const E inv = f_.div(f_.one(), r[piv]);
     for (E& x : r)
       if (!f_.is_zero(x)) x = f_.mul(x, inv);
@@ -122,12 +127,12 @@ class EchelonBasis {
       if (!f_.is_zero(x)) x = f_.mul(x, inv);
     // Clear column piv from the other rows (reduced echelon form).
     for (std::size_t i = 0; i < k; ++i) {
-      t_[i].resize(k + 1, f_.zero());
+      if (track_) t_[i].resize(k + 1, f_.zero());
       const E c = rows_[i][piv];
       if (f_.is_zero(c)) continue;
       for (std::size_t j = piv; j < n_; ++j)
         if (!f_.is_zero(r[j])) rows_[i][j] = f_.sub(rows_[i][j], f_.mul(c, r[j]));
-      for (std::size_t j = 0; j <= k; ++j)
+      for (std::size_t j = 0; j < t.size(); ++j)
         if (!f_.is_zero(t[j])) t_[i][j] = f_.sub(t_[i][j], f_.mul(c, t[j]));
     }
     rows_.push_back(std::move(r));
@@ -172,6 +177,7 @@ class EchelonBasis {
     return 0;
   }
   Vec combine(const Vec& lambda) const {
+    if (!track_) return {};
     Vec c(rows_.size(), f_.zero());
     for (std::size_t i = 0; i < rows_.size(); ++i)
       if (!f_.is_zero(lambda[i]))
@@ -182,6 +188,7 @@ class EchelonBasis {
 
   F f_;
   std::size_t n_;
+  bool track_ = true;
   std::vector<Vec> rows_, t_, inserted_;
   std::vector<std::size_t> pivot_;
 };

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(64);
     const std::size_t d = 64, S = 16;
     LinearRepresentation f;
-    for (std::size_t s = 0; s < S; ++s) f.symbols.push_back("s" + std::to_string(s));
+    for (std::size_t s = 0; s < S; ++s) f.symbols.push_back(fmt::format("s{}", s));
     f.dim = d;
     for (std::size_t i = 0; i < d; ++i) f.initial.push_back(small(rng));
     for (std::size_t s = 0; s < S; ++s) {
@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
       g.transition[s] = mul(mul(Pi, f.transition[s]), P);
       g.output[s] = mul(Pi, f.output[s]);
     }
-    report("random WFA d=64, |Σ|=16, over Q", decide_equivalence(f, g), 0);
+    report("random WFA d=64, |Σ|=16, over Q", decide_equivalence(f, g, {std::nullopt, false}), 0);
+    report("  … with certificate coefficients", decide_equivalence(f, g), 0);
   }
   const std::string path = argc > 1 ? argv[1] : "equivalence.json";
   std::ofstream(path) << out.dump(2) << "\n";

@@ -55,7 +55,7 @@ Action add_equiv_command(CLI::App& app) {
       for (const SubjectFile* s : {&a, &b})
         if (auto why = not_certifiable(*s)) throw InputError("--certificate", *why);
     const LinearRepresentation ra = representation_or_refuse(a), rb = representation_or_refuse(b);
-    const EquivalenceResult r = decide_equivalence(ra, rb, {f->modulus});
+    const EquivalenceResult r = decide_equivalence(ra, rb, {f->modulus, !f->certificate.empty()});
     std::optional<std::string> written;
     if (r.equivalent && !f->certificate.empty()) {
       write_file_atomically(f->certificate, equivalence_certificate(r, a, b).dump(1) + "\n");
@@ -96,7 +96,7 @@ Action add_equiv_command(CLI::App& app) {
         std::cout << "proved: every length — equal on every nonempty prefix"
                   << (ra.empty && rb.empty ? " and on ε" : "") << " (" << r.method
                   << ", basis size " << r.basis_size << " of at most " << r.dim_f + r.dim_g << ", "
-                  << r.candidates << " words" << timing << ", max bits " << r.max_bits << ")\n";
+                  << visited << timing << ", max bits " << r.max_bits << ")\n";
         if (written) std::cout << "certificate: " << *written << "\n";
       } else {
         const auto& c = *r.counterexample;

@@ -47,7 +47,7 @@ typename F::Element convert(const F& field, const Rational& q) {
 
 template <class F>
 EquivalenceResult decide(const F& field, const LinearRepresentation& f,
-                         const LinearRepresentation& g) {
+                         const LinearRepresentation& g, bool track) {
   using E = typename F::Element;
   using Vec = std::vector<E>;
   const auto t0 = std::chrono::steady_clock::now();
@@ -104,7 +104,7 @@ EquivalenceResult decide(const F& field, const LinearRepresentation& f,
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
 
-  EchelonBasis<F> basis(field, n);
+  EchelonBasis<F> basis(field, n, track);
   if (f.empty && g.empty) {
     Vec ef, eg;
     for (const Rational& x : *f.empty) ef.push_back(convert(field, x));
@@ -156,8 +156,8 @@ EquivalenceResult decide(const F& field, const LinearRepresentation& f,
         std::vector<std::size_t> w = res.basis_words[i];
         w.push_back(s);
         res.basis_words.push_back(std::move(w));
-        Vec unit(basis.size(), field.zero());
-        unit.back() = field.one();
+        Vec unit(track ? basis.size() : 0, field.zero());
+        if (track) unit.back() = field.one();
         coeffs[i].push_back(std::move(unit));
       }
     }
@@ -165,6 +165,7 @@ EquivalenceResult decide(const F& field, const LinearRepresentation& f,
   res.equivalent = true;
   const std::size_t k = res.basis_words.size();
   for (auto& per_symbol : coeffs) {
+    if (!track) break;
     res.coefficients.emplace_back();
     for (auto& c : per_symbol) {
       c.resize(k, field.zero());
@@ -184,11 +185,11 @@ EquivalenceResult decide_equivalence(const LinearRepresentation& f, const Linear
   if (p) {
     if (!modp::is_prime(*p) || *p >= (std::uint64_t{1} << modp::max_modulus_bits))
       throw InputError("", "the modulus " + std::to_string(*p) + " is not a prime below 2^62");
-    EquivalenceResult r = decide(FpField{*p}, f, g);
+    EquivalenceResult r = decide(FpField{*p}, f, g, params.certificate);
     r.modulus = p;
     return r;
   }
-  return decide(QField{}, f, g);
+  return decide(QField{}, f, g, params.certificate);
 }
 
 std::optional<EquivalenceCounterexample> exhaustive_counterexample(

@@ -39,6 +39,9 @@ struct EquivalenceParams {
   // Decide over F_p. Unset: over F_p when both representations carry the same modulus, over Q
   // when neither does (different moduli: InputError).
   std::optional<std::uint64_t> modulus;
+  // false: no coefficients (EquivalenceResult::coefficients stays empty, so no certificate);
+  // the decision and counterexample are the same, for about half the work.
+  bool certificate = true;
 };
 
 struct EquivalenceCounterexample {

@@ -45,7 +45,7 @@ QMat combine(const std::vector<QMat>& xs, const std::vector<Rational>& z, const 
 
 // The homogenized step and output of S' = A S + B, y = C S' + c₀ (header: v = [vec_row S, 1]).
 void homogenize(const QMat& A, const QMat& B, const QMat& C, const QMat& c0, std::size_t d,
-                std::size_t m, QMat& M, QMat& O) {
+                std::size_t m, QMat& M, QMat& O, QMat* readout = nullptr) {
   const std::size_t n = d * m + 1, r = C.rows();
   M = QMat(n, n, Rational(0));
   for (std::size_t i = 0; i < d; ++i)
@@ -64,6 +64,7 @@ void homogenize(const QMat& A, const QMat& B, const QMat& C, const QMat& c0, std
     for (std::size_t i = 0; i < r; ++i)
       for (std::size_t j = 0; j < m; ++j) G(n - 1, i * m + j) = c0(i, j);
   O = mul(M, G);
+  if (readout) *readout = std::move(G);
 }
 
 std::vector<Rational> homogeneous_initial(const LrnnLayer& l) {
@@ -75,13 +76,14 @@ std::vector<Rational> homogeneous_initial(const LrnnLayer& l) {
 }
 
 // The top layer's step and output for a feature vector z.
-void layer_maps(const LrnnLayer& l, const std::vector<Rational>& z, QMat& M, QMat& O) {
+void layer_maps(const LrnnLayer& l, const std::vector<Rational>& z, QMat& M, QMat& O,
+                QMat* readout = nullptr) {
   const QMat A = combine(l.A, z, nullptr, l.d, l.d);
   const QMat B = combine(l.B, z, nullptr, l.d, l.m);
   const QMat C = l.readout_feature.empty()
                      ? l.readout
                      : combine(l.readout_feature, z, &l.readout, l.readout.rows(), l.d);
-  homogenize(A, B, C, l.readout_bias, l.d, l.m, M, O);
+  homogenize(A, B, C, l.readout_bias, l.d, l.m, M, O, readout);
 }
 
 std::vector<Rational> one_hot(std::size_t n, std::size_t i) {
@@ -122,6 +124,7 @@ LinearRepresentation from_wfa(const Wfa& a) {
   for (const QMat& m : a.transition) {
     rep.transition.push_back(m);
     rep.output.push_back(mul(m, beta));
+    rep.readout.push_back(beta);
   }
   Rational e = 0;
   for (std::size_t i = 0; i < rep.dim; ++i) e += a.initial[i] * a.final[i];
@@ -139,10 +142,11 @@ LinearRepresentation from_lrnn_layer(const LrnnLayer& l, const std::vector<std::
   rep.outputs = l.readout.rows() * l.m;
   rep.initial = homogeneous_initial(l);
   for (std::size_t s = 0; s < symbols.size(); ++s) {
-    QMat M, O;
-    layer_maps(l, one_hot(symbols.size(), s), M, O);
+    QMat M, O, G;
+    layer_maps(l, one_hot(symbols.size(), s), M, O, &G);
     rep.transition.push_back(std::move(M));
     rep.output.push_back(std::move(O));
+    rep.readout.push_back(std::move(G));
   }
   return rep;
 }

@@ -53,11 +53,14 @@ class NotLinearError : public InputError {
 };
 
 struct LinearRepresentation {
-  std::vector<std::string> symbols;            // Σ, in symbol-id order
-  std::size_t dim = 0, outputs = 1;            // d, r
-  std::vector<Rational> initial;               // α (d)
-  std::vector<Matrix<Rational>> transition;    // M_σ, d×d
-  std::vector<Matrix<Rational>> output;        // O_σ = M_σ·Γ_σ, d×r
+  std::vector<std::string> symbols;          // Σ, in symbol-id order
+  std::size_t dim = 0, outputs = 1;          // d, r
+  std::vector<Rational> initial;             // α (d)
+  std::vector<Matrix<Rational>> transition;  // M_σ, d×d
+  std::vector<Matrix<Rational>> output;      // O_σ = M_σ·Γ_σ, d×r
+  // Γ_σ (d×r), read after the step: y(uσ) = α·M_u·M_σ·Γ_σ. Set by from_wfa and
+  // from_lrnn_layer (the form an LRNN has, which minimize() needs); empty for products.
+  std::vector<Matrix<Rational>> readout;
   std::optional<std::vector<Rational>> empty;  // y(ε) (r), when defined
   std::optional<std::uint64_t> modulus;        // set: the model is read over F_modulus
 };

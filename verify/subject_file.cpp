@@ -32,15 +32,22 @@ std::string subject_digest(const SubjectFile& s) {
     text = "model\n" + model_to_json(*m).dump();
   } else {
     const Wfa& a = std::get<Wfa>(s.content);
+    auto put = [&](const Rational& x) {  // (no `" " + …`: GCC 12 misreports -Wrestrict on it)
+      text += ' ';
+      text += to_string(x);
+    };
     text = "wfa\n";
-    for (const std::string& x : a.alphabet.symbols()) text += x + "\n";
+    for (const std::string& x : a.alphabet.symbols()) {
+      text += x;
+      text += '\n';
+    }
     text += "initial";
-    for (const Rational& x : a.initial) text += " " + to_string(x);
+    for (const Rational& x : a.initial) put(x);
     text += "\nfinal";
-    for (const Rational& x : a.final) text += " " + to_string(x);
+    for (const Rational& x : a.final) put(x);
     for (const auto& t : a.transition) {
       text += "\nM";
-      for (const Rational& x : t.data()) text += " " + to_string(x);
+      for (const Rational& x : t.data()) put(x);
     }
   }
   std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits

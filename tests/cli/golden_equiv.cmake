@@ -14,3 +14,7 @@ rnncc_golden(err-equiv-modulus 2 err_equiv_modulus.txt stderr equiv examples/gat
 rnncc_golden(err-equiv-outputs 2 err_equiv_outputs.txt stderr equiv examples/binary_value_wfa.json tests/cli/models/binary_value_two_outputs.json)
 rnncc_golden(equiv-parity-vs-dplr 1 equiv_parity_vs_dplr.txt stdout equiv examples/parity_deltanet.json examples/dplr_d3.json --no-timing)
 rnncc_golden(err-equiv-certificate-stacked 2 err_equiv_certificate_stacked.txt stderr equiv examples/hybrid_counter_attention.json examples/hybrid_counter_attention.json --certificate cert.json)
+rnncc_golden(minimize-wfa 0 minimize_wfa.txt stdout minimize examples/wfa_count_ab.att)
+rnncc_golden(minimize-model-json 0 minimize_model_json.txt stdout minimize examples/s5_word_problem.json --json)
+rnncc_golden(minimize-output 0 minimize_output.txt "file:${CMAKE_CURRENT_BINARY_DIR}/min.json" minimize examples/binary_value_wfa.json -o ${CMAKE_CURRENT_BINARY_DIR}/min.json)
+rnncc_golden(err-minimize-stacked 2 err_minimize_stacked.txt stderr minimize examples/hybrid_counter_attention.json)
