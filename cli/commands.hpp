@@ -28,6 +28,9 @@ Action add_eval_command(CLI::App& app);
 Action add_tm_commands(CLI::App& app);
 Action add_depth_command(CLI::App& app);
 Action add_convert_command(CLI::App& app);
+Action add_equiv_command(CLI::App& app);              // cli/equiv_command.cpp (issue 13)
+Action add_check_certificate_command(CLI::App& app);  // cli/check_certificate_command.cpp
+Action add_minimize_command(CLI::App& app);           // cli/minimize_command.cpp
 
 // Flags shared by `compile` and `draw MODEL.json`.
 struct CompileFlags {

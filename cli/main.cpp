@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
   actions.push_back(rnncc::cli::add_draw_command(app));
 #endif
   actions.insert(actions.begin(), rnncc::cli::add_tm_commands(app));
+  actions.push_back(rnncc::cli::add_equiv_command(app));  // issue 13: every-length proofs
+  actions.push_back(rnncc::cli::add_check_certificate_command(app));
+  actions.push_back(rnncc::cli::add_minimize_command(app));
   refuse_signed_unsigned(app);
   try {
     app.parse(argc, argv);
