@@ -265,8 +265,8 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
       return compile_nonlinear_composed(model, n, composed_options(o));
     case Route::unique_hard_lowered: {
       // The threshold circuit with every thr gate rewritten as a bit-sliced adder and a
-      // comparator (circuits/io/blif.hpp): and/or/xor/not only. Regions: the inputs, then one
-      // region for the rest (the lowering does not keep the threshold circuit's regions).
+      // comparator (circuits/passes/lower_threshold.hpp): and/or/xor/not only. Regions: the inputs,
+      // then one region for the rest (the lowering does not keep the threshold circuit's regions).
       CompiledCircuit t = compile_unique_hard_threshold(model, n, attention_options(o));
       CompiledCircuit out;
       out.circuit = lower_threshold_gates(t.circuit);
