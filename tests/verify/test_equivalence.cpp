@@ -20,19 +20,6 @@ std::vector<Rational> flat(const Matrix<Rational>& y) {
   return y.data();
 }
 
-// As test::single_layer_model, built field by field (GCC 12 warns, wrongly, about an
-// uninitialized AttentionLayer inside the braced StackLayer temporary).
-Model one_layer(LrnnLayer layer, std::size_t sigma) {
-  Model model;
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < sigma; ++i) names.push_back(std::string(1, char('a' + i)));
-  model.alphabet = Alphabet(names, "test");
-  StackLayer sl;
-  sl.layer = std::move(layer);
-  model.layers.push_back(std::move(sl));
-  return model;
-}
-
 // Random WFA with small integer weights, sparse.
 Wfa random_wfa(std::mt19937_64& rng, std::size_t d, std::size_t sigma, long range = 2) {
   Wfa a;
@@ -101,7 +88,7 @@ TEST_CASE("linear representation of every LRNN family equals the reference evalu
   RationalField k;
   for (Family fam : test::all_families)
     for (std::size_t m : {1, 2}) {
-      const Model model = one_layer(test::random_layer(rng, fam, 3, m, 3), 3);
+      const Model model = test::single_layer_model(test::random_layer(rng, fam, 3, m, 3), 3);
       const LinearRepresentation rep = from_model(model);
       REQUIRE(rep.dim == 3 * m + 1);
       REQUIRE(rep.outputs == 2 * m);
@@ -131,7 +118,8 @@ TEST_CASE("linear representation of a WFA equals the WFA on every prefix") {
 TEST_CASE("input map: prefix and per-symbol tokens, with a two-state control") {
   std::mt19937_64 rng(3);
   RationalField k;
-  const Model tokens = one_layer(test::random_layer(rng, Family::general, 2, 1, 4), 4);
+  const Model tokens =
+      test::single_layer_model(test::random_layer(rng, Family::general, 2, 1, 4), 4);
   const LinearRepresentation trep = from_model(tokens);
   // Symbols x, y; token 0 is BOS; parity control: x → (1 2) at even, (3) at odd; y → (2).
   InputMapSpec map;
@@ -169,7 +157,7 @@ TEST_CASE("a stack over a finite-state counter is the product with its control")
                                     {{{1, 2, 0}, {1, 1, 1}, Matrix<Rational>(3, 1, Rational(0))},
                                      {{0, 1, 2}, {1, 1, 1}, Matrix<Rational>(3, 1, Rational(0))}},
                                     true);
-  Model model = one_layer(counter, 2);
+  Model model = test::single_layer_model(counter, 2);
   StackLayer upper;
   upper.input = InputMap{identity(k, 3), Matrix<Rational>()};
   upper.layer = test::random_layer(rng, Family::general, 2, 1, 3);

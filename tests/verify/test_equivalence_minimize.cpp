@@ -14,17 +14,6 @@ using namespace rnncc;
 
 namespace {
 
-Model one_layer(LrnnLayer layer, std::size_t sigma) {
-  Model model;
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < sigma; ++i) names.push_back(std::string(1, char('a' + i)));
-  model.alphabet = Alphabet(names, "test");
-  StackLayer sl;
-  sl.layer = std::move(layer);
-  model.layers.push_back(std::move(sl));
-  return model;
-}
-
 // rank of H[x, (u, τ)] = α M_x M_u Γ_τ over x, u of length ≤ L.
 std::size_t hankel_rank(const LinearRepresentation& rep, std::size_t L) {
   const auto words = test::all_strings(rep.symbols.size(), 0, L);
@@ -63,7 +52,7 @@ TEST_CASE(
     "minimize: every family, proved equivalent, dimension = Hankel rank, model file round trip") {
   std::mt19937_64 rng(61);
   for (Family fam : test::all_families) {
-    const Model model = one_layer(test::random_layer(rng, fam, 3, 1, 2), 2);
+    const Model model = test::single_layer_model(test::random_layer(rng, fam, 3, 1, 2), 2);
     const LinearRepresentation rep = from_model(model);
     const MinimizeResult m = minimize(rep);
     REQUIRE(m.reduced.dim <= rep.dim);
