@@ -1,6 +1,9 @@
-// rnncc equiv A B [--modulus P] [--certificate FILE] [--json] [--no-timing]: decide whether two
-// models / WFAs agree on every nonempty prefix (verify/equivalence.hpp). Exit 0 proved
-// equivalent, 1 refuted (with the shortest, llex-least counterexample), 2 bad input.
+// rnncc equiv A B [--method linear|product|auto] [--modulus P] [--certificate FILE] [--json]
+// [--no-timing]: decide whether two models / WFAs agree on every nonempty prefix, by the forward
+// basis for models linear in their state (verify/equivalence.hpp) or by product search for
+// finite-state ones (verify/finite_equivalence.hpp); auto: linear when both are linear, else
+// product when both have finitely many reachable configurations, else a diagnostic. Exit 0
+// proved equivalent, 1 refuted (with the shortest, llex-least counterexample), 2 bad input.
 #include <iostream>
 
 #include <fmt/format.h>
@@ -10,6 +13,7 @@
 #include "circuits/io/circuit_json.hpp"
 #include "cli/commands.hpp"
 #include "verify/certificate.hpp"
+#include "verify/finite_equivalence.hpp"
 
 namespace rnncc::cli {
 namespace {
@@ -22,6 +26,14 @@ LinearRepresentation representation_or_refuse(const SubjectFile& s) {
   }
 }
 
+FiniteMachine machine_or_refuse(const SubjectFile& s) {
+  try {
+    return finite_machine(s.content);
+  } catch (const NotFiniteError& e) {
+    throw InputError(s.path, std::string(e.what()));
+  }
+}
+
 std::string vector_text(const std::vector<std::string>& v) {
   if (v.size() == 1) return v[0];
   std::string out;
@@ -29,21 +41,132 @@ std::string vector_text(const std::vector<std::string>& v) {
   return "(" + out + ")";
 }
 
+struct EquivFlags {
+  std::string a, b, certificate, method = "auto";
+  std::optional<std::uint64_t> modulus;
+  bool json = false, no_timing = false;
+};
+
+void refuse_product_flags(const EquivFlags& f) {
+  if (f.modulus)
+    throw InputError("--modulus",
+                     "the product search compares exact rational outputs; --modulus applies to "
+                     "the linear decider (--method linear)");
+  if (!f.certificate.empty())
+    throw InputError("--certificate",
+                     "certificates cover the linear decider (--method linear); the product search "
+                     "writes none");
+}
+
+nlohmann::ordered_json counterexample_json(const std::optional<EquivalenceCounterexample>& c,
+                                           const Alphabet& alphabet) {
+  if (!c) return nullptr;
+  return {{"input", c->input.empty() ? std::string("ε") : alphabet.join(c->input)},
+          {"position", c->position},
+          {"expected", c->expected},
+          {"got", c->got}};
+}
+
+// The forward basis (verify/equivalence.hpp): report as before the product search existed.
+int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
+           const LinearRepresentation& ra, const LinearRepresentation& rb) {
+  const EquivalenceResult r = decide_equivalence(ra, rb, {f.modulus, !f.certificate.empty()});
+  std::optional<std::string> written;
+  if (r.equivalent && !f.certificate.empty()) {
+    write_file_atomically(f.certificate, equivalence_certificate(r, a, b).dump(1) + "\n");
+    written = f.certificate;
+  }
+  const Alphabet alphabet(ra.symbols, "alphabet");
+  const std::string visited =
+      std::to_string(r.candidates) + (r.candidates == 1 ? " word" : " words") + " visited";
+  auto word = [&](const std::vector<std::size_t>& w) {
+    return w.empty() ? std::string("ε") : alphabet.join(w);
+  };
+  if (f.json) {
+    nlohmann::ordered_json j;
+    j["proved"] = r.equivalent;
+    j["method"] = r.method;
+    j["field"] = r.field;
+    j["dimensions"] = {r.dim_f, r.dim_g};
+    j["basis_size"] = r.basis_size;
+    j["candidates"] = r.candidates;
+    if (!f.no_timing) j["seconds"] = r.seconds;
+    j["max_bits"] = r.max_bits;
+    j["certificate"] = written ? nlohmann::ordered_json(*written) : nlohmann::ordered_json();
+    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "equiv: " << f.a << " (d = " << r.dim_f << ") vs " << f.b << " (d = " << r.dim_g
+              << "), over " << r.field << "\n";
+    const std::string timing = f.no_timing ? "" : fmt::format(", {:.3f} s", r.seconds);
+    if (r.equivalent) {
+      std::cout << "proved: every length — equal on every nonempty prefix"
+                << (ra.empty && rb.empty ? " and on ε" : "") << " (" << r.method << ", basis size "
+                << r.basis_size << " of at most " << r.dim_f + r.dim_g << ", " << visited << timing
+                << ", max bits " << r.max_bits << ")\n";
+      if (written) std::cout << "certificate: " << *written << "\n";
+    } else {
+      const auto& c = *r.counterexample;
+      std::cout << "refuted: shortest counterexample (least of its length) \"" << word(c.input)
+                << "\", position " << c.position << ": " << f.a << " gives "
+                << vector_text(c.expected) << ", " << f.b << " gives " << vector_text(c.got) << " ("
+                << r.method << ", " << visited << timing << ")\n";
+    }
+  }
+  return r.equivalent ? 0 : 1;
+}
+
+// The product search (verify/finite_equivalence.hpp) over the reachable machines.
+int product(const EquivFlags& f, const FiniteMachine& ma, const FiniteMachine& mb) {
+  const FiniteEquivalenceResult r = decide_finite_equivalence(ma, mb);
+  const Alphabet alphabet(ma.symbols, "alphabet");
+  if (f.json) {
+    nlohmann::ordered_json j;
+    j["proved"] = r.equivalent;
+    j["method"] = r.method;
+    j["field"] = "Q";
+    j["states"] = {r.states_f, r.states_g};
+    j["states_visited"] = r.states_visited;
+    if (!f.no_timing) j["seconds"] = r.seconds;
+    j["certificate"] = nullptr;
+    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    auto states = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " state" : " states"); };
+    std::cout << "equiv: " << f.a << " (" << states(r.states_f) << ") vs " << f.b << " ("
+              << states(r.states_g) << "), reachable configurations exact over Q\n";
+    const std::string timing = f.no_timing ? "" : fmt::format(", {:.3f} s", r.seconds);
+    if (r.equivalent) {
+      std::cout << "proved: every length — equal on every nonempty prefix"
+                << (ma.start_has_output && mb.start_has_output ? " and on ε" : "") << " ("
+                << r.method << ", " << r.states_visited << " of at most " << r.states_f * r.states_g
+                << " product states visited" << timing << ")\n";
+    } else {
+      const auto& c = *r.counterexample;
+      std::cout << "refuted: shortest counterexample (least of its length) \""
+                << (c.input.empty() ? std::string("ε") : alphabet.join(c.input)) << "\", position "
+                << c.position << ": " << f.a << " gives " << vector_text(c.expected) << ", " << f.b
+                << " gives " << vector_text(c.got) << " (" << r.method << ", " << r.states_visited
+                << " product states visited" << timing << ")\n";
+    }
+  }
+  return r.equivalent ? 0 : 1;
+}
+
 }  // namespace
 
 Action add_equiv_command(CLI::App& app) {
-  struct Flags {
-    std::string a, b, certificate;
-    std::optional<std::uint64_t> modulus;
-    bool json = false, no_timing = false;
-  };
-  auto f = std::make_shared<Flags>();
+  auto f = std::make_shared<EquivFlags>();
   CLI::App* cmd = app.add_subcommand(
       "equiv",
       "Prove two models/WFAs equal on every string (every prefix's output), or refute "
       "them with the shortest counterexample");
   cmd->add_option("A", f->a, "model or WFA file (f)")->required();
   cmd->add_option("B", f->b, "model or WFA file (g)")->required();
+  cmd->add_option("--method", f->method,
+                  "linear (forward basis), product (product search over finitely many "
+                  "reachable states) or auto (linear when both are linear, else product)")
+      ->check(CLI::IsMember({"linear", "product", "auto"}));
   cmd->add_option("--modulus", f->modulus, "decide over F_p instead of Q (p prime)");
   cmd->add_option("--certificate", f->certificate, "write the proof (JSON) to this file");
   cmd->add_flag("--json", f->json, "print JSON");
@@ -54,59 +177,39 @@ Action add_equiv_command(CLI::App& app) {
     if (!f->certificate.empty())
       for (const SubjectFile* s : {&a, &b})
         if (auto why = not_certifiable(*s)) throw InputError("--certificate", *why);
-    const LinearRepresentation ra = representation_or_refuse(a), rb = representation_or_refuse(b);
-    const EquivalenceResult r = decide_equivalence(ra, rb, {f->modulus, !f->certificate.empty()});
-    std::optional<std::string> written;
-    if (r.equivalent && !f->certificate.empty()) {
-      write_file_atomically(f->certificate, equivalence_certificate(r, a, b).dump(1) + "\n");
-      written = f->certificate;
+    if (f->method == "linear")
+      return linear(*f, a, b, representation_or_refuse(a), representation_or_refuse(b));
+    if (f->method == "product") {
+      refuse_product_flags(*f);
+      return product(*f, machine_or_refuse(a), machine_or_refuse(b));
     }
-    const Alphabet alphabet(ra.symbols, "alphabet");
-    const std::string visited =
-        std::to_string(r.candidates) + (r.candidates == 1 ? " word" : " words") + " visited";
-    auto word = [&](const std::vector<std::size_t>& w) {
-      return w.empty() ? std::string("ε") : alphabet.join(w);
-    };
-    if (f->json) {
-      nlohmann::ordered_json j;
-      j["proved"] = r.equivalent;
-      j["method"] = r.method;
-      j["field"] = r.field;
-      j["dimensions"] = {r.dim_f, r.dim_g};
-      j["basis_size"] = r.basis_size;
-      j["candidates"] = r.candidates;
-      if (!f->no_timing) j["seconds"] = r.seconds;
-      j["max_bits"] = r.max_bits;
-      j["certificate"] = written ? nlohmann::ordered_json(*written) : nlohmann::ordered_json();
-      if (r.counterexample) {
-        const auto& c = *r.counterexample;
-        j["counterexample"] = {{"input", word(c.input)},
-                               {"position", c.position},
-                               {"expected", c.expected},
-                               {"got", c.got}};
-      } else {
-        j["counterexample"] = nullptr;
-      }
-      std::cout << j.dump(2) << "\n";
-    } else {
-      std::cout << "equiv: " << f->a << " (d = " << r.dim_f << ") vs " << f->b
-                << " (d = " << r.dim_g << "), over " << r.field << "\n";
-      const std::string timing = f->no_timing ? "" : fmt::format(", {:.3f} s", r.seconds);
-      if (r.equivalent) {
-        std::cout << "proved: every length — equal on every nonempty prefix"
-                  << (ra.empty && rb.empty ? " and on ε" : "") << " (" << r.method
-                  << ", basis size " << r.basis_size << " of at most " << r.dim_f + r.dim_g << ", "
-                  << visited << timing << ", max bits " << r.max_bits << ")\n";
-        if (written) std::cout << "certificate: " << *written << "\n";
-      } else {
-        const auto& c = *r.counterexample;
-        std::cout << "refuted: shortest counterexample (least of its length) \"" << word(c.input)
-                  << "\", position " << c.position << ": " << f->a << " gives "
-                  << vector_text(c.expected) << ", " << f->b << " gives " << vector_text(c.got)
-                  << " (" << r.method << ", " << visited << timing << ")\n";
+    // auto: the forward basis where both are linear, else the product search.
+    std::string not_linear;
+    std::optional<LinearRepresentation> ra, rb;
+    for (const SubjectFile* s : {&a, &b}) {
+      try {
+        (s == &a ? ra : rb) = subject_representation(*s);
+      } catch (const NotLinearError& e) {
+        not_linear = s->path + ": " + e.what();
+        break;
       }
     }
-    return r.equivalent ? 0 : 1;
+    if (not_linear.empty()) return linear(*f, a, b, *ra, *rb);
+    std::string not_finite;
+    std::optional<FiniteMachine> ma, mb;
+    for (const SubjectFile* s : {&a, &b}) {
+      try {
+        (s == &a ? ma : mb) = finite_machine(s->content);
+      } catch (const NotFiniteError& e) {
+        not_finite = s->path + ": " + e.what();
+        break;
+      }
+    }
+    if (!not_finite.empty())
+      throw InputError("", "neither decision procedure applies. Forward basis: " + not_linear +
+                               ". Product search: " + not_finite + ".");
+    refuse_product_flags(*f);
+    return product(*f, *ma, *mb);
   };
 }
 
