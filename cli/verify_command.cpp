@@ -107,7 +107,8 @@ struct VerifyCommand {
   VerifyOptions options;
   std::optional<std::size_t> exhaustive;
   std::string device = "cpu";
-  bool json = false;
+  std::string certificate;
+  bool json = false, no_proof = false, no_timing = false;
 };
 
 }  // namespace
@@ -178,6 +179,11 @@ Action add_verify_command(CLI::App& app) {
     k->add_option("--device", f->device,
                   "gpu: exhaustive and random checks on the GPU (exact, multi-modular)")
         ->capture_default_str();
+    k->add_flag("--no-proof", f->no_proof,
+                "test only: skip the every-length decision (linear constructions)");
+    k->add_option("--certificate", f->certificate,
+                  "write the every-length proof (JSON) to this file, where it can be re-checked");
+    k->add_flag("--no-timing", f->no_timing, "leave the proof's time out (reproducible output)");
     k->add_flag("--json", f->json, "print the report as JSON");
   }
   return [verify_cmd, f]() -> int {
@@ -190,6 +196,10 @@ Action add_verify_command(CLI::App& app) {
     if (f->device != "cpu" && f->device != "gpu")
       throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
     f->options.gpu = f->device == "gpu";
+    f->options.prove = !f->no_proof;
+    f->options.timing = !f->no_timing;
+    f->options.certificate = !f->certificate.empty();
+    if (k->app->count("--random")) f->options.random_after_proof.reset();  // as given
     if (f->options.gpu) {
       const gpu::DeviceInfo d = gpu::probe();
       if (!d.available) std::cerr << "rnncc: no GPU (" << d.why_not << "); verifying on the CPU\n";
@@ -198,6 +208,12 @@ Action add_verify_command(CLI::App& app) {
     if (f->options.exhaustive && *f->options.exhaustive == 0 && !c.target.fixed_length)
       throw InputError("--exhaustive", "give a length: every string of length 1..L");
     VerifyReport r = verify(c, f->options);
+    if (r.proof && !r.proof->certificate_json.empty()) {
+      write_file_atomically(f->certificate, r.proof->certificate_json);
+      r.proof->certificate = f->certificate;
+    } else if (!f->certificate.empty() && !(r.proof && r.proof->no_certificate)) {
+      r.notes.push_back("no certificate written: nothing was proved for every length");
+    }
     if (f->json)
       std::cout << to_json(r).dump(2) << "\n";
     else

@@ -12,6 +12,7 @@
 
 #include "algebra/rational.hpp"
 #include "circuits/circuit.hpp"
+#include "constructions/wfa.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
@@ -38,6 +39,11 @@ struct Target {
   // f on strings of length n as an arithmetic circuit in the one-hot inputs x[t,σ] (input index
   // (t−1)·|Σ| + σ, as compile_lrnn numbers them), one output; empty when not available.
   std::function<Circuit(std::size_t n)> circuit;
+  // f as a weighted automaton, when f is rational: its output α·M_u·β at every nonempty prefix
+  // u equals value(u) exactly (over F_modulus when the construction has a modulus). verify
+  // decides "X computes f" for every length from it (verify/equivalence.hpp), comparing X's
+  // output (out_row, out_col) after each symbol with it. Empty: f has no automaton here.
+  std::optional<Wfa> automaton;
 };
 
 // One model input of the identity test, as a linear form in f's inputs: constant + Σ vars.
@@ -52,6 +58,10 @@ struct Construction {
   Target target;     // f
   // X's input string for f's string w (identity, Σ×[K] sub-steps, a BOS prefix, …).
   std::function<std::vector<std::size_t>(const std::vector<std::size_t>& w)> encode;
+  // The period of encode as an input map: encode(w) = encode(ε) · τ(q₀, w₁) · τ(q₁, w₂) ⋯ with
+  // q_i = i mod encode_period (verify/linear_representation.hpp, input_map_from_encode):
+  // 1 for a fixed token sequence per symbol, 2 for matmul3 (the parity of the matrix index).
+  std::size_t encode_period = 1;
   // The output of X compared with f(w): entry (row, col) of the last layer at the last position.
   std::size_t out_row = 0, out_col = 0;
   // If set, X runs in F_modulus and f(w) is compared modulo it (e.g. matmul3 mod 29).

@@ -141,6 +141,19 @@ Target make_target(const std::vector<Gen>& gens) {
     }
     return b.finish({v[0]}, {"f"});
   };
+  // f as a 3-state WFA (row-vector convention): α = e₀, (M_σ)[k][s] = generator σ's entry
+  // (k, s), β = e₀, so α·M_{w₁}⋯M_{w_n}·β = (M_{w₁}⋯M_{w_n})[0][0] = value(w).
+  Wfa a;
+  a.alphabet = t.alphabet;
+  a.state_names = {"0", "1", "2"};
+  a.initial = {Rational(1), Rational(0), Rational(0)};
+  a.final = a.initial;
+  for (const Gen& m : gens) {
+    Matrix<Rational> M(3, 3, Rational(0));
+    for (std::size_t e = 0; e < 9; ++e) M(e / 3, e % 3) = Rational(static_cast<long>(m[e]));
+    a.transition.push_back(std::move(M));
+  }
+  t.automaton = std::move(a);
   return t;
 }
 
@@ -310,6 +323,7 @@ Construction matmul3(const Matmul3Options& options) {
   Construction c;
   c.name = bos ? "matmul3" : "matmul3-no-bos";
   c.target = make_target(gens);
+  c.encode_period = 2;  // token names carry the parity of the matrix index
   c.modulus = options.modulus;
   c.out_row = 0;
   c.out_col = 0;

@@ -167,6 +167,53 @@ std::size_t count_of(const std::vector<std::size_t>& w, std::size_t symbol) {
   return static_cast<std::size_t>(std::count(w.begin(), w.end(), symbol));
 }
 
+// The DFA "number of 1s mod k" over {0, 1} as a 0/1 WFA: state q = count mod k, α = e₀,
+// M_0 = I, M_1 the cycle q ↦ q + 1 mod k, β = e_r: α·M_w·β = [count_1(w) ≡ r (mod k)].
+Wfa counter_automaton(std::size_t k, std::size_t r, const Alphabet& alphabet) {
+  Wfa a;
+  a.alphabet = alphabet;
+  a.initial.assign(k, Rational(0));
+  a.initial[0] = 1;
+  a.final.assign(k, Rational(0));
+  a.final[r] = 1;
+  Matrix<Rational> stay(k, k, Rational(0)), cycle(k, k, Rational(0));
+  for (std::size_t q = 0; q < k; ++q) {
+    a.state_names.push_back(std::to_string(q));
+    stay(q, q) = 1;
+    cycle(q, (q + 1) % k) = 1;
+  }
+  a.transition = {stay, cycle};
+  return a;
+}
+
+// f(w) = Σ_i c_i c_{π(i)} − ‖c‖² (π = g_{w_T} ∘ ⋯ ∘ g_{w_1}) as a WFA of n + 1 states rather
+// than the n!-state permutation DFA: the row vector v(u) = c·P_{π_u}, P_π[i][j] = [π(i) = j],
+// steps by P_{g∘π} = P_π·G with G[k][j] = [g(k) = j], and f = v·c − ‖c‖²; the last state
+// carries the constant 1. So α = [c, 1], M_σ = diag(G_σ, 1), β = [c, −‖c‖²].
+Wfa permutation_automaton(const std::vector<std::vector<std::size_t>>& perms, std::size_t n,
+                          const Alphabet& alphabet) {
+  Wfa a;
+  a.alphabet = alphabet;
+  Rational norm = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Rational ci(static_cast<long>(i + 1));
+    a.state_names.push_back("c" + std::to_string(i + 1));
+    a.initial.push_back(ci);
+    a.final.push_back(ci);
+    norm += ci * ci;
+  }
+  a.state_names.push_back("1");
+  a.initial.push_back(Rational(1));
+  a.final.push_back(-norm);
+  for (const auto& g : perms) {
+    Matrix<Rational> M(n + 1, n + 1, Rational(0));
+    for (std::size_t k = 0; k < n; ++k) M(k, g[k]) = 1;
+    M(n, n) = 1;
+    a.transition.push_back(std::move(M));
+  }
+  return a;
+}
+
 }  // namespace
 
 Rational default_beta(BetaRange range) {
@@ -197,6 +244,7 @@ Construction parity(const StateTrackingOptions& options) {
   c.target.value = [](const std::vector<std::size_t>& w) {
     return Rational(static_cast<long>(count_of(w, 1) % 2));
   };
+  c.target.automaton = counter_automaton(2, 1, c.target.alphabet);
   c.model.accept = Acceptance{Acceptance::Mode::positive, 0, 0};
   return c;
 }
@@ -224,6 +272,7 @@ Construction mod_count(std::size_t k, std::size_t r, const StateTrackingOptions&
   c.target.value = [k, r](const std::vector<std::size_t>& w) {
     return Rational(count_of(w, 1) % k == r ? 1 : 0);
   };
+  c.target.automaton = counter_automaton(k, r, c.target.alphabet);
   c.model.accept = Acceptance{Acceptance::Mode::positive, 0, 0};
   return c;
 }
@@ -286,6 +335,7 @@ Construction symmetric_word(std::size_t n, SymmetricGenerators generators,
       f += static_cast<long>((i + 1) * (pi[i] + 1)) - static_cast<long>((i + 1) * (i + 1));
     return Rational(f);
   };
+  c.target.automaton = permutation_automaton(perms, n, c.target.alphabet);
   c.model.accept = Acceptance{Acceptance::Mode::zero, 0, 0};
   return c;
 }

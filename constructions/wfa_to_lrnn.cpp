@@ -341,6 +341,7 @@ Target wfa_target(const Wfa& a) {
   Target t;
   t.alphabet = a.alphabet;
   t.value = [wfa](const std::vector<std::size_t>& w) { return evaluate(*wfa, w); };
+  t.automaton = a;  // f is the WFA itself
   t.circuit = [model](std::size_t n) {
     CompileOptions options;
     options.acceptance = false;

@@ -348,4 +348,27 @@ LinearRepresentation from_model(const Model& m, const FromModelParams& params) {
   return from_controlled(c);
 }
 
+LinearRepresentation select_outputs(const LinearRepresentation& rep,
+                                    const std::vector<std::size_t>& columns) {
+  for (std::size_t c : columns)
+    if (c >= rep.outputs)
+      throw std::out_of_range("select_outputs: output " + std::to_string(c) + " of " +
+                              std::to_string(rep.outputs));
+  auto keep = [&](const Matrix<Rational>& m) {
+    Matrix<Rational> out(m.rows(), columns.size(), Rational(0));
+    for (std::size_t i = 0; i < m.rows(); ++i)
+      for (std::size_t j = 0; j < columns.size(); ++j) out(i, j) = m(i, columns[j]);
+    return out;
+  };
+  LinearRepresentation r = rep;
+  r.outputs = columns.size();
+  for (auto& m : r.output) m = keep(m);
+  for (auto& m : r.readout) m = keep(m);
+  if (rep.empty) {
+    r.empty->clear();
+    for (std::size_t c : columns) r.empty->push_back((*rep.empty)[c]);
+  }
+  return r;
+}
+
 }  // namespace rnncc

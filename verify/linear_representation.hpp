@@ -112,6 +112,12 @@ InputMapSpec input_map_from_encode(
     const std::function<std::vector<std::size_t>(const std::vector<std::size_t>&)>& encode,
     std::size_t period);
 
+// The same representation with outputs restricted to `columns` (indices into y, in order):
+// O_σ, Γ_σ and y(ε) keep those columns; y'(w) = (y(w)_c)_{c ∈ columns}. Throws
+// std::out_of_range for an index ≥ rep.outputs.
+LinearRepresentation select_outputs(const LinearRepresentation& rep,
+                                    const std::vector<std::size_t>& columns);
+
 struct FromModelParams {
   std::size_t max_control_states = 4096;  // lower layers with more configurations: refused
 };

@@ -1,6 +1,7 @@
 #include "verify/verify.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -17,8 +18,11 @@
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/run_report.hpp"
+#include "verify/certificate.hpp"
 #include "verify/check_circuit.hpp"
 #include "verify/device_check.hpp"
+#include "verify/equivalence.hpp"
+#include "verify/minimize.hpp"
 
 namespace rnncc {
 
@@ -141,6 +145,130 @@ class Verification {
     report_.claims = c.claims;
   }
 
+  // prove: decide X ≡ f for every length where both are linear (docs/constructions.md,
+  // "Proving for every length"). f = from_wfa(target.automaton); X = from_model(model) read
+  // through encode's input map (input_map_from_encode, period encode_period), restricted to
+  // the compared output (out_row, out_col); over F_p when the construction has a modulus.
+  // Every symbol boundary of every string is compared, so a refutation is the shortest,
+  // llex-least string whose last output differs (earlier prefixes agree): the same string the
+  // exhaustive method finds first. A fixed-length target instead has the exhaustive method
+  // enumerate its whole (finite) domain, which is a proof when it completes (domain_proof).
+  void prove() {
+    if (!o_.prove) return;
+    if (c_.target.fixed_length) {
+      const double total = count_strings(S_, *c_.target.fixed_length);
+      force_domain_ = total <= static_cast<double>(o_.exhaustive_cap);
+      if (!force_domain_)
+        report_.notes.push_back(
+            fmt::format("no proof: the finite domain has {:.0f} strings, over the cap of {}", total,
+                        o_.exhaustive_cap));
+      return;
+    }
+    if (!c_.target.automaton) return;
+    if (c_.target.promise) {
+      report_.notes.push_back("no proof: f is claimed under a promise only");
+      return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    LinearRepresentation f, x;
+    bool certifiable = false;
+    try {
+      f = from_wfa(*c_.target.automaton);
+      const LinearRepresentation full = from_model(c_.model);
+      const std::size_t cols = output_cols(c_.model.layers.back().layer);
+      x = select_outputs(full, {c_.out_row * cols + c_.out_col});
+      const InputMapSpec map =
+          input_map_from_encode(c_.target.alphabet.symbols(), c_.encode, c_.encode_period);
+      // X reads f's symbols one token each, in the same order: no input map to compose, and
+      // then (one LRNN layer, one output) the certificate checker can recompute X's states.
+      bool identity = map.prefix.empty() && map.control.states == 1 &&
+                      c_.model.alphabet.symbols() == c_.target.alphabet.symbols();
+      for (std::size_t s = 0; identity && s < S_; ++s)
+        identity = map.tokens[0][s] == std::vector<std::size_t>{s};
+      certifiable = identity && full.outputs == 1 && c_.model.layers.size() == 1 &&
+                    std::holds_alternative<LrnnLayer>(c_.model.layers[0].layer);
+      if (!identity) x = through_input_map(x, map);
+      if (c_.modulus) f.modulus = x.modulus = *c_.modulus;
+    } catch (const NotLinearError& e) {
+      report_.notes.push_back(std::string("no proof: X is not linear in its state (") + e.what() +
+                              "); tested only");
+      return;
+    } catch (const std::invalid_argument& e) {
+      report_.notes.push_back(std::string("no proof: encode is not a sequential input map (") +
+                              e.what() + "); tested only");
+      return;
+    }
+    EquivalenceParams params;
+    params.modulus = c_.modulus;
+    params.certificate = o_.certificate && certifiable;
+    const EquivalenceResult r = decide_equivalence(f, x, params);
+    Proof p;
+    p.proved = r.equivalent;
+    p.scope = "every length";
+    p.method = r.method;
+    p.field = r.modulus ? "F_" + std::to_string(*r.modulus) : r.field;
+    p.basis_size = r.basis_size;
+    p.dim_f = r.dim_f;
+    p.dim_x = r.dim_g;
+    if (o_.timing)
+      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o_.certificate && !certifiable)
+      p.no_certificate =
+          "the certificate checker recomputes one LRNN layer with one output reading f's "
+          "symbols one token each; this model " +
+          std::string(c_.model.layers.size() != 1
+                          ? "has " + std::to_string(c_.model.layers.size()) + " layers"
+                          : "reads its input through an input map or "
+                            "has several outputs");
+    else if (o_.certificate && !r.equivalent)
+      p.no_certificate = "refuted: a counterexample, not a certificate";
+    else if (o_.certificate) {
+      const SubjectFile fa{"f: the target WFA of " + c_.name, *c_.target.automaton};
+      const SubjectFile xm{"X: the model of " + c_.name, c_.model};
+      p.certificate_json = equivalence_certificate(r, fa, xm).dump(1) + "\n";
+    }
+    if (!r.equivalent) {
+      const EquivalenceCounterexample& ce = *r.counterexample;
+      failing_ = {ce.input, "proof"};
+      failing_mismatch_ = Mismatch{ce.expected.at(0), ce.got.at(0), "model"};
+    }
+    report_.proof = std::move(p);
+  }
+
+  // domain_proof: the exhaustive method enumerated a fixed-length target's whole domain (on the
+  // CPU, or on the GPU with every agreement proved exact): X computes f on all of it.
+  void domain_proof() {
+    if (!force_domain_ || !domain_complete_) return;
+    Proof p;
+    p.proved = !failing_;
+    p.scope = "the finite domain (length " + std::to_string(*c_.target.fixed_length) + ")";
+    p.method = "exhaustive over the finite domain";
+    const auto it = report_.checked.find(gpu_ ? "exhaustive (gpu)" : "exhaustive");
+    p.strings = it == report_.checked.end() ? 0 : it->second;
+    if (o_.certificate)
+      p.no_certificate = "a finite domain is proved by enumeration, which has no certificate";
+    report_.proof = std::move(p);
+  }
+
+  // minimal_state_size: for a model linear in its state with per-step readouts (one LRNN
+  // layer), the claim "state size d vs minimal d_min": d_min is the dimension of the
+  // Schützenberger reduction of X's representation (verify/minimize.hpp), the Hankel rank of
+  // the function X computes on its own tokens (≤ d + 1: the homogenizing coordinate).
+  // Informational: the relation d_min ≤ d + 1 always holds.
+  void minimal_state_size() {
+    try {
+      const LinearRepresentation rep = from_model(c_.model);
+      if (rep.readout.empty()) return;    // a product with a finite control
+      const std::size_t d = rep.dim - 1;  // from_lrnn_layer: [vec(S), 1]
+      const MinimizeResult m = minimize(rep, c_.name);
+      report_.claims.push_back(
+          {"state size d vs minimal d_min (Hankel rank)", "d = " + std::to_string(d),
+           "d_min = " + std::to_string(m.reduced.dim), m.reduced.dim <= d + 1});
+    } catch (const InputError&) {  // NotLinearError and kin: no such claim
+    } catch (const DomainError&) {
+    }
+  }
+
   // gpu (--device gpu): whether the GPU takes the exhaustive and random methods — it needs a
   // device and the construction's check circuit (verify/device_check.hpp); else a note says why
   // and the CPU runs them.
@@ -162,7 +290,7 @@ class Verification {
   // outputs at positions 1..n only, hence non-empty strings (ε only as the fixed-length domain
   // of a constant formula). InputError when the strings exceed the (CPU or GPU) cap.
   void exhaustive() {
-    if (!o_.exhaustive) return;
+    if ((!o_.exhaustive && !force_domain_) || failing_) return;
     const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
     const std::size_t hi = c_.target.fixed_length ? *c_.target.fixed_length : *o_.exhaustive;
     double total = 0;
@@ -185,6 +313,8 @@ class Verification {
       }
       summarize("exhaustive (gpu)", summary);
       report_.checked["exhaustive (gpu)"] = count;
+      report_.tested_lengths["exhaustive (gpu)"] = lengths(lo, hi);
+      domain_complete_ = summary.all_exact && !summary.modulus;
       return;
     }
     std::size_t count = 0;
@@ -194,12 +324,20 @@ class Verification {
         return record(w, "exhaustive", o_.three_way);
       });
     report_.checked["exhaustive"] = count;
+    report_.tested_lengths["exhaustive"] = lengths(lo, hi);
+    domain_complete_ = true;
   }
 
   // random: `random` seeded strings, lengths uniform in 1..max with a third of them at the
   // maximum (on the GPU: `random` strings at every length 1..max).
   void random() {
-    if (o_.random == 0 || failing_) return;
+    const std::size_t wanted = report_.proof && report_.proof->proved && o_.random_after_proof
+                                   ? std::min(o_.random, *o_.random_after_proof)
+                                   : o_.random;
+    if (wanted == 0 || failing_) return;
+    const std::size_t lo_n = c_.target.fixed_length ? *c_.target.fixed_length : 1;
+    report_.tested_lengths[gpu_ ? "random (gpu)" : "random"] =
+        lengths(lo_n, c_.target.fixed_length ? lo_n : o_.max_random_length);
     if (gpu_) {
       std::uint64_t count = 0;
       DeviceSummary summary;
@@ -210,7 +348,7 @@ class Verification {
         DeviceCheckOptions d;
         d.length = n;
         d.exhaustive = false;
-        d.random = o_.random;
+        d.random = wanted;
         d.seed = o_.seed * 0x9E3779B97F4A7C15ull + n;
         d.threads = o_.gpu_threads;
         count += on_device(d, "random (gpu)", summary);
@@ -221,7 +359,7 @@ class Verification {
     }
     std::mt19937_64 rng(o_.seed);
     std::size_t count = 0;
-    for (std::size_t i = 0; i < o_.random && !failing_; ++i) {
+    for (std::size_t i = 0; i < wanted && !failing_; ++i) {
       std::size_t n = c_.target.fixed_length ? *c_.target.fixed_length
                       : (i % 3 == 2)         ? o_.max_random_length
                                      : 1 + rng() % std::max<std::size_t>(1, o_.max_random_length);
@@ -242,6 +380,8 @@ class Verification {
   // arithmetic circuit (Checker::check); this reports how many lengths were compiled, or why
   // none could be.
   void three_way() {
+    if (report_.proof && !report_.proof->proved && !report_.proof->field.empty())
+      return;  // refuted by the decision: no string was run
     if (o_.three_way && !checker_.compilable())
       report_.notes.push_back(
           "three-way agreement skipped: no arithmetic circuit for this model (compile_model's "
@@ -318,6 +458,7 @@ class Verification {
                         static_cast<double>(o_.identity_rounds));
     }
     report_.checked["identity (points)"] = points;
+    report_.tested_lengths["identity (points)"] = lengths(1, o_.identity_max_length);
     if (!failing_)
       report_.error_bound =
           fmt::format("{:.3g} (Schwartz–Zippel, p = 2^61 − 1, {} rounds, lengths 1..{})", bound,
@@ -337,7 +478,8 @@ class Verification {
     const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
     double space = 0;
     for (std::size_t n = lo; n <= w.size(); ++n) space += count_strings(S_, n);
-    const bool minimal_already = method.rfind("exhaustive", 0) == 0;  // (length, lex) order
+    // exhaustive: (length, lex) order; proof: the decider's shortest, llex-least string
+    const bool minimal_already = method.rfind("exhaustive", 0) == 0 || method == "proof";
     if (!minimal_already && space <= static_cast<double>(o_.shrink_cap)) {
       bool found = false;
       for (std::size_t n = lo; n <= w.size() && !found; ++n)
@@ -380,6 +522,7 @@ class Verification {
     ce.got = m.got;
     ce.disagreeing = m.disagreeing;
     ce.trace = trace_of(w);
+    ce.position = w.size();
     report_.counterexample = std::move(ce);
   }
 
@@ -403,6 +546,10 @@ class Verification {
     std::string device;
     std::optional<std::uint64_t> modulus;
   };
+
+  static std::string lengths(std::size_t lo, std::size_t hi) {
+    return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi);
+  }
 
   bool in_domain(const std::vector<std::size_t>& w) const {
     return !c_.target.promise || c_.target.promise(w);
@@ -485,7 +632,9 @@ class Verification {
   const Alphabet& sigma_;
   const std::size_t S_;
   VerifyReport report_;
-  bool gpu_ = false;  // choose_device: the GPU runs exhaustive and random
+  bool gpu_ = false;              // choose_device: the GPU runs exhaustive and random
+  bool force_domain_ = false;     // prove: exhaustive enumerates the finite domain by default
+  bool domain_complete_ = false;  // exhaustive ran over its whole range (exactly)
   std::size_t outside_promise_ = 0;
   std::optional<std::pair<std::vector<std::size_t>, std::string>> failing_;  // (w, method)
   std::optional<Mismatch> failing_mismatch_;
@@ -495,8 +644,11 @@ class Verification {
 
 VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   Verification v(c, o);
+  v.prove();
+  v.minimal_state_size();
   v.choose_device();
   v.exhaustive();
+  v.domain_proof();
   v.random();
   v.count_skipped();
   v.three_way();
@@ -510,14 +662,36 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   json j;
   j["construction"] = r.construction;
   j["holds"] = r.holds;
+  // What was established (verdict_text in words): proved for every length (or the finite
+  // domain), else only tested.
+  const Proof* p = r.proof ? &*r.proof : nullptr;
+  j["proved"] = p && p->proved;
+  j["method"] = p ? json(p->method) : json(nullptr);
+  j["basis_size"] = p && p->basis_size ? json(*p->basis_size) : json(nullptr);
+  j["certificate"] = p && p->certificate ? json(*p->certificate) : json(nullptr);
+  if (p) {
+    j["proof"] = {{"proved", p->proved}, {"scope", p->scope}, {"method", p->method}};
+    if (!p->field.empty()) {
+      j["proof"]["field"] = p->field;
+      j["proof"]["dimensions"] = {p->dim_f, p->dim_x};
+    } else {
+      j["proof"]["strings"] = p->strings;
+    }
+    if (p->seconds) j["proof"]["seconds"] = *p->seconds;
+    if (p->no_certificate) j["proof"]["no_certificate"] = *p->no_certificate;
+  } else {
+    j["proof"] = nullptr;
+  }
+  j["tested_lengths"] = json::object();
+  for (const auto& [k, v] : r.tested_lengths) j["tested_lengths"][k] = v;
   j["checked"] = json::object();
   for (const auto& [k, v] : r.checked) j["checked"][k] = v;
   if (r.counterexample) {
     const Counterexample& c = *r.counterexample;
-    j["counterexample"] = {{"input", c.input_text},  {"expected", c.expected},
-                           {"got", c.got},           {"disagreeing", c.disagreeing},
-                           {"found_by", c.found_by}, {"minimal", c.minimal},
-                           {"trace", c.trace}};
+    j["counterexample"] = {{"input", c.input_text},        {"position", c.position},
+                           {"expected", c.expected},       {"got", c.got},
+                           {"disagreeing", c.disagreeing}, {"found_by", c.found_by},
+                           {"minimal", c.minimal},         {"trace", c.trace}};
   } else {
     j["counterexample"] = nullptr;
   }
@@ -530,8 +704,43 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   return j;
 }
 
+std::string verdict_text(const VerifyReport& r) {
+  const bool claims_ok =
+      std::all_of(r.claims.begin(), r.claims.end(), [](const Claim& cl) { return cl.ok; });
+  std::string what;
+  if (r.proof && r.proof->field.empty()) {  // a finite domain, enumerated
+    const Proof& p = *r.proof;
+    what = fmt::format("{}: {} ({}, {} strings)", p.proved ? "proved" : "refuted", p.scope,
+                       p.method, p.strings);
+  } else if (r.proof) {
+    const Proof& p = *r.proof;
+    const std::string detail = fmt::format(
+        "{} over {}, basis size {} of at most {}{}", p.method, p.field, p.basis_size.value_or(0),
+        p.dim_f + p.dim_x, p.seconds ? fmt::format(", {:.3f} s", *p.seconds) : std::string());
+    what = p.proved
+               ? "proved: " + p.scope + " (" + detail + ")"
+               : "refuted: " + p.scope + " decided, shortest counterexample below (" + detail + ")";
+  } else {
+    std::string methods;
+    for (const auto& [k, v] : r.checked) {
+      if (k.rfind("skipped", 0) == 0) continue;
+      const auto len = r.tested_lengths.find(k);
+      methods += (methods.empty() ? "" : ", ") + k + " " + std::to_string(v) +
+                 (len != r.tested_lengths.end() ? " (lengths " + len->second + ")" : "");
+    }
+    what = "tested: " + (methods.empty() ? std::string("nothing") : methods) +
+           "; not proved for every length";
+  }
+  return fmt::format("{}: {}{} — {}", r.construction, r.holds ? "HOLDS" : "FAILS",
+                     !claims_ok ? " (a claim fails)" : "", what);
+}
+
 std::string format_text(const VerifyReport& r) {
-  std::string out = fmt::format("{}: {}\n", r.construction, r.holds ? "HOLDS" : "FAILS");
+  std::string out = verdict_text(r) + "\n";
+  if (r.proof && r.proof->certificate)
+    out += fmt::format("  certificate {}\n", *r.proof->certificate);
+  if (r.proof && r.proof->no_certificate)
+    out += fmt::format("  no certificate: {}\n", *r.proof->no_certificate);
   for (const auto& [k, v] : r.checked) out += fmt::format("  checked {:<28} {}\n", k, v);
   if (r.error_bound) out += fmt::format("  identity error bound          {}\n", *r.error_bound);
   for (const Claim& cl : r.claims)
@@ -539,10 +748,10 @@ std::string format_text(const VerifyReport& r) {
                        cl.measured, cl.ok ? "ok" : "FAILS");
   if (r.counterexample) {
     const Counterexample& c = *r.counterexample;
-    out += fmt::format("  counterexample ({}{}, found by {} search): {}\n",
-                       c.minimal ? "minimal" : "locally minimal",
-                       c.disagreeing == "circuit" ? ", compiled circuit vs model" : "", c.found_by,
-                       c.input_text);
+    out += fmt::format(
+        "  counterexample ({}{}, found by {}): {}\n", c.minimal ? "minimal" : "locally minimal",
+        c.disagreeing == "circuit" ? ", compiled circuit vs model" : "",
+        c.found_by == "proof" ? "the every-length decision" : c.found_by + " search", c.input_text);
     out += fmt::format("    expected {}\n    got      {}\n", c.expected, c.got);
     if (!c.trace.empty()) {
       out += "    trace of the model on the encoded input:\n";

@@ -2,6 +2,14 @@
 // construction makes (constructions/construction.hpp), with evidence.
 //
 // Methods (docs/constructions.md, "Verifying"):
+//   prove       first, by default: where f is a weighted automaton (Target::automaton) and X is
+//               linear in its state (verify/linear_representation.hpp, from_model, through
+//               encode's input map), decide X ≡ f on every string of every length exactly
+//               (verify/equivalence.hpp): proved, or refuted with the shortest, llex-least
+//               counterexample. A fixed-length target (a finite domain) is proved by the
+//               exhaustive method over the whole domain when it fits under the cap. What is
+//               proved keeps the testing methods below as cross-checks, with `random` cut to
+//               random_after_proof strings;
 //   random      seeded random strings, lengths drawn to include long ones;
 //   exhaustive  every string of length 1..L (or every assignment of a fixed-length domain);
 //   identity    polynomial identity testing over F_p, p = 2^61 − 1: X's compiled circuit
@@ -53,6 +61,31 @@ struct VerifyOptions {
   bool gpu = false;
   std::uint64_t gpu_exhaustive_cap = std::uint64_t{1} << 40;
   std::uint32_t gpu_threads = 1024;
+  // prove (above): false = testing methods only.
+  bool prove = true;
+  // Once proved, the random cross-check runs min(random, this) strings; nullopt: `random` as is
+  // (the CLI sets nullopt when --random is given).
+  std::optional<std::size_t> random_after_proof = 20;
+  // Produce the proof's certificate (Proof::certificate_json) where the certificate checker
+  // can re-check it: X one LRNN layer with one output, reading f's symbols one token each.
+  bool certificate = false;
+  bool timing = true;  // false: Proof::seconds unset (reproducible reports)
+};
+
+// What the `prove` method established (VerifyReport::proof; absent when it did not apply).
+struct Proof {
+  bool proved = false;  // true: X computes f on every string; false: refuted (counterexample)
+  std::string scope;    // "every length", or "the finite domain (length n)"
+  std::string
+      method;  // "forward basis (Schützenberger–Tzeng)", "exhaustive over the finite domain"
+  std::string field;                      // "Q" or "F_p" (the decider); empty for the finite domain
+  std::optional<std::size_t> basis_size;  // basis words found, of at most dim_f + dim_x
+  std::size_t dim_f = 0, dim_x = 0;       // f's automaton and X's representation
+  std::size_t strings = 0;                // finite domain: strings checked
+  std::optional<double> seconds;
+  std::optional<std::string> certificate;     // the file it was written to (set by the caller)
+  std::string certificate_json;               // the certificate, when asked for and possible
+  std::optional<std::string> no_certificate;  // why there is none, when asked for
 };
 
 struct Counterexample {
@@ -63,6 +96,7 @@ struct Counterexample {
   std::string found_by;       // method that first failed
   bool minimal = true;        // false when shrinking was greedy
   std::string trace;          // X's state trace on encode(w), text
+  std::size_t position = 0;   // the position compared: |w| (the last symbol)
 };
 
 struct VerifyReport {
@@ -73,6 +107,8 @@ struct VerifyReport {
   std::vector<Claim> claims;
   std::optional<std::string> error_bound;  // identity testing: "≤ 1.2e-55"
   std::vector<std::string> notes;
+  std::optional<Proof> proof;                         // the prove method's outcome
+  std::map<std::string, std::string> tested_lengths;  // method → lengths it tested ("1..8")
 };
 
 // Throws InputError when options ask for more than the caps allow.
@@ -80,5 +116,8 @@ VerifyReport verify(const Construction& c, const VerifyOptions& options);
 
 nlohmann::ordered_json to_json(const VerifyReport& r);
 std::string format_text(const VerifyReport& r);
+// The verdict line: HOLDS or FAILS, and what was established — "proved: every length (…)",
+// "refuted: …" or "tested: …" (which methods, which lengths).
+std::string verdict_text(const VerifyReport& r);
 
 }  // namespace rnncc
