@@ -72,7 +72,7 @@ TEST_CASE("state tracking: parity with β ∈ (0,1) fails at \"1\"",
     CHECK(r.counterexample->minimal);
     CHECK(r.counterexample->input_text == "1");
     CHECK(r.counterexample->expected == "1");
-    CHECK(r.counterexample->got == "255/512");  // S = 1 − β = 1/256, y = (1 − 1/256)/2
+    CHECK(r.counterexample->got == "255/512");     // S = 1 − β = 1/256, y = (1 − 1/256)/2
     CHECK(r.counterexample->found_by == "proof");  // decided for every length first
     // the claims that need β = 2 fail, the others still hold
     CHECK_FALSE(test::claim(c, "tokens with eigenvalue −1").ok);
