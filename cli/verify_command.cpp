@@ -34,8 +34,9 @@ struct KindCommand {
   std::map<const CLI::Option*, std::string> names;  // the registry's name (CLI11 may rename)
 };
 
-// The options of `k.kind`, in its order, then every other option of the registry, hidden.
-void add_kind_options(KindCommand& k, const Registry& registry) {
+// The options of `k.kind`, in its order, then (verify) the options every kind takes, then every
+// other option of the registry, hidden.
+void add_kind_options(KindCommand& k, const Registry& registry, bool verify) {
   auto add = [&](const OptionSpec& o, bool own) {
     CLI::Option* opt = nullptr;
     if (o.kind == OptionKind::flag) {
@@ -52,6 +53,8 @@ void add_kind_options(KindCommand& k, const Registry& registry) {
     k.names[opt] = o.name;
   };
   for (const OptionSpec& o : k.kind->options) add(o, true);
+  if (verify)
+    for (const OptionSpec& o : verify_options()) add(o, true);
   for (const OptionSpec* o : registry.all_options())
     if (!k.kind->option(o->name)) add(*o, false);
 }
@@ -87,7 +90,7 @@ void add_kinds(CLI::App* parent, bool verify, std::deque<KindCommand>& kinds) {
       CLI::Option* in = k.app->add_option("INPUT", k.input, kind.input_help);
       if (verify) in->required();
     }
-    add_kind_options(k, registry);
+    add_kind_options(k, registry, verify);
   }
 }
 
@@ -172,10 +175,11 @@ Action add_verify_command(CLI::App& app) {
                   "every string of length 1..L (fixed-length domains: all)")
         ->expected(0, 1);
     k->add_option("--identity", f->options.identity_rounds,
-                  "K rounds of identity testing over F_p, p = 2^61 − 1");
+                  "K rounds of identity testing over F_p, p a random prime in [2^61, 2^62)");
     k->add_option("--identity-length", f->options.identity_max_length, "identity test lengths 1..L")
         ->capture_default_str();
-    k->add_option("--seed", f->options.seed, "seed of the random choices")->capture_default_str();
+    k->add_option("--seed", f->options.seed,
+                  "seed of the random choices (default: drawn at random; the report states it)");
     k->add_option("--device", f->device,
                   "gpu: exhaustive and random checks on the GPU (exact, multi-modular)")
         ->capture_default_str();

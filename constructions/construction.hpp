@@ -83,7 +83,19 @@ struct Construction {
   // (a fixed_length target); empty when X's input is not of this kind.
   std::function<std::vector<InputSource>(std::size_t n)> input_forms;
   std::vector<Claim> claims;
+  // Said in the verify report as notes (e.g. that the model was replaced from a file and the
+  // claims, measured on the construction's own model, were dropped: with_model).
+  std::vector<std::string> notes;
 };
+
+// The construction with its model X replaced by `model` (read from `source`, named in the
+// diagnostics): f, encode, the compared output and the modulus stay the construction's, so
+// `verify KIND --model FILE` checks a user's model, or an emitted and edited one, against the
+// construction's specification. Requires (InputError naming `source`) the same alphabet — the
+// same symbols; in another order they are renumbered through encode and the input forms — and a
+// last layer with the compared output entry. The claims, measured on the construction's own
+// model, are dropped, and a note says so.
+Construction with_model(Construction c, Model model, const std::string& source);
 
 // "≤"/"=" claims on integers, formatted consistently.
 Claim claim_equal(std::string name, const Integer& claimed, const Integer& measured);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "algebra/error.hpp"
+#include "rnn/model_json.hpp"
 
 // The registrations: one line per construction file, each naming the file whose
 // `register_<file>(Registry&)` adds its kinds, in the order the CLI lists them.
@@ -94,6 +95,23 @@ void check_value(const OptionSpec& o, const std::string& value) {
 
 }  // namespace
 
+const std::vector<OptionSpec>& verify_options() {
+  static const std::vector<OptionSpec> options = {
+      {.name = "--model",
+       .kind = OptionKind::text,
+       .help = "verify the model in this file (JSON) in place of the construction's model: same "
+               "alphabet, checked against the construction's f and encoding"}};
+  return options;
+}
+
+namespace {
+bool is_verify_option(std::string_view name) {
+  for (const OptionSpec& o : verify_options())
+    if (o.name == name) return true;
+  return false;
+}
+}  // namespace
+
 // ---- OptionValues ----
 
 const OptionValues::Entry& OptionValues::entry(std::string_view name) const {
@@ -157,7 +175,7 @@ const OptionSpec* ConstructionKind::option(std::string_view option_name) const {
 void ConstructionKind::check_applicable(const ConstructionArgs& args,
                                         const Registry& registry) const {
   for (const auto& [option_name, value] : args.options) {
-    if (option(option_name)) continue;
+    if (option(option_name) || is_verify_option(option_name)) continue;
     const std::string others = registry.kinds_with(option_name);
     throw InputError(option_name, others.empty() ? "not an option of " + name
                                                  : "does not apply to " + name + " (an option of " +
@@ -184,6 +202,22 @@ OptionValues ConstructionKind::resolve(const ConstructionArgs& args,
   return v;
 }
 
+Construction ConstructionKind::build(const ConstructionArgs& args, const Registry& registry) const {
+  ConstructionArgs own;
+  own.input = args.input;
+  std::optional<std::string> model_file;
+  for (const auto& [option_name, value] : args.options) {
+    if (option_name == "--model")
+      model_file = value;  // the last one given counts
+    else
+      own.options.emplace_back(option_name, value);
+  }
+  if (model_file && model_file->empty()) throw InputError("--model", "expected a model file");
+  Construction c = build_from(resolve(own, registry));
+  if (model_file) c = with_model(std::move(c), load_model(*model_file), *model_file);
+  return c;
+}
+
 // ---- Registry ----
 
 void Registry::add(ConstructionKind kind) {
@@ -197,6 +231,7 @@ void Registry::add(ConstructionKind kind) {
   for (const OptionSpec& o : kind.options) {
     if (o.name.rfind("--", 0) != 0) bad(o.name + ": option names start with --");
     if (!seen.insert(o.name).second) bad(o.name + " declared twice");
+    if (is_verify_option(o.name)) bad(o.name + " is an option of every kind (verify_options)");
     if (o.help.empty()) bad(o.name + " has no help");
     if (o.kind == OptionKind::choice && o.allowed.empty()) bad(o.name + ": a choice of nothing");
     if (o.kind == OptionKind::flag && (o.default_value || o.required))

@@ -98,10 +98,18 @@ struct ConstructionKind {
   // check_applicable, then every value checked (in declaration order) and the required ones
   // present; defaults filled in.
   OptionValues resolve(const ConstructionArgs& args, const Registry& registry) const;
-  Construction build(const ConstructionArgs& args, const Registry& registry) const {
-    return build_from(resolve(args, registry));
-  }
+  // resolve, then the builder; then the common options of verify_options() (--model).
+  Construction build(const ConstructionArgs& args, const Registry& registry) const;
 };
+
+// The options every kind takes under `rnncc verify` (not `construct`), applied by
+// ConstructionKind::build after the kind's builder:
+//   --model FILE   the model in FILE replaces the construction's model X (with_model,
+//                  constructions/construction.hpp): a user's model, or one `construct` wrote and
+//                  someone edited, checked against the construction's f and encode — multi-token
+//                  constructions (Σ×[K] sub-steps, BOS) included.
+// No kind may declare them itself (Registry::add refuses).
+const std::vector<OptionSpec>& verify_options();
 
 class Registry {
  public:

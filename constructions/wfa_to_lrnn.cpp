@@ -334,20 +334,48 @@ Claim check_factor_products(const Wfa& a, const LrnnLayer& layer, std::size_t K)
   return claim;
 }
 
+// f(w) = αᵀ M_{w₁} ⋯ M_{w_n} β straight from the WFA's weights, in the row-vector order of
+// constructions/wfa.hpp: v_0 = αᵀ, v_t[j] = Σ_i v_{t−1}[i]·(Σ_σ x[t,σ]·(M_σ)_{ij}), f = v_n·β.
+// Nothing here goes through an LRNN model or compile_lrnn, so a model built wrongly from the
+// same WFA (a missing transpose, a swapped α and β) cannot agree with it by construction.
+Circuit wfa_circuit(const Wfa& a, std::size_t n) {
+  check_wfa(a);
+  const std::size_t d = a.states(), S = a.alphabet.size();
+  CircuitBuilder b;
+  std::vector<GateId> v(d);
+  for (std::size_t i = 0; i < d; ++i) v[i] = b.constant(a.initial[i]);
+  std::vector<GateId> terms;
+  for (std::size_t t = 0; t < n; ++t) {
+    std::vector<GateId> x(S);
+    for (std::size_t s = 0; s < S; ++s)
+      x[s] = b.input("x[" + std::to_string(t + 1) + "," + a.alphabet.symbol(s) + "]");
+    std::vector<GateId> next(d);
+    for (std::size_t j = 0; j < d; ++j) {
+      terms.clear();
+      for (std::size_t i = 0; i < d; ++i) {
+        std::vector<GateId> entry;  // (M(x_t))_{ij} = Σ_σ x[t,σ]·(M_σ)_{ij}
+        for (std::size_t s = 0; s < S; ++s)
+          if (a.transition[s](i, j) != 0)
+            entry.push_back(b.mul(b.constant(a.transition[s](i, j)), x[s]));
+        if (!entry.empty()) terms.push_back(b.mul(v[i], b.sum(entry)));
+      }
+      next[j] = b.sum(terms);
+    }
+    v = std::move(next);
+  }
+  terms.clear();
+  for (std::size_t j = 0; j < d; ++j) terms.push_back(b.mul(v[j], b.constant(a.final[j])));
+  return b.finish({b.sum(terms)}, {"f"});
+}
+
 Target wfa_target(const Wfa& a) {
   check_wfa(a);
   auto wfa = std::make_shared<const Wfa>(a);
-  auto model = std::make_shared<const Model>(general_model(a));
   Target t;
   t.alphabet = a.alphabet;
   t.value = [wfa](const std::vector<std::size_t>& w) { return evaluate(*wfa, w); };
   t.automaton = a;  // f is the WFA itself
-  t.circuit = [model](std::size_t n) {
-    CompileOptions options;
-    options.acceptance = false;
-    options.outputs = OutputMode::last;
-    return compile_lrnn(*model, n, options).circuit;
-  };
+  t.circuit = [wfa](std::size_t n) { return wfa_circuit(*wfa, n); };
   return t;
 }
 

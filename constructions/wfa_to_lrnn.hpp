@@ -105,9 +105,13 @@ std::size_t deltanet_steps_bound(std::size_t d);  // 3(d−1)(d+2) + d
 // "exact", or "differs for symbol 'a' at [i][j]" (or a shape mismatch); ok accordingly.
 Claim check_factor_products(const Wfa& a, const LrnnLayer& layer, std::size_t K);
 
-// f as a Target: value = evaluate(a, w); circuit(n) = compile_lrnn of the general model of `a`
-// for length n (no acceptance test, last output only), which is f's polynomial itself.
+// f as a Target: value = evaluate(a, w); circuit(n) = wfa_circuit(a, n).
 Target wfa_target(const Wfa& a);
+
+// f's polynomial for strings of length n, built from the WFA's own weights (not from a model):
+// v_0 = αᵀ, v_t = v_{t−1}·M(x_t) with M(x_t) = Σ_σ x[t,σ] M_σ, output v_n·β; inputs x[t,σ] at
+// index (t−1)|Σ| + σ. Affine in each position's block of inputs (identity testing needs that).
+Circuit wfa_circuit(const Wfa& a, std::size_t n);
 
 // The construction: model X (one layer of `family`), target f = the WFA, encode, claims.
 // Throws std::invalid_argument for an inconsistent Wfa (sizes that disagree).

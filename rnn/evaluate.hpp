@@ -64,17 +64,21 @@ Mat<K> convert(const K& k, const Matrix<Rational>& m, const std::string& what) {
   return out;
 }
 
-// Σ_k z_k M_k + base (base may be empty), one rounding per entry.
+// Σ_k z_k M_k + base (base may be empty), one rounding per entry. The nonzero z_k are found
+// once (on layer 1, one-hot z: one term), then each entry sums over them in order of k.
 template <Domain K>
 Mat<K> combine(const K& k, const std::vector<Mat<K>>& per_feature, const Mat<K>& z,
                const Mat<K>* base) {
   const Mat<K>& shape = per_feature.front();
+  std::vector<std::size_t> nonzero;
+  for (std::size_t f = 0; f < per_feature.size(); ++f)
+    if (!k.is_zero(z(f, 0))) nonzero.push_back(f);
   Mat<K> out(shape.rows(), shape.cols());
   for (std::size_t i = 0; i < shape.rows(); ++i)
     for (std::size_t j = 0; j < shape.cols(); ++j) {
       typename K::Wide acc = base ? k.widen((*base)(i, j)) : k.widen(k.zero());
-      for (std::size_t f = 0; f < per_feature.size(); ++f)
-        if (!k.is_zero(z(f, 0))) acc = k.wide_add(acc, k.wide_mul(z(f, 0), per_feature[f](i, j)));
+      for (std::size_t f : nonzero)
+        acc = k.wide_add(acc, k.wide_mul(z(f, 0), per_feature[f](i, j)));
       out(i, j) = k.narrow(acc);
     }
   return out;
@@ -94,29 +98,48 @@ inline std::string feature_name(const std::vector<std::string>& names, std::size
   return f < names.size() ? "symbol '" + names[f] + "'" : "feature " + std::to_string(f);
 }
 
+// An LRNN layer's parameters converted into k once (PreparedModel keeps them across calls).
 template <Domain K>
-LayerTrace<K> run(const LrnnLayer& l, const K& k, const std::vector<Mat<K>>& z,
-                  const std::vector<std::string>& names) {
-  std::vector<Mat<K>> A, B, C;
+struct LrnnParams {
+  std::vector<Mat<K>> A, B, C;  // per feature; C empty for a token-independent readout
+  Mat<K> readout, bias, initial;
+};
+
+template <Domain K>
+LrnnParams<K> convert_lrnn(const LrnnLayer& l, const K& k, const std::vector<std::string>& names) {
+  LrnnParams<K> p;
   for (std::size_t f = 0; f < l.features; ++f) {
-    A.push_back(convert(k, l.A[f], "A of " + feature_name(names, f)));
-    B.push_back(convert(k, l.B[f], "B of " + feature_name(names, f)));
+    p.A.push_back(convert(k, l.A[f], "A of " + feature_name(names, f)));
+    p.B.push_back(convert(k, l.B[f], "B of " + feature_name(names, f)));
     if (!l.readout_feature.empty())
-      C.push_back(convert(k, l.readout_feature[f], "C of " + feature_name(names, f)));
+      p.C.push_back(convert(k, l.readout_feature[f], "C of " + feature_name(names, f)));
   }
-  const Mat<K> readout = convert(k, l.readout, "readout");
-  const Mat<K> bias = convert(k, l.readout_bias, "readout_bias");
-  Mat<K> state = convert(k, l.initial_state, "initial_state");
+  p.readout = convert(k, l.readout, "readout");
+  p.bias = convert(k, l.readout_bias, "readout_bias");
+  p.initial = convert(k, l.initial_state, "initial_state");
+  return p;
+}
+
+template <Domain K>
+LayerTrace<K> run_lrnn(const LrnnParams<K>& p, const K& k, const std::vector<Mat<K>>& z) {
+  Mat<K> state = p.initial;
   LayerTrace<K> trace;
   for (std::size_t t = 0; t < z.size(); ++t)
     at_position(t, [&] {
       const Mat<K>& zt = z[t];
-      state = affine(k, combine(k, A, zt, nullptr), state, combine(k, B, zt, nullptr));
-      const Mat<K> c = C.empty() ? readout : combine(k, C, zt, &readout);
-      trace.outputs.push_back(affine(k, c, state, bias));
+      state = affine(k, combine(k, p.A, zt, nullptr), state, combine(k, p.B, zt, nullptr));
+      const Mat<K> c = p.C.empty() ? p.readout : combine(k, p.C, zt, &p.readout);
+      trace.outputs.push_back(affine(k, c, state, p.bias));
       trace.states.push_back(state);
     });
   return trace;
+}
+
+// The plain path: converts the layer's parameters on every call.
+template <Domain K>
+LayerTrace<K> run(const LrnnLayer& l, const K& k, const std::vector<Mat<K>>& z,
+                  const std::vector<std::string>& names) {
+  return run_lrnn(convert_lrnn(l, k, names), k, z);
 }
 
 // Exact value of W h + U z + b on rounded operands (nonlinear layers compute in Q and round
@@ -325,11 +348,81 @@ LayerTrace<K> run(const AttentionLayer& l, const K& k, const std::vector<Mat<K>>
 
 }  // namespace detail
 
+template <Domain K>
+class PreparedModel;
+
+namespace detail {
+
+// The stack: layer 1 reads one-hot x_t, layer ℓ > 1 reads W·vec(y_t^{ℓ−1}) + b. With
+// `prepared`, LRNN layers and input maps use its converted parameters; without, they are
+// converted here (the plain path).
+template <Domain K>
+Trace<K> evaluate_stack(const Model& model, const K& k, const std::vector<std::size_t>& input,
+                        const PreparedModel<K>* prepared);
+
+}  // namespace detail
+
 // Runs `model` on `input` (symbol ids) in domain k. Throws DomainError, prefixed with the layer
-// (and parameter or position), when k cannot represent a value the semantics needs.
+// (and parameter or position), when k cannot represent a value the semantics needs. Converts
+// every parameter into k on each call: the plain twin of evaluate(PreparedModel, input).
 template <Domain K>
 Trace<K> evaluate(const Model& model, const K& k, const std::vector<std::size_t>& input) {
-  using M = detail::Mat<K>;
+  return detail::evaluate_stack<K>(model, k, input, nullptr);
+}
+
+// A model with its LRNN parameters and input maps converted into k once, for callers that
+// evaluate many strings (verify: converting matmul3's 121 symbols' matrices cost ≈ 2.5 ms a
+// token on every call). evaluate(prepared, w) returns exactly evaluate(model, k, w); nonlinear
+// and attention layers, whose parameters are small, are still rounded per call. Keeps a
+// reference to `model`, which must outlive it. The constructor throws the DomainError that
+// evaluate would throw for a parameter k cannot represent (naming the layer and parameter).
+template <Domain K>
+class PreparedModel {
+ public:
+  PreparedModel(const Model& model, const K& k) : model_(model), k_(k) {
+    for (std::size_t li = 0; li < model.layers.size(); ++li) {
+      const StackLayer& sl = model.layers[li];
+      Layer& out = layers_.emplace_back();
+      try {
+        if (sl.input) {
+          out.input_weights = detail::convert(k, sl.input->weights, "input_map/weights");
+          out.input_bias = detail::convert(k, sl.input->bias, "input_map/bias");
+        }
+        if (const auto* l = std::get_if<LrnnLayer>(&sl.layer))
+          out.lrnn = detail::convert_lrnn(
+              *l, k, sl.input ? std::vector<std::string>{} : model.alphabet.symbols());
+      } catch (const DomainError& e) {
+        throw DomainError("layer " + std::to_string(li) + ": " + e.what());
+      }
+    }
+  }
+  const Model& model() const { return model_; }
+  const K& domain() const { return k_; }
+
+ private:
+  template <Domain D>
+  friend Trace<D> detail::evaluate_stack(const Model&, const D&, const std::vector<std::size_t>&,
+                                         const PreparedModel<D>*);
+  struct Layer {
+    detail::Mat<K> input_weights, input_bias;
+    std::optional<detail::LrnnParams<K>> lrnn;
+  };
+  const Model& model_;
+  K k_;
+  std::vector<Layer> layers_;
+};
+
+template <Domain K>
+Trace<K> evaluate(const PreparedModel<K>& prepared, const std::vector<std::size_t>& input) {
+  return detail::evaluate_stack<K>(prepared.model(), prepared.domain(), input, &prepared);
+}
+
+namespace detail {
+
+template <Domain K>
+Trace<K> evaluate_stack(const Model& model, const K& k, const std::vector<std::size_t>& input,
+                        const PreparedModel<K>* prepared) {
+  using M = Mat<K>;
   std::vector<M> z;
   for (std::size_t id : input) {  // layer 1: one-hot x_t
     M x = zeros(k, model.alphabet.size(), 1);
@@ -340,28 +433,40 @@ Trace<K> evaluate(const Model& model, const K& k, const std::vector<std::size_t>
   for (std::size_t li = 0; li < model.layers.size(); ++li) {
     const StackLayer& sl = model.layers[li];
     const std::string where = "layer " + std::to_string(li);
+    const auto* ready = prepared ? &prepared->layers_[li] : nullptr;
     try {
       if (sl.input) {  // z_t = W·vec(y_t) + b, one rounding
-        const M w = detail::convert(k, sl.input->weights, "input_map/weights");
-        const M b = detail::convert(k, sl.input->bias, "input_map/bias");
+        M w_plain, b_plain;
+        if (!ready) {
+          w_plain = convert(k, sl.input->weights, "input_map/weights");
+          b_plain = convert(k, sl.input->bias, "input_map/bias");
+        }
+        const M& w = ready ? ready->input_weights : w_plain;
+        const M& b = ready ? ready->input_bias : b_plain;
         for (std::size_t t = 0; t < z.size(); ++t)
-          detail::at_position(t, [&] {
+          at_position(t, [&] {
             const M& y = trace.layers.back().outputs[t];
             M v(y.rows() * y.cols(), 1);
             for (std::size_t i = 0; i < y.data().size(); ++i) v(i, 0) = y.data()[i];
             z[t] = affine(k, w, v, b);
           });
       }
-      const std::vector<std::string> names =
-          sl.input ? std::vector<std::string>{} : model.alphabet.symbols();
-      trace.layers.push_back(
-          std::visit([&](const auto& l) { return detail::run(l, k, z, names); }, sl.layer));
+      if (ready && ready->lrnn) {
+        trace.layers.push_back(run_lrnn(*ready->lrnn, k, z));
+      } else {
+        const std::vector<std::string> names =
+            sl.input ? std::vector<std::string>{} : model.alphabet.symbols();
+        trace.layers.push_back(
+            std::visit([&](const auto& l) { return run(l, k, z, names); }, sl.layer));
+      }
     } catch (const DomainError& e) {
       throw DomainError(where + ": " + e.what());
     }
   }
   return trace;
 }
+
+}  // namespace detail
 
 // Acceptance of one output; std::nullopt when the mode is undefined in k (positivity mod p).
 template <Domain K>

@@ -19,7 +19,12 @@ Construction model_against_wfa(const Model& model, const Wfa& wfa) {
   }
   for (const std::string& s : ma.symbols())
     if (!wa.find(s))
-      throw InputError("--against", "the model's symbol '" + s + "' is not in the WFA's alphabet");
+      throw InputError(
+          "--against",
+          "the model's symbol '" + s +
+              "' is not in the WFA's alphabet (a model that reads several tokens per "
+              "symbol, like `construct wfa --family dplr`'s σ.k sub-steps, is checked "
+              "by the construction: rnncc verify wfa WFA --family dplr --model MODEL)");
   Construction c;
   c.name =
       "model " + (model.name.empty() ? std::string("(unnamed)") : model.name) + " against the WFA";

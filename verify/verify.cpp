@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -11,6 +12,7 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
+#include "algebra/modp_ops.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
@@ -28,7 +30,121 @@ namespace rnncc {
 
 namespace {
 
-constexpr std::uint64_t kIdentityPrime = 2305843009213693951ull;  // 2^61 − 1
+// Identity testing draws its prime uniformly from the primes in [2^61, 2^62) (ModP takes
+// p < 2^62). There are more than N = 3.8·10^16 of them: by Rosser–Schoenfeld,
+// x/ln x < π(x) < 1.25506·x/ln x for x ≥ 17, so π(2^62) − π(2^61) > 2^62/ln 2^62 −
+// 1.25506·2^61/ln 2^61 = 2^61·(2/(62 ln 2) − 1.25506/(61 ln 2)) ≈ 3.886·10^16.
+constexpr double kPrimesInRange = 3.8e16;
+constexpr unsigned kPrimeBits = 61;  // every prime of the range exceeds 2^61
+
+// A prime drawn uniformly from [2^61, 2^62): odd candidates until one is prime (modp::is_prime
+// is deterministic for 64-bit inputs).
+std::uint64_t random_identity_prime(std::mt19937_64& rng) {
+  while (true) {
+    const std::uint64_t candidate = (std::uint64_t{1} << 61) | (rng() >> 3) | 1u;
+    if (modp::is_prime(candidate)) return candidate;
+  }
+}
+
+// Per gate, an upper bound on the degree in each position's block of variables (saturating at
+// 2: identity testing only asks whether some output has degree > 1 in some block). `blocks[i]`
+// lists the blocks input i depends on (affinely). Boolean and test gates count as degree 2.
+std::uint8_t max_block_degree(const Circuit& c, const std::vector<std::vector<std::size_t>>& blocks,
+                              std::size_t n) {
+  std::vector<std::uint8_t> deg(c.size() * n, 0);
+  auto at = [&](GateId g) { return deg.data() + static_cast<std::size_t>(g) * n; };
+  for (GateId id = 0; id < c.size(); ++id) {
+    std::uint8_t* out = at(id);
+    const auto ops = c.operands(id);
+    switch (c.kind(id)) {
+      case GateKind::constant:
+        break;
+      case GateKind::input:
+        for (std::size_t b : blocks.at(c.input_index(id))) out[b] = 1;
+        break;
+      case GateKind::add:
+      case GateKind::sub:
+      case GateKind::neg:
+      case GateKind::sum:
+        for (GateId o : ops)
+          for (std::size_t b = 0; b < n; ++b) out[b] = std::max(out[b], at(o)[b]);
+        break;
+      case GateKind::mul:
+      case GateKind::product:
+        for (GateId o : ops)
+          for (std::size_t b = 0; b < n; ++b)
+            out[b] = static_cast<std::uint8_t>(std::min(2, out[b] + at(o)[b]));
+        break;
+      default:
+        for (std::size_t b = 0; b < n; ++b) out[b] = 2;
+    }
+  }
+  std::uint8_t worst = 0;
+  for (GateId o : c.outputs())
+    for (std::size_t b = 0; b < n; ++b) worst = std::max(worst, at(o)[b]);
+  return worst;
+}
+
+// log₂ of an integer bound: (num, den) with den·v ∈ Z and |den·v| ≤ num for the value v of a
+// gate on every input within the input bounds. Sums: den = Π den_i, num = Σ num_i·Π_{j≠i} den_j;
+// products: both multiply. Kept as log₂ (−∞ for num = 0).
+struct HeightBound {
+  double log_num = -std::numeric_limits<double>::infinity();
+  double log_den = 0;
+};
+
+double log2_sum(double a, double b) {  // log₂(2^a + 2^b), rounded up a little
+  if (a < b) std::swap(a, b);
+  if (b == -std::numeric_limits<double>::infinity()) return a;
+  return a + std::log2(1 + std::exp2(b - a)) + 1e-9;
+}
+
+HeightBound height_of(const Rational& q) {
+  HeightBound h;
+  const std::size_t num_bits = bit_length(numerator(q));
+  if (num_bits > 0) h.log_num = static_cast<double>(num_bits);
+  h.log_den = static_cast<double>(bit_length(denominator(q)));
+  return h;
+}
+
+// The bound at the circuit's output `out` (an index into outputs()).
+HeightBound output_height(const Circuit& c, const std::vector<HeightBound>& inputs,
+                          std::size_t out) {
+  std::vector<HeightBound> h(c.size());
+  for (GateId id = 0; id < c.size(); ++id) {
+    const auto ops = c.operands(id);
+    HeightBound& g = h[id];
+    switch (c.kind(id)) {
+      case GateKind::constant:
+        g = height_of(c.constant(id));
+        break;
+      case GateKind::input:
+        g = inputs.at(c.input_index(id));
+        break;
+      case GateKind::add:
+      case GateKind::sub:
+      case GateKind::neg:
+      case GateKind::sum: {
+        for (GateId o : ops) g.log_den += h[o].log_den;
+        for (GateId o : ops)
+          g.log_num = log2_sum(g.log_num, h[o].log_num + g.log_den - h[o].log_den);
+        break;
+      }
+      case GateKind::mul:
+      case GateKind::product:
+        g.log_num = 0;
+        for (GateId o : ops) {
+          g.log_num += h[o].log_num;
+          g.log_den += h[o].log_den;
+        }
+        break;
+      default:  // boolean and test gates take the values 0 and 1
+        g.log_num = 0;
+        g.log_den = 0;
+    }
+  }
+  return h[c.outputs().at(out)];
+}
 
 // One verdict on one string: empty when f, X and (if compiled) X's circuit agree.
 struct Mismatch {
@@ -64,6 +180,13 @@ class Checker {
     return check_in(RationalField{}, expected, x, three_way);
   }
 
+  // (f(w), X's compared output) over Q; nullopt for a mod-p construction.
+  std::optional<std::pair<Rational, Rational>> exact_values(const std::vector<std::size_t>& w) {
+    if (mod_) return std::nullopt;
+    const auto trace = evaluate(prepared(RationalField{}), c_.encode(w));
+    return std::pair{c_.target.value(w), trace.outputs().back()(c_.out_row, c_.out_col)};
+  }
+
   std::size_t circuits_compiled() const { return circuits_rational_.size() + circuits_mod_.size(); }
 
  private:
@@ -71,7 +194,7 @@ class Checker {
   std::optional<Mismatch> check_in(const K& k, const Rational& expected_q,
                                    const std::vector<std::size_t>& x, bool three_way) {
     const auto want = k.from_rational(expected_q);
-    const auto trace = evaluate(c_.model, k, x);
+    const auto trace = evaluate(prepared(k), x);
     const auto& got = trace.outputs().back()(c_.out_row, c_.out_col);
     const std::string expected_text = c_.modulus
                                           ? k.to_string(want) + " (= " + to_string(expected_q) +
@@ -92,6 +215,18 @@ class Checker {
     return std::nullopt;
   }
 
+  // X with its parameters converted once per domain (rnn/evaluate.hpp, PreparedModel).
+  template <Domain K>
+  const PreparedModel<K>& prepared(const K& k) {
+    if constexpr (std::is_same_v<K, ModP>) {
+      if (!prepared_mod_) prepared_mod_.emplace(c_.model, k);
+      return *prepared_mod_;
+    } else {
+      if (!prepared_q_) prepared_q_.emplace(c_.model, k);
+      return *prepared_q_;
+    }
+  }
+
   const Circuit& circuit_for(std::size_t n, bool mod) {  // one per length (Z and Q share one)
     auto& cache = mod ? circuits_mod_ : circuits_rational_;
     auto it = cache.find(n);
@@ -109,6 +244,8 @@ class Checker {
   std::optional<ModP> mod_;
   bool compilable_ = false;
   std::map<std::size_t, Circuit> circuits_rational_, circuits_mod_;
+  std::optional<PreparedModel<RationalField>> prepared_q_;
+  std::optional<PreparedModel<ModP>> prepared_mod_;
 };
 
 // Strings of length n in lexicographic order of symbol ids: calls f until it returns true.
@@ -140,9 +277,16 @@ std::string join(const Alphabet& a, const std::vector<std::size_t>& w) {
 class Verification {
  public:
   Verification(const Construction& c, const VerifyOptions& o)
-      : c_(c), o_(o), checker_(c, o), sigma_(c.target.alphabet), S_(sigma_.size()) {
+      : c_(c),
+        o_(o),
+        checker_(c, o),
+        sigma_(c.target.alphabet),
+        S_(sigma_.size()),
+        seed_(o.seed ? *o.seed : drawn_seed()) {
     report_.construction = c.name;
     report_.claims = c.claims;
+    report_.seed = seed_;
+    report_.notes = c.notes;
   }
 
   // prove: decide X ≡ f for every length where both are linear (docs/constructions.md,
@@ -313,8 +457,8 @@ class Verification {
       }
       summarize("exhaustive (gpu)", summary);
       report_.checked["exhaustive (gpu)"] = count;
-      report_.tested_lengths["exhaustive (gpu)"] = lengths(lo, hi);
       domain_complete_ = summary.all_exact && !summary.modulus;
+      covered("exhaustive (gpu)", lo, hi);
       return;
     }
     std::size_t count = 0;
@@ -324,8 +468,8 @@ class Verification {
         return record(w, "exhaustive", o_.three_way);
       });
     report_.checked["exhaustive"] = count;
-    report_.tested_lengths["exhaustive"] = lengths(lo, hi);
     domain_complete_ = true;
+    covered("exhaustive", lo, hi);
   }
 
   // random: `random` seeded strings, lengths uniform in 1..max with a third of them at the
@@ -335,9 +479,6 @@ class Verification {
                                    ? std::min(o_.random, *o_.random_after_proof)
                                    : o_.random;
     if (wanted == 0 || failing_) return;
-    const std::size_t lo_n = c_.target.fixed_length ? *c_.target.fixed_length : 1;
-    report_.tested_lengths[gpu_ ? "random (gpu)" : "random"] =
-        lengths(lo_n, c_.target.fixed_length ? lo_n : o_.max_random_length);
     if (gpu_) {
       std::uint64_t count = 0;
       DeviceSummary summary;
@@ -349,16 +490,17 @@ class Verification {
         d.length = n;
         d.exhaustive = false;
         d.random = wanted;
-        d.seed = o_.seed * 0x9E3779B97F4A7C15ull + n;
+        d.seed = seed_ * 0x9E3779B97F4A7C15ull + n;
         d.threads = o_.gpu_threads;
         count += on_device(d, "random (gpu)", summary);
       }
       summarize("random (gpu)", summary);
       report_.checked["random (gpu)"] = count;
+      covered("random (gpu)", lo, hi);
       return;
     }
-    std::mt19937_64 rng(o_.seed);
-    std::size_t count = 0;
+    std::mt19937_64 rng(seed_);
+    std::size_t count = 0, shortest = SIZE_MAX, longest = 0;
     for (std::size_t i = 0; i < wanted && !failing_; ++i) {
       std::size_t n = c_.target.fixed_length ? *c_.target.fixed_length
                       : (i % 3 == 2)         ? o_.max_random_length
@@ -366,9 +508,12 @@ class Verification {
       std::vector<std::size_t> w(n);
       for (auto& s : w) s = rng() % S_;
       count += in_domain(w);
+      shortest = std::min(shortest, n);
+      longest = std::max(longest, n);
       record(w, "random", o_.three_way);
     }
     report_.checked["random"] = count;
+    if (longest > 0) covered("random", shortest, longest);
   }
 
   // The strings exhaustive and random skipped because they lie outside the target's promise.
@@ -391,12 +536,17 @@ class Verification {
       report_.checked["three-way (lengths compiled)"] = checker_.circuits_compiled();
   }
 
-  // identity: polynomial identity testing over F_p, p = 2^61 − 1, of f's circuit against X's
-  // compiled circuit for n = 1..identity_max_length, at `identity_rounds` random points of the
-  // variety Σ_σ x[t,σ] = 1 (every t). Applies when X reads one token per symbol (an embedding),
-  // f is a circuit and X is one LRNN layer with a token-independent readout, so both circuits are
-  // affine in each position's indicators. Error ≤ Σ_n (deg_n/p)^K (Schwartz–Zippel). A differing
-  // point sends the search to the strings of that length.
+  // identity: polynomial identity testing over F_p, p a prime drawn from [2^61, 2^62) by the
+  // seed, of f's circuit against X's compiled circuit (dense structure: A(x) = Σ_σ x_σ A_σ) for
+  // n = 1..identity_max_length, at `identity_rounds` random points of the variety
+  // Σ_σ x[t,σ] = 1 (every t). Applies when X reads one token per symbol (an embedding), f is a
+  // circuit and X is one LRNN layer with a token-independent readout — and only where both
+  // circuits are checked to have degree ≤ 1 in every position's block of inputs; otherwise it
+  // is declined with a note. A length that passes adds (deg_n/p)^K (Schwartz–Zippel over the
+  // points) + ⌊b_n/61⌋/N (the chance that the random prime divides the nonzero numerator of some
+  // X(w) − f(w), of at most b_n bits) to the error bound; a length that fails adds nothing, and
+  // no bound is printed once one fails. A differing point proves X ≠ f on some string of that
+  // length: the witness is found by fixing positions one by one (witness()).
   void identity() {
     if (o_.identity_rounds == 0 || failing_) return;
     const bool single_lrnn = c_.model.layers.size() == 1 &&
@@ -409,60 +559,84 @@ class Verification {
           "circuits are affine in each position's indicators");
       return;
     }
-    const ModP F(kIdentityPrime);
-    std::mt19937_64 rng(o_.seed ^ 0x5DEECE66Dull);
+    std::mt19937_64 rng(seed_ ^ 0x5DEECE66Dull);
+    IdentityScope scope;
+    scope.prime = random_identity_prime(rng);
+    scope.rounds = o_.identity_rounds;
+    const ModP F(scope.prime);
+    const double p = static_cast<double>(scope.prime);
     double bound = 0;
     std::size_t points = 0;
-    for (std::size_t n = 1; n <= o_.identity_max_length && !failing_; ++n) {
-      const Circuit fc = c_.target.circuit(n);
+    bool failed = false;
+    for (std::size_t n = 1; n <= o_.identity_max_length && !failing_ && !failed; ++n) {
+      IdentityProbe probe{c_.target.circuit(n), {}, c_.embedding(n), F, 0};
       CompileOptions co;
       co.acceptance = false;
       co.scan = ScanKind::brent_kung;
-      const std::vector<InputSource> emb = c_.embedding(n);
-      const Circuit xc = compile_lrnn(c_.model, emb.size() / c_.model.alphabet.size(), co).circuit;
-      const std::size_t cols = output_cols(c_.model.layers.back().layer);
-      const std::uint32_t deg = std::max(degree(fc), degree(xc));
-      for (std::size_t round = 0; round < o_.identity_rounds; ++round) {
-        std::vector<std::uint64_t> u(fc.inputs().size());
-        for (std::size_t t = 0; t < n; ++t) {  // a random point with Σ_σ u[t,σ] = 1
-          std::uint64_t rest = 0;
-          for (std::size_t s = 1; s < S_; ++s) {
-            u[t * S_ + s] = rng() % kIdentityPrime;
-            rest = F.add(rest, u[t * S_ + s]);
-          }
-          u[t * S_] = F.sub(F.one(), rest);
-        }
-        std::vector<std::uint64_t> v;
-        for (const InputSource& src : emb) {
-          std::uint64_t x = F.from_rational(src.constant);
-          for (std::uint32_t var : src.variables) x = F.add(x, u[var]);
-          v.push_back(x);
-        }
-        const auto fy = evaluate(fc, F, std::span<const std::uint64_t>(u)).at(0);
-        const auto xy =
-            evaluate(xc, F, std::span<const std::uint64_t>(v)).at(c_.out_row * cols + c_.out_col);
-        ++points;
-        if (fy != xy) {
-          report_.notes.push_back(
-              fmt::format("identity test: the circuits differ at a random point for n = {} "
-                          "(f = {}, X = {} mod p); searching for a string",
-                          n, fy, xy));
-          // Polynomials that differ on the variety differ on some one-hot input of length n.
-          for_each_string(S_, n, [&](const std::vector<std::size_t>& w) {
-            return record(w, "identity", false);
-          });
-          break;
-        }
+      co.structure = Structure::dense;  // A(x) = Σ_σ x_σ A_σ: affine in the block (PD's P·D is not)
+      probe.x =
+          compile_lrnn(c_.model, probe.embedding.size() / c_.model.alphabet.size(), co).circuit;
+      probe.out = c_.out_row * output_cols(c_.model.layers.back().layer) + c_.out_col;
+      std::vector<std::vector<std::size_t>> f_blocks(probe.f.inputs().size()), x_blocks;
+      for (std::size_t i = 0; i < f_blocks.size(); ++i) f_blocks[i] = {i / S_};
+      std::vector<HeightBound> x_inputs;
+      for (const InputSource& src : probe.embedding) {
+        auto& blocks = x_blocks.emplace_back();
+        for (std::uint32_t v : src.variables) blocks.push_back(v / S_);
+        HeightBound h = height_of(src.constant);  // |constant + Σ vars| on one-hot inputs
+        h.log_num =
+            log2_sum(h.log_num, std::log2(static_cast<double>(src.variables.size())) + h.log_den);
+        x_inputs.push_back(h);
       }
-      bound += std::pow(static_cast<double>(deg) / static_cast<double>(kIdentityPrime),
-                        static_cast<double>(o_.identity_rounds));
+      if (max_block_degree(probe.f, f_blocks, n) > 1 ||
+          max_block_degree(probe.x, x_blocks, n) > 1) {
+        report_.notes.push_back(fmt::format(
+            "identity test declined from n = {}: a circuit has degree > 1 in one position's block "
+            "of inputs, so agreeing on the variety Σ_σ x[t,σ] = 1 is not the same as agreeing on "
+            "one-hot inputs (the argument of docs/constructions.md, \"Identity testing\")",
+            n));
+        break;
+      }
+      std::optional<std::pair<std::uint64_t, std::uint64_t>> differing;
+      try {
+        for (std::size_t round = 0; round < o_.identity_rounds && !differing; ++round) {
+          ++points;
+          differing = probe.differs(random_point(rng, F, n, {}));
+        }
+      } catch (const DomainError& e) {
+        report_.notes.push_back(fmt::format("identity test: length {} skipped: {}", n, e.what()));
+        continue;
+      }
+      if (!differing) {
+        const HeightBound hf =
+            output_height(probe.f, std::vector<HeightBound>(f_blocks.size(), HeightBound{0, 0}), 0);
+        const HeightBound hx = output_height(probe.x, x_inputs, probe.out);
+        // |den_x·den_f·(X − f)| ≤ num_x·den_f + num_f·den_x: the bits b_n of an integer the prime
+        // must divide for X(w) ≢ f(w) to vanish mod p.
+        const double bits = log2_sum(hx.log_num + hf.log_den, hf.log_num + hx.log_den);
+        bound += std::pow(static_cast<double>(std::max(degree(probe.f), degree(probe.x))) / p,
+                          static_cast<double>(o_.identity_rounds)) +
+                 std::floor(std::max(bits, 0.0) / kPrimeBits) / kPrimesInRange;
+        scope.lengths_passed.push_back(n);
+        continue;
+      }
+      failed = true;
+      report_.notes.push_back(fmt::format(
+          "identity test: the circuits differ at a random point for n = {} (f = {}, X = {} mod "
+          "p), so X ≠ f on some string of length {}; searching for it",
+          n, differing->first, differing->second, n));
+      witness(probe, rng, n, points);
     }
     report_.checked["identity (points)"] = points;
-    report_.tested_lengths["identity (points)"] = lengths(1, o_.identity_max_length);
-    if (!failing_)
-      report_.error_bound =
-          fmt::format("{:.3g} (Schwartz–Zippel, p = 2^61 − 1, {} rounds, lengths 1..{})", bound,
-                      o_.identity_rounds, o_.identity_max_length);
+    if (!scope.lengths_passed.empty())
+      covered("identity", scope.lengths_passed.front(), scope.lengths_passed.back());
+    if (!failed && !failing_ && !scope.lengths_passed.empty())
+      report_.error_bound = fmt::format(
+          "{:.3g} (Schwartz–Zippel over {} random points per length and the random prime p = {} "
+          "from [2^61, 2^62), lengths {}..{})",
+          bound, o_.identity_rounds, scope.prime, scope.lengths_passed.front(),
+          scope.lengths_passed.back());
+    report_.identity = std::move(scope);
   }
 
   // shrinking: the first failing string becomes the shortest, then lexicographically least,
@@ -523,15 +697,24 @@ class Verification {
     ce.disagreeing = m.disagreeing;
     ce.trace = trace_of(w);
     ce.position = w.size();
+    if (ce.disagreeing == "model") ce.verdict = verdict_difference(w);
     report_.counterexample = std::move(ce);
   }
 
   // claims: the verdict — holds when no method found a counterexample and every claim the
   // construction makes was measured ok.
+  // The report says what was tested: the methods and lengths covered (TestedScope), set when no
+  // counterexample was found — testing is never reported as a proof for every length.
   VerifyReport verdict() {
-    report_.holds =
-        !report_.counterexample && std::all_of(report_.claims.begin(), report_.claims.end(),
-                                               [](const Claim& cl) { return cl.ok; });
+    report_.holds = !report_.counterexample && !refuted_ &&
+                    std::all_of(report_.claims.begin(), report_.claims.end(),
+                                [](const Claim& cl) { return cl.ok; });
+    if (!report_.counterexample && !refuted_) {
+      if (const auto it = report_.checked.find("three-way (lengths compiled)");
+          it != report_.checked.end() && it->second > 0)
+        tested_.methods.push_back("three-way");
+      report_.tested = std::move(tested_);
+    }
     return std::move(report_);
   }
 
@@ -547,8 +730,149 @@ class Verification {
     std::optional<std::uint64_t> modulus;
   };
 
-  static std::string lengths(std::size_t lo, std::size_t hi) {
-    return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi);
+  static std::uint64_t drawn_seed() {
+    std::random_device device;
+    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  }
+
+  // Records that `method` checked lengths lo..hi (TestedScope).
+  void covered(const std::string& method, std::size_t lo, std::size_t hi) {
+    tested_.methods.push_back(method);
+    tested_.lengths[method] = {lo, hi};
+    tested_.max_length = std::max(tested_.max_length, hi);
+    if (c_.target.fixed_length && method.rfind("exhaustive", 0) == 0) tested_.complete = true;
+  }
+
+  // Identity testing at one length: f's circuit and X's compiled circuit, X's inputs as linear
+  // forms in f's (the embedding), over F_p.
+  struct IdentityProbe {
+    Circuit f, x;
+    std::vector<InputSource> embedding;
+    ModP F;
+    std::size_t out = 0;  // X's output compared
+    // (f, X) at the point u of f's inputs, when they differ.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> differs(
+        const std::vector<std::uint64_t>& u) const {
+      std::vector<std::uint64_t> v;
+      v.reserve(embedding.size());
+      for (const InputSource& src : embedding) {
+        std::uint64_t value = F.from_rational(src.constant);
+        for (std::uint32_t var : src.variables) value = F.add(value, u[var]);
+        v.push_back(value);
+      }
+      const auto fy = evaluate(f, F, std::span<const std::uint64_t>(u)).at(0);
+      const auto xy = evaluate(x, F, std::span<const std::uint64_t>(v)).at(out);
+      if (fy == xy) return std::nullopt;
+      return std::pair{fy, xy};
+    }
+  };
+
+  // A point of f's inputs for length n: position t < |prefix| one-hot at prefix[t], the others
+  // uniform on Σ_σ u[t,σ] = 1 (free coordinates uniform in F_p, by rejection).
+  std::vector<std::uint64_t> random_point(std::mt19937_64& rng, const ModP& F, std::size_t n,
+                                          const std::vector<std::size_t>& prefix) const {
+    std::vector<std::uint64_t> u(n * S_, 0);
+    for (std::size_t t = 0; t < n; ++t) {
+      if (t < prefix.size()) {
+        u[t * S_ + prefix[t]] = 1;
+        continue;
+      }
+      std::uint64_t rest = 0;
+      for (std::size_t s = 1; s < S_; ++s) {
+        std::uint64_t r = rng() >> 2;
+        while (r >= F.modulus()) r = rng() >> 2;
+        u[t * S_ + s] = r;
+        rest = F.add(rest, r);
+      }
+      u[t * S_] = F.sub(F.one(), rest);
+    }
+    return u;
+  }
+
+  // The circuits differ at a point of length n, so (both affine per block) X ≠ f on a string of
+  // length n. Fix positions one at a time: with w₁..w_{t−1} fixed, the difference restricted to
+  // the variety is Σ_σ u[t,σ]·D(w₁..w_{t−1}, e_σ, …), so some σ keeps it nonzero; the least σ
+  // that differs at a random point is taken (n·|Σ| points in all). A string that fails is
+  // recorded (and shrunk later). If this finds none, the strings of length n are enumerated —
+  // within exhaustive_cap; beyond it the verdict fails with a note and no witness.
+  void witness(const IdentityProbe& probe, std::mt19937_64& rng, std::size_t n,
+               std::size_t& points) {
+    std::vector<std::size_t> w;
+    for (std::size_t t = 0; t < n; ++t) {
+      std::optional<std::size_t> next;
+      for (std::size_t s = 0; s < S_ && !next; ++s) {
+        std::vector<std::size_t> prefix = w;
+        prefix.push_back(s);
+        ++points;
+        if (probe.differs(random_point(rng, probe.F, n, prefix))) next = s;
+      }
+      if (!next) break;
+      w.push_back(*next);
+    }
+    if (w.size() == n && record(w, "identity", false)) return;
+    const double strings = count_strings(S_, n);
+    if (strings <= static_cast<double>(o_.exhaustive_cap)) {
+      std::size_t enumerated = 0;
+      const bool found = for_each_string(S_, n, [&](const std::vector<std::size_t>& cand) {
+        ++enumerated;
+        return record(cand, "identity", false);
+      });
+      report_.checked["identity (strings enumerated)"] = enumerated;
+      if (!found)
+        report_.notes.push_back(fmt::format(
+            "identity test inconclusive at n = {}: the circuits differ but no string of length {} "
+            "does, so X's compiled circuit disagrees with X's evaluator or f's circuit with f "
+            "(please report)",
+            n, n));
+      return;
+    }
+    refuted_ = true;
+    report_.notes.push_back(fmt::format(
+        "X ≠ f on some string of length {} (identity testing: the circuits, both affine per "
+        "block, differ at a point), but the witness search found none and the {:.0f} strings of "
+        "that length exceed the cap of {}",
+        n, strings, o_.exhaustive_cap));
+  }
+
+  // For a value mismatch on w: do the accept verdicts (X's acceptance rule on f(w) and on X's
+  // value) agree on w, and if so, which string is the first, in (length, lex) order, whose
+  // verdict differs? Searched over every string up to the longest length tested (at least |w|),
+  // within shrink_cap strings. Unset for mod-p constructions (positivity is undefined there).
+  std::optional<Counterexample::VerdictDifference> verdict_difference(
+      const std::vector<std::size_t>& w) {
+    const Acceptance& rule = c_.model.accept;
+    auto accepts = [&](const Rational& v) {
+      return rule.mode == Acceptance::Mode::zero ? v == 0 : v > 0;
+    };
+    auto verdict_of =
+        [&](const std::vector<std::size_t>& x) -> std::optional<std::pair<bool, bool>> {
+      const auto values = checker_.exact_values(x);
+      if (!values) return std::nullopt;
+      return std::pair{accepts(values->first), accepts(values->second)};
+    };
+    const auto on_w = verdict_of(w);
+    if (!on_w) return std::nullopt;
+    Counterexample::VerdictDifference d;
+    d.agree_on_input = on_w->first == on_w->second;
+    if (!d.agree_on_input) return d;
+    const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
+    std::size_t hi = c_.target.fixed_length ? *c_.target.fixed_length : w.size();
+    for (const auto& [method, range] : tested_.lengths) hi = std::max(hi, range.second);
+    double budget = static_cast<double>(o_.shrink_cap);
+    for (std::size_t n = lo; n <= hi && !d.first_differing; ++n) {
+      if ((budget -= count_strings(S_, n)) < 0) break;
+      for_each_string(S_, n, [&](const std::vector<std::size_t>& x) {
+        if (!in_domain(x)) return false;
+        const auto v = verdict_of(x);
+        if (!v || v->first == v->second) return false;
+        d.first_differing =
+            fmt::format("{} (expected {}, got {})", join(sigma_, x), v->first ? "accept" : "reject",
+                        v->second ? "accept" : "reject");
+        return true;
+      });
+      if (!d.first_differing) d.searched_up_to = n;
+    }
+    return d;
   }
 
   bool in_domain(const std::vector<std::size_t>& w) const {
@@ -638,6 +962,9 @@ class Verification {
   std::size_t outside_promise_ = 0;
   std::optional<std::pair<std::vector<std::size_t>, std::string>> failing_;  // (w, method)
   std::optional<Mismatch> failing_mismatch_;
+  const std::uint64_t seed_;
+  TestedScope tested_;
+  bool refuted_ = false;  // identity testing proved X ≠ f without a witness string
 };
 
 }  // namespace
@@ -656,6 +983,31 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   v.shrink();
   return v.verdict();
 }
+
+namespace {
+
+// "exhaustive 1..4, random 1..40, identity 1..8, three-way"
+std::string describe(const TestedScope& t) {
+  std::string out;
+  for (const std::string& m : t.methods) {
+    if (!out.empty()) out += ", ";
+    out += m;
+    if (const auto it = t.lengths.find(m); it != t.lengths.end())
+      out += it->second.first == it->second.second
+                 ? fmt::format(" {}", it->second.first)
+                 : fmt::format(" {}..{}", it->second.first, it->second.second);
+  }
+  return out;
+}
+
+// What the testing methods covered, in words: "tested up to length L, no counterexample (…)".
+std::string tested_text(const TestedScope& t) {
+  if (t.complete)
+    return fmt::format("tested on every string of its domain, no counterexample ({})", describe(t));
+  return fmt::format("tested up to length {}, no counterexample ({})", t.max_length, describe(t));
+}
+
+}  // namespace
 
 nlohmann::ordered_json to_json(const VerifyReport& r) {
   using json = nlohmann::ordered_json;
@@ -682,8 +1034,18 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   } else {
     j["proof"] = nullptr;
   }
-  j["tested_lengths"] = json::object();
-  for (const auto& [k, v] : r.tested_lengths) j["tested_lengths"][k] = v;
+  if (r.tested) {
+    const TestedScope& t = *r.tested;
+    json lengths = json::object();
+    for (const auto& [m, range] : t.lengths) lengths[m] = {range.first, range.second};
+    j["tested"] = {{"methods", t.methods},
+                   {"max_length", t.max_length},
+                   {"lengths", lengths},
+                   {"complete", t.complete}};
+  } else {
+    j["tested"] = nullptr;
+  }
+  j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
   j["checked"] = json::object();
   for (const auto& [k, v] : r.checked) j["checked"][k] = v;
   if (r.counterexample) {
@@ -692,6 +1054,12 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
                            {"expected", c.expected},       {"got", c.got},
                            {"disagreeing", c.disagreeing}, {"found_by", c.found_by},
                            {"minimal", c.minimal},         {"trace", c.trace}};
+    if (c.verdict)
+      j["counterexample"]["verdict"] = {
+          {"agree_on_input", c.verdict->agree_on_input},
+          {"first_differing",
+           c.verdict->first_differing ? json(*c.verdict->first_differing) : json(nullptr)},
+          {"searched_up_to", c.verdict->searched_up_to}};
   } else {
     j["counterexample"] = nullptr;
   }
@@ -699,6 +1067,12 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   for (const Claim& cl : r.claims)
     j["claims"].push_back(
         {{"name", cl.name}, {"claimed", cl.claimed}, {"measured", cl.measured}, {"ok", cl.ok}});
+  if (r.identity)
+    j["identity"] = {{"prime", r.identity->prime},
+                     {"rounds", r.identity->rounds},
+                     {"lengths_passed", r.identity->lengths_passed}};
+  else
+    j["identity"] = nullptr;
   j["error_bound"] = r.error_bound ? json(*r.error_bound) : json(nullptr);
   j["notes"] = r.notes;
   return j;
@@ -720,14 +1094,18 @@ std::string verdict_text(const VerifyReport& r) {
     what = p.proved
                ? "proved: " + p.scope + " (" + detail + ")"
                : "refuted: " + p.scope + " decided, shortest counterexample below (" + detail + ")";
+  } else if (r.counterexample) {
+    what = "refuted by testing (" + r.counterexample->found_by + "); no decision procedure applies";
+  } else if (r.tested) {
+    // Only tested: the verdict names what was tested, never a bare HOLDS.
+    if (r.holds) return r.construction + ": " + tested_text(*r.tested);
+    what = tested_text(*r.tested);
   } else {
+    // A report without a TestedScope (the Turing-machine checker): what it counted.
     std::string methods;
-    for (const auto& [k, v] : r.checked) {
-      if (k.rfind("skipped", 0) == 0) continue;
-      const auto len = r.tested_lengths.find(k);
-      methods += (methods.empty() ? "" : ", ") + k + " " + std::to_string(v) +
-                 (len != r.tested_lengths.end() ? " (lengths " + len->second + ")" : "");
-    }
+    for (const auto& [k, v] : r.checked)
+      if (k.rfind("skipped", 0) != 0)
+        methods += (methods.empty() ? "" : ", ") + k + " " + std::to_string(v);
     what = "tested: " + (methods.empty() ? std::string("nothing") : methods) +
            "; not proved for every length";
   }
@@ -742,6 +1120,10 @@ std::string format_text(const VerifyReport& r) {
   if (r.proof && r.proof->no_certificate)
     out += fmt::format("  no certificate: {}\n", *r.proof->no_certificate);
   for (const auto& [k, v] : r.checked) out += fmt::format("  checked {:<28} {}\n", k, v);
+  if (r.seed && (r.checked.count("random") || r.checked.count("random (gpu)") || r.identity))
+    out +=
+        fmt::format("  seed                          {} (--seed reproduces this run)\n", *r.seed);
+  if (r.identity) out += fmt::format("  identity prime                {}\n", r.identity->prime);
   if (r.error_bound) out += fmt::format("  identity error bound          {}\n", *r.error_bound);
   for (const Claim& cl : r.claims)
     out += fmt::format("  claim {:<40} claimed {:<14} measured {:<14} {}\n", cl.name, cl.claimed,
@@ -753,6 +1135,16 @@ std::string format_text(const VerifyReport& r) {
         c.disagreeing == "circuit" ? ", compiled circuit vs model" : "",
         c.found_by == "proof" ? "the every-length decision" : c.found_by + " search", c.input_text);
     out += fmt::format("    expected {}\n    got      {}\n", c.expected, c.got);
+    if (c.verdict && c.verdict->agree_on_input)
+      out += c.verdict->first_differing
+                 ? fmt::format(
+                       "    the accept verdicts agree on it; the first string whose "
+                       "verdict differs: {}\n",
+                       *c.verdict->first_differing)
+                 : fmt::format(
+                       "    the accept verdicts agree on it, and on every string of "
+                       "length ≤ {}\n",
+                       c.verdict->searched_up_to);
     if (!c.trace.empty()) {
       out += "    trace of the model on the encoded input:\n";
       std::size_t start = 0;

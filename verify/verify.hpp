@@ -12,11 +12,15 @@
 //               random_after_proof strings;
 //   random      seeded random strings, lengths drawn to include long ones;
 //   exhaustive  every string of length 1..L (or every assignment of a fixed-length domain);
-//   identity    polynomial identity testing over F_p, p = 2^61 − 1: X's compiled circuit
-//               against f's, at K random points of the variety Σ_σ x[t,σ] = 1 (every t).
-//               Both circuits are affine in each position's block of indicators, so agreeing
-//               there is the same as agreeing on every one-hot input: a probabilistic proof for
-//               all strings of each length tested, with error ≤ Σ_n (deg_n/p)^K;
+//   identity    polynomial identity testing over F_p for a prime p drawn at random from
+//               [2^61, 2^62) by the seed: X's compiled circuit (dense, so affine per block)
+//               against f's, at K random points of the variety Σ_σ x[t,σ] = 1 (every t). Where
+//               both circuits are affine in each position's block of indicators (checked on the
+//               circuits; declined with a note otherwise), agreeing there is the same as agreeing
+//               on every one-hot input: a probabilistic proof for all strings of each length
+//               tested, with error ≤ Σ_n [(deg_n/p)^K + ⌊b_n/61⌋/N] over the random points AND
+//               the random prime (b_n bounds the bits of |X(w) − f(w)|'s numerator, N the primes
+//               in the range);
 //   three-way   on the strings checked, f vs X's reference evaluator vs X's compiled circuit;
 //   gpu         (--device gpu) exhaustive and random strings on the GPU through one check circuit
 //               (X's compiled circuit on encode(w) against f's), exact by multi-modular
@@ -28,6 +32,10 @@
 //               every claim ok.
 // verify.cpp runs them as one member function each of a small class, in the order above
 // (exhaustive before random, so an exhaustive failure is the one shrunk).
+//
+// These methods TEST: a report that holds says "tested up to length L" (VerifyReport::tested,
+// which methods, which lengths), never a bare "holds" — a model may differ from f only on
+// strings longer than any tested (docs/constructions.md, "Verifying").
 #pragma once
 
 #include <cstdint>
@@ -48,7 +56,10 @@ struct VerifyOptions {
   std::optional<std::size_t> exhaustive;  // every string up to this length
   std::size_t identity_rounds = 0;        // K; 0 = no identity test
   std::size_t identity_max_length = 8;    // identity test for n = 1..this
-  std::uint64_t seed = 1;
+  // The seed of every random choice (strings, identity points, the identity prime). Unset: drawn
+  // from std::random_device, so no fixed public seed can be gamed; the report states it, and
+  // --seed S reproduces a run.
+  std::optional<std::uint64_t> seed;
   bool three_way = true;
   std::size_t three_way_max_tokens = 48;   // compile X only for encodings up to this length
   std::size_t exhaustive_cap = 2'000'000;  // refuse larger enumerations (InputError)
@@ -97,15 +108,46 @@ struct Counterexample {
   bool minimal = true;        // false when shrinking was greedy
   std::string trace;          // X's state trace on encode(w), text
   std::size_t position = 0;   // the position compared: |w| (the last symbol)
+  // When the exact values differ but the accept verdicts (X's acceptance rule applied to f(w)
+  // and to X's value) agree on `input`: the first string in (length, lex) order whose verdict
+  // differs, or none up to verdict_searched_length. Unset when the verdicts differ on `input`
+  // or no verdict applies (mod-p positivity, a circuit disagreement).
+  struct VerdictDifference {
+    bool agree_on_input = true;
+    std::optional<std::string> first_differing;  // "w (expected accept, got reject)"
+    std::size_t searched_up_to = 0;              // every string of length ≤ this was searched
+  };
+  std::optional<VerdictDifference> verdict;
+};
+
+// What the testing methods covered. `proved` (a decision procedure) may later sit beside it.
+struct TestedScope {
+  std::vector<std::string> methods;  // "exhaustive", "random", "identity", "three-way", …
+  std::size_t max_length = 0;        // the longest string of f's alphabet any method checked
+  // method → (shortest, longest) length it covered (identity: the lengths that passed).
+  std::map<std::string, std::pair<std::size_t, std::size_t>> lengths;
+  bool complete = false;  // every string of a fixed-length domain was checked
+};
+
+// Identity testing's random choices and its bound, when it ran.
+struct IdentityScope {
+  std::uint64_t prime = 0;
+  std::size_t rounds = 0;
+  std::vector<std::size_t> lengths_passed;
 };
 
 struct VerifyReport {
   std::string construction;
   bool holds = false;
+  std::optional<std::uint64_t> seed;           // the seed used (given or drawn)
   std::map<std::string, std::size_t> checked;  // method → strings (or points) checked
   std::optional<Counterexample> counterexample;
   std::vector<Claim> claims;
-  std::optional<std::string> error_bound;  // identity testing: "≤ 1.2e-55"
+  // Set when no counterexample was found: what was tested (the verdict is "tested up to
+  // length L", not a proof for every length).
+  std::optional<TestedScope> tested;
+  std::optional<IdentityScope> identity;
+  std::optional<std::string> error_bound;  // identity testing: "≤ 1.2e-16 (…)"
   std::vector<std::string> notes;
   std::optional<Proof> proof;                         // the prove method's outcome
   std::map<std::string, std::string> tested_lengths;  // method → lengths it tested ("1..8")

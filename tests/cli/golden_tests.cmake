@@ -59,14 +59,14 @@ if(RNNCC_WITH_GRAPHVIZ)
 endif()
 
 # construct / verify (exit 0 holds, 1 counterexample, 2 bad input)
-rnncc_golden(verify-wfa-dplr 0 verify_wfa_dplr.txt stdout verify wfa examples/wfa_binary_value.att --family dplr --exhaustive 4 --random 20 --no-timing)
-rnncc_golden(verify-wfa-identity 0 verify_wfa_identity.txt stdout verify wfa examples/wfa_count_ab.att --exhaustive 3 --random 10 --identity 2 --identity-length 4 --json --no-timing)
-rnncc_golden(verify-dwfa 0 verify_dwfa.txt stdout verify dwfa examples/dwfa_mod3.att --exhaustive 4 --random 10 --no-timing)
-rnncc_golden(verify-barrington 0 verify_barrington.txt stdout verify barrington examples/formula_majority3.sexp --exhaustive --random 0)
-rnncc_golden(verify-barrington-broken 1 verify_barrington_broken.txt stdout verify barrington examples/formula_majority3.sexp --exhaustive --random 0 --defect swapped-cycle --json)
-rnncc_golden(verify-ben-or-cleve 0 verify_ben_or_cleve.txt stdout verify ben-or-cleve examples/formula_poly.sexp --exhaustive --random 0)
-rnncc_golden(verify-graph-walk-broken 1 verify_graph_walk_broken.txt stdout verify graph-walk --variant final-no-promise --exhaustive --random 0)
-rnncc_golden(verify-model-against 0 verify_model_against.txt stdout verify model examples/binary_value_wfa.json --against examples/wfa_binary_value.att --exhaustive 5 --random 10 --identity 2 --no-timing)
+rnncc_golden(verify-wfa-dplr 0 verify_wfa_dplr.txt stdout verify wfa examples/wfa_binary_value.att --family dplr --exhaustive 4 --random 20 --no-timing --seed 1)
+rnncc_golden(verify-wfa-identity 0 verify_wfa_identity.txt stdout verify wfa examples/wfa_count_ab.att --exhaustive 3 --random 10 --identity 2 --identity-length 4 --json --no-timing --seed 1)
+rnncc_golden(verify-dwfa 0 verify_dwfa.txt stdout verify dwfa examples/dwfa_mod3.att --exhaustive 4 --random 10 --no-timing --seed 1)
+rnncc_golden(verify-barrington 0 verify_barrington.txt stdout verify barrington examples/formula_majority3.sexp --exhaustive --random 0 --seed 1)
+rnncc_golden(verify-barrington-broken 1 verify_barrington_broken.txt stdout verify barrington examples/formula_majority3.sexp --exhaustive --random 0 --defect swapped-cycle --json --seed 1)
+rnncc_golden(verify-ben-or-cleve 0 verify_ben_or_cleve.txt stdout verify ben-or-cleve examples/formula_poly.sexp --exhaustive --random 0 --seed 1)
+rnncc_golden(verify-graph-walk-broken 1 verify_graph_walk_broken.txt stdout verify graph-walk --variant final-no-promise --exhaustive --random 0 --seed 1)
+rnncc_golden(verify-model-against 0 verify_model_against.txt stdout verify model examples/binary_value_wfa.json --against examples/wfa_binary_value.att --exhaustive 5 --random 10 --identity 2 --no-timing --seed 1)
 file(RELATIVE_PATH golden_out ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
 rnncc_golden(construct-wfa 0 construct_wfa.txt stdout construct wfa examples/wfa_count_ab.att --family deltanet -o ${golden_out}/count_ab_deltanet.json)
 rnncc_golden(err-verify-exhaustive-cap 2 err_verify_exhaustive_cap.txt stderr verify wfa examples/wfa_count_ab.att --exhaustive 30)
@@ -128,8 +128,15 @@ rnncc_golden(err-huge-length 2 err_huge_length.txt stderr compile examples/major
 rnncc_golden(err-depth-huge-length 2 err_depth_huge_length.txt stderr depth --arch counter --target threshold --lengths 1099511627776..1099511627776)
 # verify proves linear constructions for every length (issue 13), or refutes them with the
 # shortest counterexample; --certificate writes the proof for check-certificate
-rnncc_golden(verify-proved 0 verify_proved.txt stdout verify wfa examples/wfa_binary_value.att --family dplr --no-timing)
-rnncc_golden(verify-proved-json 0 verify_proved_json.txt stdout verify parity --random 5 --no-timing --json)
-rnncc_golden(verify-refuted-matmul3 1 verify_refuted_matmul3.txt stdout verify matmul3 --no-bos --no-timing)
-rnncc_golden(verify-refuted-parity 1 verify_refuted_parity.txt stdout verify parity --beta-range "(0,1)" --no-timing --json)
-rnncc_golden(verify-no-proof 0 verify_no_proof.txt stdout verify wfa examples/wfa_count_ab.att --no-proof --random 10)
+rnncc_golden(verify-proved 0 verify_proved.txt stdout verify wfa examples/wfa_binary_value.att --family dplr --no-timing --seed 1)
+rnncc_golden(verify-proved-json 0 verify_proved_json.txt stdout verify parity --random 5 --no-timing --json --seed 1)
+rnncc_golden(verify-refuted-matmul3 1 verify_refuted_matmul3.txt stdout verify matmul3 --no-bos --no-timing --seed 1)
+rnncc_golden(verify-refuted-parity 1 verify_refuted_parity.txt stdout verify parity --beta-range "(0,1)" --no-timing --json --seed 1)
+rnncc_golden(verify-no-proof 0 verify_no_proof.txt stdout verify wfa examples/wfa_count_ab.att --no-proof --random 10 --seed 1)
+
+# verify KIND --model FILE: a model `construct` wrote (tests/cli/models/count_ab_dplr.json, from
+# `construct wfa examples/wfa_count_ab.att --family dplr`), the same with one number edited, and a
+# model over another alphabet.
+rnncc_golden(verify-wfa-model 0 verify_wfa_model.txt stdout verify wfa examples/wfa_count_ab.att --family dplr --model tests/cli/models/count_ab_dplr.json --exhaustive 4 --random 10 --seed 1 --no-timing)
+rnncc_golden(verify-wfa-model-edited 1 verify_wfa_model_edited.txt stdout verify wfa examples/wfa_count_ab.att --family dplr --model tests/cli/models/count_ab_dplr_edited.json --exhaustive 4 --random 0 --no-timing)
+rnncc_golden(err-verify-model-alphabet 2 err_verify_model_alphabet.txt stderr verify wfa examples/wfa_count_ab.att --family dplr --model examples/parity_deltanet.json)

@@ -163,3 +163,62 @@ TEST_CASE("Elman sign and LSTM hard gates, by hand", "[rnn][evaluate][nonlinear]
   CHECK(hard_sigmoid(Rational(-3)) == 0);
   CHECK(hard_tanh(Rational(-1, 2)) == Rational(-1, 2));
 }
+
+// PreparedModel converts the parameters once; evaluate(prepared, w) must equal the plain twin
+// evaluate(model, k, w) on every input, whatever was evaluated before (no state carried over).
+template <Domain K>
+void require_prepared_equals_plain(const Model& model, const K& k, std::mt19937_64& rng,
+                                   std::size_t sigma) {
+  const PreparedModel<K> prepared(model, k);
+  for (int input = 0; input < 4; ++input) {
+    const auto w = random_input(rng, 1 + rng() % 9, sigma);
+    const auto fast = evaluate(prepared, w);
+    const auto plain = evaluate(model, k, w);
+    REQUIRE(fast.layers.size() == plain.layers.size());
+    for (std::size_t l = 0; l < plain.layers.size(); ++l) {
+      REQUIRE(fast.layers[l].states.size() == plain.layers[l].states.size());
+      for (std::size_t t = 0; t < w.size(); ++t) {
+        REQUIRE(equal(k, fast.layers[l].outputs[t], plain.layers[l].outputs[t]));
+        REQUIRE(equal(k, fast.layers[l].states[t], plain.layers[l].states[t]));
+      }
+    }
+  }
+}
+
+TEST_CASE("a prepared model evaluates as the plain twin, in every domain",
+          "[rnn][evaluate][prepared]") {
+  std::mt19937_64 rng(46);
+  const RationalField Q;
+  const ModP F(1000000007);
+  const FixedPoint L(FixedFormat{8, 12, Rounding::nearest_even, Overflow::saturate});
+  for (Family family : all_families) {
+    INFO("family " << to_string(family));
+    const std::size_t sigma = 2 + rng() % 2;
+    const Model model = single_layer_model(random_layer(rng, family, 3, 2, sigma), sigma);
+    require_prepared_equals_plain(model, Q, rng, sigma);
+    require_prepared_equals_plain(model, F, rng, sigma);
+    require_prepared_equals_plain(model, L, rng, sigma);
+  }
+  // A stack (input map, second LRNN layer) and a hybrid with attention and nonlinear layers.
+  LrnnLayer first = random_layer(rng, Family::dplr, 3, 1, 2);
+  Model stack = single_layer_model(first, 2);
+  stack.layers.push_back({InputMap{random_matrix(rng, 2, 2), random_matrix(rng, 2, 1)},
+                          random_layer(rng, Family::deltanet, 2, 2, 2)});
+  require_prepared_equals_plain(stack, Q, rng, 2);
+  require_prepared_equals_plain(stack, F, rng, 2);
+  const Model hybrid = load_model(test::example("hybrid_counter_attention.json"));
+  require_prepared_equals_plain(hybrid, Q, rng, hybrid.alphabet.size());
+}
+
+TEST_CASE("preparing a model in a domain that cannot hold a parameter names it",
+          "[rnn][evaluate][prepared]") {
+  Model m = load_model(test::example("mamba_diagonal.json"));  // has parameters with denominator 2
+  const ModP two(2);
+  CHECK_THROWS_AS(evaluate(m, two, {0}), DomainError);
+  try {
+    const PreparedModel<ModP> p(m, two);
+    FAIL("prepared a model whose parameters have denominator 2 mod 2");
+  } catch (const DomainError& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("layer 0: "));
+  }
+}
