@@ -1095,7 +1095,7 @@ std::string verdict_text(const VerifyReport& r) {
                ? "proved: " + p.scope + " (" + detail + ")"
                : "refuted: " + p.scope + " decided, shortest counterexample below (" + detail + ")";
   } else if (r.counterexample) {
-    what = "refuted by testing (" + r.counterexample->found_by + "); no decision procedure applies";
+    what = "refuted by a counterexample found by testing (" + r.counterexample->found_by + ")";
   } else if (r.tested) {
     // Only tested: the verdict names what was tested, never a bare HOLDS.
     if (r.holds) return r.construction + ": " + tested_text(*r.tested);

@@ -105,14 +105,7 @@ void expect_dwfa_error(const Wfa& a, const std::string& what) {
 }
 
 void expect_pd_error(const Model& m, const std::string& where, const std::string& what) {
-  try {
-    pd_to_dwfa(m);
-    FAIL("expected an InputError");
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
+  test::expect_input_error([&] { pd_to_dwfa(m); }, where, what);
   CHECK_THROWS_AS(pd_to_dwfa_check(m), InputError);
 }
 

@@ -5,6 +5,8 @@
 // with its minimal counterexample.
 #include <catch2/catch.hpp>
 
+#include "../support.hpp"
+
 #include <random>
 #include "rnn/model_json.hpp"
 
@@ -186,21 +188,10 @@ TEST_CASE("selective copy: the LRNN stack without attention is caught with a2",
 }
 
 // Building with these options must throw an InputError at `where` whose message has `what`.
-template <class Build>
-void expect_option_error(Build&& build, const std::string& where, const std::string& what) {
-  try {
-    build();
-    FAIL("no InputError for " << where);
-  } catch (const InputError& e) {
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
-}
-
 TEST_CASE("selective copy: bad options are InputErrors", "[constructions][retrieval]") {
   auto fails = [](const SelectiveCopyOptions& o, const std::string& where,
                   const std::string& what) {
-    expect_option_error([&] { (void)selective_copy(o); }, where, what);
+    test::expect_input_error([&] { (void)selective_copy(o); }, where, what);
   };
   SelectiveCopyOptions o;
   o.data_symbols = 0;
@@ -306,7 +297,7 @@ TEST_CASE("assoc recall: ties to the leftmost (oldest) binding are caught with a
 
 TEST_CASE("assoc recall: bad options are InputErrors", "[constructions][retrieval]") {
   auto fails = [](const AssocRecallOptions& o, const std::string& where, const std::string& what) {
-    expect_option_error([&] { (void)associative_recall(o); }, where, what);
+    test::expect_input_error([&] { (void)associative_recall(o); }, where, what);
   };
   AssocRecallOptions o;
   o.keys = 0;

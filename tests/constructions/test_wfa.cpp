@@ -50,25 +50,11 @@ std::string to_json_text(const Wfa& a) {
 }
 
 void expect_att_error(const std::string& text, const std::string& where, const std::string& what) {
-  try {
-    parse_wfa_att(text, "t.att");
-    FAIL("expected an InputError for: " << text);
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
+  test::expect_input_error([&] { parse_wfa_att(text, "t.att"); }, where, what);
 }
 
 void expect_json_error(const std::string& text, const std::string& where, const std::string& what) {
-  try {
-    parse_wfa_json(text, "t.json");
-    FAIL("expected an InputError for: " << text);
-  } catch (const InputError& e) {
-    INFO(e.what());
-    CHECK(e.where() == where);
-    CHECK_THAT(e.what(), Catch::Contains(what));
-  }
+  test::expect_input_error([&] { parse_wfa_json(text, "t.json"); }, where, what);
 }
 
 // A small valid JSON WFA with `from` replaced by `to` (which must occur).

@@ -110,7 +110,8 @@ void expect_refuted(const Construction& c, std::size_t max_length, bool finite_d
   CHECK(r.counterexample->expected == e.counterexample->expected);
   CHECK(r.counterexample->got == e.counterexample->got);
   CHECK(first_failure(c, max_length) == r.counterexample->input_text);
-  CHECK_THAT(verdict_text(e), Catch::Contains("— refuted by testing (exhaustive)"));
+  CHECK_THAT(verdict_text(e),
+             Catch::Contains("— refuted by a counterexample found by testing (exhaustive)"));
   const auto j = to_json(r);
   CHECK(j["proved"] == false);
   CHECK(j["counterexample"]["input"] == r.counterexample->input_text);
