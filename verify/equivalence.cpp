@@ -8,21 +8,6 @@
 namespace rnncc {
 namespace {
 
-void check_compatible(const LinearRepresentation& f, const LinearRepresentation& g) {
-  if (f.symbols != g.symbols) {
-    auto list = [](const std::vector<std::string>& s) {
-      std::string out;
-      for (const std::string& x : s) out += (out.empty() ? "" : " ") + x;
-      return "{" + out + "}";
-    };
-    throw InputError("", "the alphabets differ: " + list(f.symbols) + " vs " + list(g.symbols) +
-                             " (same symbols in the same order needed)");
-  }
-  if (f.outputs != g.outputs)
-    throw InputError("", "the output dimensions differ: " + std::to_string(f.outputs) + " vs " +
-                             std::to_string(g.outputs));
-}
-
 std::optional<std::uint64_t> pick_modulus(const LinearRepresentation& f,
                                           const LinearRepresentation& g,
                                           const EquivalenceParams& p) {
@@ -178,9 +163,25 @@ EquivalenceResult decide(const F& field, const LinearRepresentation& f,
 
 }  // namespace
 
+void check_same_interface(const std::vector<std::string>& symbols_f, std::size_t outputs_f,
+                          const std::vector<std::string>& symbols_g, std::size_t outputs_g) {
+  if (symbols_f != symbols_g) {
+    auto list = [](const std::vector<std::string>& s) {
+      std::string out;
+      for (const std::string& x : s) out += (out.empty() ? "" : " ") + x;
+      return "{" + out + "}";
+    };
+    throw InputError("", "the alphabets differ: " + list(symbols_f) + " vs " + list(symbols_g) +
+                             " (same symbols in the same order needed)");
+  }
+  if (outputs_f != outputs_g)
+    throw InputError("", "the output dimensions differ: " + std::to_string(outputs_f) + " vs " +
+                             std::to_string(outputs_g));
+}
+
 EquivalenceResult decide_equivalence(const LinearRepresentation& f, const LinearRepresentation& g,
                                      const EquivalenceParams& params) {
-  check_compatible(f, g);
+  check_same_interface(f.symbols, f.outputs, g.symbols, g.outputs);
   const std::optional<std::uint64_t> p = pick_modulus(f, g, params);
   if (p) {
     if (!modp::is_prime(*p) || *p >= (std::uint64_t{1} << modp::max_modulus_bits))
@@ -195,7 +196,7 @@ EquivalenceResult decide_equivalence(const LinearRepresentation& f, const Linear
 std::optional<EquivalenceCounterexample> exhaustive_counterexample(
     const LinearRepresentation& f, const LinearRepresentation& g, std::size_t max_length,
     std::optional<std::uint64_t> modulus) {
-  check_compatible(f, g);
+  check_same_interface(f.symbols, f.outputs, g.symbols, g.outputs);
   auto reduce = [&](const std::vector<Rational>& y) {
     std::vector<std::string> out;
     for (const Rational& x : y)

@@ -71,6 +71,11 @@ struct EquivalenceResult {
   std::optional<EquivalenceCounterexample> counterexample;
 };
 
+// Both deciders compare functions with the same alphabet (same symbols, same order) and the same
+// number of outputs; otherwise an InputError naming both alphabets or both dimensions.
+void check_same_interface(const std::vector<std::string>& symbols_f, std::size_t outputs_f,
+                          const std::vector<std::string>& symbols_g, std::size_t outputs_g);
+
 // Throws InputError when the alphabets differ (naming the symbols), the output dimensions
 // differ, or the moduli disagree; DomainError when a parameter has no value mod p.
 EquivalenceResult decide_equivalence(const LinearRepresentation& f, const LinearRepresentation& g,

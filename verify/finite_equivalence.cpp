@@ -111,21 +111,6 @@ void append_key(std::string& key, const QMat& m) {
   key += ';';
 }
 
-void check_compatible(const FiniteMachine& f, const FiniteMachine& g) {
-  if (f.symbols != g.symbols) {
-    auto list = [](const std::vector<std::string>& s) {
-      std::string out;
-      for (const std::string& x : s) out += (out.empty() ? "" : " ") + x;
-      return "{" + out + "}";
-    };
-    throw InputError("", "the alphabets differ: " + list(f.symbols) + " vs " + list(g.symbols) +
-                             " (same symbols in the same order needed)");
-  }
-  if (f.outputs != g.outputs)
-    throw InputError("", "the output dimensions differ: " + std::to_string(f.outputs) + " vs " +
-                             std::to_string(g.outputs));
-}
-
 std::vector<std::string> strings(const QVec& y) {
   std::vector<std::string> out;
   for (const Rational& x : y) out.push_back(to_string(x));
@@ -278,7 +263,7 @@ FiniteMachine finite_machine(const std::variant<Model, Wfa>& s, const FiniteMach
 
 FiniteEquivalenceResult decide_finite_equivalence(const FiniteMachine& f, const FiniteMachine& g,
                                                   const FiniteEquivalenceParams& params) {
-  check_compatible(f, g);
+  check_same_interface(f.symbols, f.outputs, g.symbols, g.outputs);
   const auto t0 = std::chrono::steady_clock::now();
   FiniteEquivalenceResult res;
   res.states_f = f.states();

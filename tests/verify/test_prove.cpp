@@ -12,6 +12,7 @@
 #include "constructions/matmul3.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
+#include "first_failure.hpp"
 #include "rnn/evaluate.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
@@ -56,34 +57,6 @@ void expect_proved(const Construction& c) {
   CHECK(j["basis_size"] == *r.proof->basis_size);
 }
 
-// The plain twin: the first string in (length, lex) order where X's last output differs from f.
-std::optional<std::string> first_failure(const Construction& c, std::size_t max_length) {
-  const std::size_t S = c.target.alphabet.size();
-  const std::size_t lo = c.target.fixed_length.value_or(1),
-                    hi = c.target.fixed_length.value_or(max_length);
-  for (std::size_t n = lo; n <= hi; ++n) {
-    std::vector<std::size_t> w(n, 0);
-    while (true) {
-      const Rational f = c.target.value(w);
-      bool ok;
-      if (c.modulus) {
-        ModP k(*c.modulus);
-        ok = evaluate(c.model, k, c.encode(w)).outputs().back()(c.out_row, c.out_col) ==
-             k.from_rational(f);
-      } else {
-        ok = evaluate(c.model, RationalField{}, c.encode(w))
-                 .outputs()
-                 .back()(c.out_row, c.out_col) == f;
-      }
-      if (!ok) return c.target.alphabet.join(w);
-      std::size_t i = n;
-      while (i > 0 && ++w[i - 1] == S) w[--i] = 0;
-      if (i == 0) break;
-    }
-  }
-  return std::nullopt;
-}
-
 // Refuted by the proof (or, for a finite domain, by its enumeration) with the shortest
 // counterexample, equal to the exhaustive engine's and to the plain enumeration's.
 void expect_refuted(const Construction& c, std::size_t max_length, bool finite_domain) {
@@ -109,7 +82,7 @@ void expect_refuted(const Construction& c, std::size_t max_length, bool finite_d
   CHECK(r.counterexample->input_text == e.counterexample->input_text);
   CHECK(r.counterexample->expected == e.counterexample->expected);
   CHECK(r.counterexample->got == e.counterexample->got);
-  CHECK(first_failure(c, max_length) == r.counterexample->input_text);
+  CHECK(test::first_failure(c, max_length) == r.counterexample->input_text);
   CHECK_THAT(verdict_text(e),
              Catch::Contains("— refuted by a counterexample found by testing (exhaustive)"));
   const auto j = to_json(r);
