@@ -1,6 +1,6 @@
 // rnncc check-certificate MODEL_F MODEL_G FILE: re-check an equivalence certificate with the
 // independent checker (verify/check_certificate.hpp). Exit 0 valid, 1 invalid, 2 bad input
-// (unreadable files, or a certificate for other models).
+// (unreadable files, a file that is not JSON, or a certificate for other models).
 #include <iostream>
 
 #include "algebra/error.hpp"
@@ -30,10 +30,11 @@ Action add_check_certificate_command(CLI::App& app) {
                 << " agree on every nonempty prefix (checked by the independent checker)\n";
       return 0;
     }
+    const bool bad_input = c.other_models || c.not_json;
     for (const std::string& p : c.problems)
-      std::cerr << "rnncc: " << (c.other_models ? "error" : "invalid certificate") << ": "
-                << fl->file << ": " << p << "\n";
-    return c.other_models ? 2 : 1;
+      std::cerr << "rnncc: " << (bad_input ? "error" : "invalid certificate") << ": " << fl->file
+                << ": " << p << "\n";
+    return bad_input ? 2 : 1;
   };
 }
 

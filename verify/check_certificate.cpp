@@ -230,6 +230,9 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
           fail(where + "/outputs/" + std::to_string(a) + ": y_f or y_g after u·" + sf[a] +
                " is not the stated value");
       }
+  } catch (const nlohmann::json::parse_error& e) {
+    result.not_json = true;
+    fail(std::string("not a JSON file: ") + e.what());
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("malformed certificate: ") + e.what());
   } catch (const std::exception& e) {

@@ -26,6 +26,7 @@ namespace rnncc {
 struct CertificateCheck {
   bool ok = false;
   bool other_models = false;          // the certificate names other models (by digest)
+  bool not_json = false;              // the file does not parse as JSON (bad input, not a proof)
   std::vector<std::string> problems;  // every broken rule found (the first few per kind)
 };
 

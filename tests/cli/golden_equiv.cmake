@@ -8,6 +8,7 @@ rnncc_golden(equiv-certificate 0 equiv_certificate.txt "file:${CMAKE_CURRENT_BIN
 rnncc_golden(check-certificate 0 check_certificate.txt stdout check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att tests/cli/models/binary_value.cert.json)
 rnncc_golden(check-certificate-tampered 1 check_certificate_tampered.txt stderr check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att tests/cli/models/binary_value_tampered.cert.json)
 rnncc_golden(err-certificate-other-models 2 err_certificate_other_models.txt stderr check-certificate tests/cli/models/binary_value_broken.json examples/wfa_binary_value.att tests/cli/models/binary_value.cert.json)
+rnncc_golden(err-certificate-not-json 2 err_certificate_not_json.txt stderr check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att examples/wfa_binary_value.att)
 rnncc_golden(err-equiv-alphabets 2 err_equiv_alphabets.txt stderr equiv examples/wfa_binary_value.att examples/wfa_count_ab.att)
 rnncc_golden(err-equiv-nonlinear 2 err_equiv_nonlinear.txt stderr equiv examples/relu_counter.json examples/relu_counter.json)
 rnncc_golden(err-equiv-modulus 2 err_equiv_modulus.txt stderr equiv examples/gated_deltanet.json examples/gated_deltanet.json --modulus 15)

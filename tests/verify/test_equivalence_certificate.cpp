@@ -141,7 +141,10 @@ TEST_CASE("checker refusals: malformed, not ε first, not prefix-closed") {
   const EquivalenceResult r =
       decide_equivalence(subject_representation(m), subject_representation(a));
   nlohmann::json cert = nlohmann::json::parse(equivalence_certificate(r, m, a).dump());
-  REQUIRE(!check_certificate(m, a, "{").ok);
+  const CertificateCheck not_json = check_certificate(m, a, "{");
+  REQUIRE(!not_json.ok);
+  CHECK(not_json.not_json);  // bad input (exit 2), not a failed proof
+  CHECK_FALSE(check_certificate(m, a, "{}").not_json);
   nlohmann::json swapped = cert;
   std::swap(swapped["basis"][0], swapped["basis"][1]);
   const CertificateCheck c = check_certificate(m, a, swapped.dump());
