@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "algebra/exact.hpp"
+#include "algebra/matrix.hpp"
 #include "constructions/matmul3.hpp"
 #include "verify/equivalence.hpp"
 
@@ -84,13 +86,9 @@ int main(int argc, char** argv) {
         if (j + 1 < d) x *= -P(j, j + 1);
       }
     }
+    const RationalField Q;
     auto mul = [&](const Matrix<Rational>& a, const Matrix<Rational>& b) {
-      Matrix<Rational> c(a.rows(), b.cols(), Rational(0));
-      for (std::size_t i = 0; i < a.rows(); ++i)
-        for (std::size_t k = 0; k < a.cols(); ++k)
-          if (a(i, k) != 0)
-            for (std::size_t j = 0; j < b.cols(); ++j) c(i, j) += a(i, k) * b(k, j);
-      return c;
+      return rnncc::mul(Q, a, b);
     };
     LinearRepresentation g = f;
     Matrix<Rational> alpha(1, d);
