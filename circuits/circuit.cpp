@@ -271,13 +271,18 @@ GateId CircuitBuilder::thr(std::span<const GateId> operands, std::span<const std
   if (t < INT32_MIN || t > INT32_MAX) throw std::overflow_error("thr: threshold exceeds 32 bits");
   std::sort(terms.begin(), terms.end());
   std::vector<GateId> ops;
-  std::vector<std::int32_t> ws;
+  std::vector<std::int64_t> wide;  // merged in 64 bits: −2^31 + −2^31 must not wrap
   for (auto& [g, w] : terms) {
     if (!ops.empty() && ops.back() == g) {  // x·w₁ + x·w₂ = x·(w₁ + w₂)
-      ws.back() += static_cast<std::int32_t>(w);
+      wide.back() += w;
       continue;
     }
     ops.push_back(g);
+    wide.push_back(w);
+  }
+  std::vector<std::int32_t> ws;
+  for (std::int64_t w : wide) {
+    if (w < INT32_MIN || w > INT32_MAX) throw std::overflow_error("thr: a weight exceeds 32 bits");
     ws.push_back(static_cast<std::int32_t>(w));
   }
   return intern(GateKind::thr, ops, ws, static_cast<std::int32_t>(t));

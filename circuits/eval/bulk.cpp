@@ -23,6 +23,11 @@ namespace rnncc {
 
 namespace {
 
+// log₂ of an upper bound of a positive integer (0 for 1).
+double log2_upper_bound(const Integer& z) {
+  return static_cast<double>(bit_length(z));
+}
+
 // The digest prime of c: 2^31 − 1 unless unlucky for c's constants.
 std::uint64_t digest_prime(const Circuit& c) {
   return lucky_primes(1, constant_denominators(c)).at(0);
@@ -71,7 +76,7 @@ std::size_t two_input_operations(const Circuit& c) {
   po.emit_outputs = false;
   try {
     return lower_program(c, po).gate_instructions;
-  } catch (const std::invalid_argument&) {  // positive gates: count the circuit's operations
+  } catch (const DomainError&) {  // positive gates: count the circuit's operations
     return compute_stats(c).operations();
   }
 }
@@ -144,7 +149,13 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
       std::vector<bits::Word> in(n * std::max<std::size_t>(ni, 1));
       for (std::uint64_t w = 0; w < n; ++w)
         for (std::size_t i = 0; i < ni; ++i) in[w * ni + i] = pat.word(w0 + w, i);
-      const auto out = ni ? evaluate_bits_batch(c, in, o.threads) : std::vector<bits::Word>();
+      std::vector<bits::Word> out;
+      if (ni) {
+        out = evaluate_bits_batch(c, in, o.threads);
+      } else {  // no inputs: every pattern gives the same (constant) outputs
+        const std::vector<bits::Word> once = evaluate_bits(c, {});
+        for (std::uint64_t w = 0; w < n; ++w) out.insert(out.end(), once.begin(), once.end());
+      }
       for (std::uint64_t w = 0; w < n; ++w) {
         const std::uint64_t valid = r.patterns - 64 * (w0 + w);
         const bits::Word mask = valid >= 64 ? ~bits::Word{0} : (bits::Word{1} << valid) - 1;
@@ -235,6 +246,29 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
     throw InputError("--outputs", fmt::format("the outputs' height bound 2^{:.0f} needs more than "
                                               "{:.0f} primes of 31 bits",
                                               bits, kMaxPrimes));
+  // A `positive` gate tests the sign of a value over Q, which no residue mod p knows: such a
+  // circuit is evaluated exactly over Q by the plain evaluator (same patterns), within the same
+  // height limit on every gate — slower than the multi-modular program, but the exact answer.
+  bool ordered = false;
+  for (GateId g = 0; g < c.size() && !ordered; ++g) ordered = c.kind(g) == GateKind::positive;
+  if (ordered) {
+    double all_bits = 0;
+    for (const HeightBound& h : height_table(c, input_bits))
+      all_bits = std::max(all_bits, h.log2_numerator + log2_upper_bound(h.denominator));
+    if (!(all_bits <= kMaxPrimes * 30))
+      throw InputError("--outputs",
+                       fmt::format("a gate's height bound 2^{:.0f} exceeds the limit 2^{:.0f} of "
+                                   "exact evaluation",
+                                   all_bits, kMaxPrimes * 30));
+    x.device = "cpu (exact over Q: positive gates need the order of Q)";
+    std::vector<std::vector<Rational>> rows(count, std::vector<Rational>(c.inputs().size()));
+    for (std::uint64_t q = 0; q < count; ++q)
+      for (std::size_t i = 0; i < c.inputs().size(); ++i)
+        rows[q][i] =
+            Rational(Integer(patterns::int_value(ro.patterns, q, static_cast<std::uint32_t>(i))));
+    x.values = evaluate_batch(c, RationalField{}, rows, o.threads);
+    return x;
+  }
   const std::vector<std::uint32_t> candidates =
       lucky_primes(static_cast<std::size_t>(std::max(estimate, 2.0)), constant_denominators(c));
   const std::size_t k = std::max<std::size_t>(1, primes_for_bits(bits, candidates));

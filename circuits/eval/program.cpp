@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "algebra/error.hpp"
 #include "algebra/modp_ops.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/bitparallel.hpp"
@@ -96,8 +97,9 @@ class Lowering {
     if (k == GateKind::constant) return false;
     if (k == GateKind::not_ && p_.boolean) return false;
     if (k == GateKind::positive)
-      throw std::invalid_argument("gate " + std::to_string(g) +
-                                  " (positive) has no meaning modulo a prime");
+      throw DomainError("gate " + std::to_string(g) +
+                        " (positive) has no meaning modulo a prime: the device program computes "
+                        "mod p");
     return true;
   }
 
@@ -378,17 +380,25 @@ class Lowering {
         }
         const std::uint32_t at = static_cast<std::uint32_t>(p_.aux.size());
         std::vector<std::int32_t> locs;
+        bool out_of_range = false;
         for (std::size_t i = 0; i < ops.size(); ++i) {
           const Ref r = ref_[ops[i]];
           locs.push_back(static_cast<std::int32_t>(loc_of(r)));
           if (r.inv) {  // w·(1 − x) = w − w·x
+            out_of_range |= w[i] == std::numeric_limits<std::int32_t>::min();
             theta -= w[i];
-            w[i] = -w[i];
+            w[i] = out_of_range ? 0 : -w[i];
           }
         }
-        if (theta < std::numeric_limits<std::int32_t>::min() ||
+        // The program's threshold instruction holds 32-bit weights and threshold (the GPU kernel
+        // shares it); folding an inverted operand can leave that range (−(−2^31) = 2^31). Such a
+        // gate is refused with a diagnostic rather than wrapped around.
+        if (out_of_range || theta < std::numeric_limits<std::int32_t>::min() ||
             theta > std::numeric_limits<std::int32_t>::max())
-          throw std::invalid_argument("threshold out of range after folding inversions");
+          throw DomainError("gate " + std::to_string(g) + " (" + std::string(name(k)) +
+                            "): with its inverted operands folded in (w·(1 − x) = w − w·x), the "
+                            "weights and threshold leave the 32-bit range of the evaluator's "
+                            "threshold instruction");
         p_.aux.insert(p_.aux.end(), locs.begin(), locs.end());
         p_.aux.insert(p_.aux.end(), w.begin(), w.end());
         p_.aux.push_back(static_cast<std::int32_t>(theta));

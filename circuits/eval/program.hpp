@@ -114,8 +114,9 @@ struct Program {
   std::uint32_t max_threshold_planes = 0;  // bit planes a threshold counter needs (boolean)
 };
 
-// Throws std::invalid_argument for gates the mode cannot evaluate (positive; arithmetic
-// constants in a boolean program) and for slot_capacity < 3.
+// Throws DomainError for gates the program cannot evaluate (positive: no order mod p; a
+// threshold gate whose weights leave 32 bits once inversions are folded in),
+// std::invalid_argument for arithmetic constants in a boolean program and slot_capacity < 3.
 Program lower_program(const Circuit& c, const ProgramOptions& options);
 
 // Bit planes of the two's-complement counter for Σ wᵢxᵢ − θ (sign bit included).

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "algebra/error.hpp"
+#include "circuits/io/netlist.hpp"
 #include "circuits/passes/aig_lowering.hpp"
 #include "rnn/json_cursor.hpp"
 
@@ -62,13 +63,16 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
   const std::size_t at_M = r.at;
   const std::uint64_t M = r.number("M (maximum variable index)");
   r.expect(' ', "' I'");
+  const std::size_t at_I = r.at;
   const std::uint64_t I = r.number("I (inputs)");
   r.expect(' ', "' L'");
   const std::size_t at_L = r.at;
   const std::uint64_t L = r.number("L (latches)");
   r.expect(' ', "' O'");
+  const std::size_t at_O = r.at;
   const std::uint64_t O = r.number("O (outputs)");
   r.expect(' ', "' A'");
+  const std::size_t at_A = r.at;
   const std::uint64_t A = r.number("A (AND gates)");
   while (!r.eof() && r.s[r.at] == ' ') {  // AIGER 1.9 header extensions B C J F: must be 0 here
     ++r.at;
@@ -81,12 +85,35 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
     r.at = at_L;
     r.fail("the file has " + std::to_string(L) + " latches; rnncc reads combinational AIGs only");
   }
+  // Untrusted counts (docs/formats.md, "AIGER", Limits): each is checked against the bytes
+  // left before anything is allocated, so a 20-byte header cannot ask for 2^64 gates. An ASCII
+  // input, output or AND line takes at least 2 bytes ("2\n"); a binary output line 2 bytes and
+  // a binary AND gate 2 (two one-byte deltas). Binary inputs take no bytes at all, so their
+  // count has a limit of its own: kAigerFreeInputs plus 16 per byte of the file.
+  const std::uint64_t left = bytes.size() - body;
+  auto too_many = [&](std::size_t at, const std::string& what, std::uint64_t n, std::uint64_t max) {
+    r.at = at;
+    r.fail("the header declares " + std::to_string(n) + " " + what + ", but the file can hold " +
+           std::to_string(max) + " at most (" + std::to_string(left) + " bytes after the header)");
+  };
+  const std::uint64_t max_inputs =
+      ascii ? left / 2 : kAigerFreeInputs + 16 * static_cast<std::uint64_t>(bytes.size());
+  if (I > max_inputs) too_many(at_I, "inputs", I, max_inputs);
+  if (O > left / 2) too_many(at_O, "outputs", O, left / 2);
+  if (A > left / 2) too_many(at_A, "AND gates", A, left / 2);
+  if ((ascii ? I : 0) + O + A > left / 2)
+    too_many(ascii ? at_I : at_O, ascii ? "input, output and AND lines" : "output and AND lines",
+             (ascii ? I : 0) + O + A, left / 2);
   if (M != I + L + A) {
     r.at = at_M;
     r.fail("M = " + std::to_string(M) + " but I + L + A = " + std::to_string(I + L + A));
   }
+  if (M > kAigerMaxVariables) {
+    r.at = at_M;
+    r.fail("M = " + std::to_string(M) + " exceeds the limit of " +
+           std::to_string(kAigerMaxVariables) + " variables");
+  }
   r.at = body;
-  if (M >= (std::uint64_t{1} << 31)) r.fail("more than 2^31 variables");
 
   CircuitBuilder b;
   b.reserve(I + A + A / 2 + 2);
@@ -175,6 +202,7 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
     const std::size_t end = r.s.find('\n', r.at);
     std::string name(
         r.s.substr(r.at, end == std::string_view::npos ? std::string_view::npos : end - r.at));
+    netlist_io::check_utf8_name(r.s, r.source, name, r.at);
     if ((kind == 'i' && idx >= I) || (kind == 'o' && idx >= O))
       r.fail("symbol index " + std::to_string(idx) + " out of range");
     (kind == 'i' ? in_names : out_names)[idx] = std::move(name);

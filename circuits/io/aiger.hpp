@@ -20,6 +20,12 @@
 
 namespace rnncc {
 
+// Limits (docs/formats.md, "AIGER"): every count of the header must fit the bytes that follow
+// it (see parse_aiger); M ≤ kAigerMaxVariables; a binary file, whose inputs take no bytes,
+// declares at most kAigerFreeInputs + 16 × (file size) inputs. Symbol names must be UTF-8.
+inline constexpr std::uint64_t kAigerMaxVariables = (std::uint64_t{1} << 31) - 1;
+inline constexpr std::uint64_t kAigerFreeInputs = std::uint64_t{1} << 16;
+
 Circuit parse_aiger(std::string_view bytes, const std::string& source);
 Circuit load_aiger(const std::string& path);
 

@@ -95,6 +95,7 @@ Circuit parse_blif(std::string_view text, const std::string& source) {
   std::vector<Token> t;
   bool model = false, ended = false, in_names = false;
   while (lines.next(t)) {
+    for (const Token& tok : t) netlist_io::check_utf8_name(text, source, tok.text, tok.at);
     const Token& head = t[0];
     if (ended) fail(head.at, "expected nothing after .end, got '" + std::string(head.text) + "'");
     if (!model && head.text != ".model")

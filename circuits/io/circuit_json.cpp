@@ -74,7 +74,16 @@ nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
 }
 
 CompiledCircuit circuit_from_json(std::string_view text, const std::string& source) {
-  const nlohmann::json doc = parse_json(text, source);
+  nlohmann::json doc;
+  try {
+    doc = parse_json(text, source);
+  } catch (const nlohmann::json::exception& e) {
+    // parse_json turns syntax errors into diagnostics; nlohmann also throws out_of_range for a
+    // number literal it cannot hold (4e2147483647), which is bad input all the same.
+    std::string what = e.what();
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw InputError(source, "malformed JSON: " + what);
+  }
   JsonCursor root(doc, source, "");
   root.only({"format", "gates", "outputs", "regions", "comment"});
   if (root.string_member_or("format", "rnncc-circuit/1") != "rnncc-circuit/1")
@@ -110,6 +119,9 @@ CompiledCircuit circuit_from_json(std::string_view text, const std::string& sour
     }
     g.only({"op", "in", "weights", "threshold"});
     JsonCursor in = g.at("in");
+    if (in.array().size() > kUnbounded)
+      in.fail("at most " + std::to_string(kUnbounded) +
+              " operands (2^24 − 1, the IR's fan-in limit)");
     ops.clear();
     for (std::size_t k = 0; k < in.array().size(); ++k) {
       const std::size_t o = in[k].size_value(0, std::numeric_limits<GateId>::max() - 1);
@@ -207,7 +219,7 @@ CompiledCircuit load_circuit(const std::string& path) {
   return circuit_from_json(read_text_file(path, "circuit file"), path);
 }
 
-void write_circuit(const CompiledCircuit& cc, const std::string& path) {
+std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path) {
   const Circuit& c = cc.circuit;
   std::string text;
   try {
@@ -235,7 +247,11 @@ void write_circuit(const CompiledCircuit& cc, const std::string& path) {
       what = what.substr(e.where().size() + 2);
     throw InputError(path, what);
   }
-  write_file_atomically(path, text);
+  return text;
+}
+
+void write_circuit(const CompiledCircuit& cc, const std::string& path) {
+  write_file_atomically(path, circuit_file_text(cc, path));
 }
 
 void write_circuit(const Circuit& c, const std::string& path) {

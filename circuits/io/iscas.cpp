@@ -104,6 +104,7 @@ Circuit parse_bench(std::string_view text, const std::string& source) {
       }
     }
     if (t.empty()) continue;
+    for (const Token& tok : t) netlist_io::check_utf8_name(text, source, tok.text, tok.at);
     const std::size_t line_end = base + line.size();
     std::size_t k = 0;  // next token
     auto at_next = [&] { return k < t.size() ? t[k].at : line_end; };

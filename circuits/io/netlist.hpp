@@ -51,6 +51,16 @@ Circuit build(const Netlist& n, std::string_view text, const std::string& source
 [[noreturn]] void fail_at(std::string_view text, const std::string& source, std::size_t at,
                           const std::string& what);
 
+// The offset of the first byte of `s` that does not belong to a well-formed UTF-8 sequence
+// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), or npos. Names are
+// checked where they are read: a name that is not UTF-8 cannot be written to JSON (the circuit
+// format, --json reports), so it is refused with its file:line:column, not discovered on output.
+std::size_t utf8_error(std::string_view s);
+// Throws the InputError "expected a UTF-8 name (byte 0xNN is not UTF-8)" at the first bad byte
+// of `token`, which starts at byte offset `at` of `text`.
+void check_utf8_name(std::string_view text, const std::string& source, std::string_view token,
+                     std::size_t at);
+
 // The operands of a parity over `fanins` with repeated signals cancelled in pairs (x ⊕ x = 0).
 std::vector<GateId> xor_operands(std::span<const GateId> fanins);
 

@@ -6,6 +6,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/rational.hpp"
+#include "circuits/io/netlist.hpp"
 #include "rnn/json_cursor.hpp"  // line_column, read_text_file
 
 namespace rnncc {
@@ -13,6 +14,13 @@ namespace rnncc {
 namespace {
 
 constexpr std::size_t kMaxVariable = 65536;  // x65536: inputs are created eagerly, 1..k
+// A formula's depth (of its binary tree, so also the nesting of its parentheses) is at most
+// this (docs/formats.md, "Formula files", Limits). The parser keeps its own stack, but the
+// formula's consumers (constructions, printers) walk its depth, and no formula a construction
+// can use is anywhere near this deep (Barrington's program has length 4^depth). Bounding the
+// binary depth, not only the nesting, keeps the canonical text (which nests as deep as the
+// binary tree) readable again.
+constexpr std::size_t kMaxDepth = 4096;
 
 enum class Op { and_, or_, not_, add, sub, mul };
 
@@ -95,6 +103,9 @@ class Parser {
           fail(o.offset,
                "expected an operator after '(' (one of and, or, not, +, -, *), got " + describe(o));
         set_mode(op->boolean, o.offset, "the operator '" + std::string(op->name) + "'");
+        if (stack.size() >= kMaxDepth)
+          fail(t.offset, "parentheses nest deeper than " + std::to_string(kMaxDepth) +
+                             " levels (the depth limit of formula files)");
         stack.push_back({op, t.offset, o.offset, {}});
         continue;
       }
@@ -155,7 +166,17 @@ class Parser {
     while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != '(' &&
            text_[pos_] != ')' && text_[pos_] != ';')
       ++pos_;
+    // Diagnostics quote tokens, so a token must be UTF-8 text before anything quotes it.
+    const std::string_view atom = text_.substr(start, pos_ - start);
+    if (const std::size_t bad = netlist_io::utf8_error(atom); bad != std::string_view::npos)
+      fail(start + bad, "expected UTF-8 text (byte " + hex_byte(atom[bad]) + " is not UTF-8)");
     return {Token::Kind::atom, text_.substr(start, pos_ - start), start};
+  }
+
+  static std::string hex_byte(char c) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto b = static_cast<unsigned char>(c);
+    return std::string("0x") + kHex[b >> 4] + kHex[b & 15];
   }
 
   static bool is_space(char c) {
@@ -223,13 +244,16 @@ class Parser {
                           std::to_string(n) +
                           (op->op == Op::sub && n == 1 ? " (negation is (- 0 F))" : ""));
     }
-    if (op->op == Op::not_) return push_op(op, ops[0], ops[0]);
+    if (op->op == Op::not_) return push_op(op, op_offset, ops[0], ops[0]);
     std::size_t acc = ops[0];
-    for (std::size_t i = 1; i < n; ++i) acc = push_op(op, acc, ops[i]);
+    for (std::size_t i = 1; i < n; ++i) acc = push_op(op, op_offset, acc, ops[i]);
     return acc;
   }
 
-  std::size_t push_op(const OpInfo* op, std::size_t a, std::size_t b) {
+  std::size_t push_op(const OpInfo* op, std::size_t op_offset, std::size_t a, std::size_t b) {
+    if (std::max(nodes_[a].depth, nodes_[b].depth) >= kMaxDepth)
+      fail(op_offset, "the formula is deeper than " + std::to_string(kMaxDepth) +
+                          " (the depth limit of formula files; (op F1 … Fn) counts n − 1 levels)");
     Node n{};
     n.kind = Node::Kind::op;
     n.op = op;

@@ -140,7 +140,9 @@ TEST_CASE("AIGER diagnostics", "[circuits][aiger][diagnostics]") {
   error("aag 3 1 0 1 1\n2\n4\n4 2 3\n", "f.aag:1:5", "M = 3 but I + L + A = 2");
   error("aag 2 1 0 1 1\n2\n4\n4 6 2\n", "f.aag:4:1", "not defined before it");
   error("aag 1 1 0 1 0\n3\n2\n", "f.aag:2:1", "input 1 must be literal 2");
-  error("aig 2 1 0 1 1\n4\n", "f.aag:3:1", "ends in the middle of a number");
+  // (two bytes of AND section, as the header's counts require, but both continue the number)
+  error("aig 2 1 0 1 1\n4\n\x80\x80", "f.aag:3:1", "ends in the middle of a number");
+  error("aig 2 1 0 1 1\n4\n", "f.aag:1:11", "declares 2 output and AND lines");
   Circuit ok = parse_aiger("aag 3 2 0 1 1\n2\n4\n7\n6 2 5\no0 y\n", "f.aag");
   CHECK(ok.output_names() == std::vector<std::string>{"y"});
   const bits::Word in[] = {0b1100, 0b1010};

@@ -1,0 +1,1 @@
+(and x1 (or x2 (not x3)))

@@ -1,0 +1,14 @@
+// Fuzz target: binary AIGER (.aig) circuit files through parse_aiger, the reader `rnncc
+// stats/convert/eval` call for them (load_circuit, circuits/io/circuit_json.hpp, picks it by the
+// extension), then through what the commands feed the circuit to (circuit_fuzz.hpp). A diagnostic
+// (InputError, DomainError) is the expected answer to bad input; anything else escaping is a
+// finding.
+#include "circuits/io/aiger.hpp"
+#include "tests/fuzz/circuit_fuzz.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  rnncc::fuzz::diagnosed([&] {
+    rnncc::fuzz::exercise(rnncc::parse_aiger(rnncc::fuzz::text_of(data, size), "fuzz.aig"));
+  });
+  return 0;
+}
