@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "algebra/error.hpp"
+#include "rnn/utf8.hpp"
 
 namespace rnncc {
 
@@ -29,6 +30,15 @@ std::string to_string(const TuringMachine& m) {
   }
   return out;
 }
+
+namespace {
+// "character 'x'" for printable ASCII, else "byte 0xC3": a diagnostic stays UTF-8 whatever the
+// input holds.
+std::string printable(char c) {
+  if (c >= 0x20 && c < 0x7F) return std::string("character '") + c + "'";
+  return byte_name(c);
+}
+}  // namespace
 
 TuringMachine parse_machine(std::string_view text, const std::string& where, bool lenient) {
   // Trim surrounding whitespace, keeping columns relative to the original string.
@@ -64,7 +74,7 @@ TuringMachine parse_machine(std::string_view text, const std::string& where, boo
       const bool ok = c == '-' || (k == 0 && std::isdigit(static_cast<unsigned char>(c))) ||
                       (k == 1 && (c == 'L' || c == 'R')) || (k == 2 && c >= 'A' && c <= 'Z');
       if (!ok)
-        fail(i, std::string("unexpected character '") + c + "' (expected " +
+        fail(i, "unexpected " + printable(c) + " (expected " +
                     (k == 0   ? "a symbol 0-9 to write"
                      : k == 1 ? "a move L or R"
                               : "a next state A-Z") +
@@ -123,15 +133,23 @@ TuringMachine machine_from_argument(const std::string& argument, bool lenient) {
     if (looks_like_path) throw InputError(argument, "cannot open machine file");
     return parse_machine(argument, "machine", lenient);
   }
-  std::string line;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parse_machine_file(buffer.str(), argument, lenient);
+}
+
+TuringMachine parse_machine_file(std::string_view text, const std::string& source, bool lenient) {
   std::size_t number = 0;
-  while (std::getline(in, line)) {
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t nl = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
     ++number;
     std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    return parse_machine(line, argument + ":" + std::to_string(number), lenient);
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    return parse_machine(line, source + ":" + std::to_string(number), lenient);
   }
-  throw InputError(argument, "no machine in the file (only blank lines and # comments)");
+  throw InputError(source, "no machine in the file (only blank lines and # comments)");
 }
 
 std::vector<std::size_t> parse_tape_input(const TuringMachine& m, std::string_view input,
@@ -141,9 +159,10 @@ std::vector<std::size_t> parse_tape_input(const TuringMachine& m, std::string_vi
     const char c = input[i];
     if (!std::isdigit(static_cast<unsigned char>(c)) ||
         static_cast<std::size_t>(c - '0') >= m.symbols)
-      throw InputError(where, "column " + std::to_string(i + 1) + ": '" + std::string(1, c) +
-                                  "' is not a tape symbol (0.." + std::to_string(m.symbols - 1) +
-                                  ")");
+      throw InputError(where,
+                       "column " + std::to_string(i + 1) + ": " +
+                           (c >= 0x20 && c < 0x7F ? "'" + std::string(1, c) + "'" : byte_name(c)) +
+                           " is not a tape symbol (0.." + std::to_string(m.symbols - 1) + ")");
     out.push_back(static_cast<std::size_t>(c - '0'));
   }
   return out;

@@ -59,6 +59,9 @@ TuringMachine parse_machine(std::string_view text, const std::string& where = "m
 // A machine given on the command line: the bbchallenge string itself, or a file holding it
 // (first non-empty line not starting with '#'). Throws InputError.
 TuringMachine machine_from_argument(const std::string& argument, bool lenient = false);
+// The text of a machine file named `source`: the first non-empty line not starting with '#'.
+TuringMachine parse_machine_file(std::string_view text, const std::string& source,
+                                 bool lenient = false);
 // Canonical text: halting next states written 'Z'.
 std::string to_string(const TuringMachine& m);
 std::string state_name(std::size_t q);                                       // "A", "B", …

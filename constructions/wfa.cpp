@@ -11,6 +11,7 @@
 
 #include "algebra/error.hpp"
 #include "rnn/json_cursor.hpp"
+#include "rnn/utf8.hpp"
 
 namespace rnncc {
 
@@ -107,18 +108,22 @@ class AttReader {
       std::string_view line = text_.substr(pos, end - pos);
       pos = end + 1;
       if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+      line_ = line_no;
+      if (auto bad = first_invalid_utf8(line))  // names are written out later (JSON, DOT)
+        fail(Token{line, line_column(line, *bad).second},
+             "expected UTF-8 text, got " + byte_name(line[*bad]) +
+                 " (state names, labels and weights are UTF-8)");
       std::vector<Token> t = tokens_of(line);
       if (t.empty()) continue;
-      line_ = line_no;
       if (t.size() > 4)
         fail(t[4],
              "expected 'src dst label [weight]' (an arc) or 'state [weight]' (a final state), "
              "got " +
                  std::to_string(t.size()) + " fields");
-      const std::size_t first = state_id(t[0].text);
+      const std::size_t first = state_id(t[0]);
       if (!initial) initial = first;  // the first line's source is the initial state
       if (t.size() >= 3) {            // arc
-        AttArc arc{first, state_id(t[1].text), label_id(t[2]),
+        AttArc arc{first, state_id(t[1]), label_id(t[2]),
                    t.size() == 4 ? weight(t[3], false) : Rational(1)};
         auto key = std::make_tuple(arc.src, arc.dst, arc.label);
         if (auto it = arc_index_.find(key); it != arc_index_.end())
@@ -164,10 +169,26 @@ class AttReader {
     throw InputError(source_ + ":" + std::to_string(line_) + ":" + std::to_string(t.column), what);
   }
 
-  std::size_t state_id(std::string_view name) {
-    auto [it, inserted] = state_index_.try_emplace(std::string(name), names_.size());
-    if (inserted) names_.emplace_back(name);
-    return it->second;
+  // The WFA is stored densely (|Σ| matrices of states × states), so the counts are checked as
+  // they grow, before anything of that size is allocated (docs/formats.md, "WFA files").
+  void check_size(const Token& t, std::size_t states, std::size_t labels) const {
+    if (states > att_max_states) fail(t, "more than " + std::to_string(att_max_states) + " states");
+    if (labels > att_max_states)
+      fail(t, "more than " + std::to_string(att_max_states) + " distinct labels");
+    if (labels * states * states > att_max_entries)
+      fail(t, std::to_string(labels) + " labels × " + std::to_string(states) + "² states is " +
+                  std::to_string(labels * states * states) + " matrix entries; at most " +
+                  std::to_string(att_max_entries));
+  }
+
+  std::size_t state_id(const Token& t) {
+    const std::string_view name = t.text;
+    auto it = state_index_.find(std::string(name));
+    if (it != state_index_.end()) return it->second;
+    check_size(t, names_.size() + 1, std::max<std::size_t>(labels_.size(), 1));
+    state_index_.emplace(std::string(name), names_.size());
+    names_.emplace_back(name);
+    return names_.size() - 1;
   }
 
   std::size_t label_id(const Token& t) {
@@ -180,6 +201,7 @@ class AttReader {
            "label '" + label + "' is an epsilon arc; a WFA here reads exactly one symbol per arc");
     for (std::size_t i = 0; i < labels_.size(); ++i)
       if (labels_[i] == label) return i;
+    check_size(t, names_.size(), labels_.size() + 1);
     labels_.push_back(label);
     return labels_.size() - 1;
   }

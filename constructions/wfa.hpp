@@ -35,7 +35,11 @@ Rational evaluate(const Wfa& a, const std::vector<std::size_t>& w);
 // The OpenFst/AT&T text format: arc lines "src dst label [weight]", final lines
 // "state [weight]"; the first line's source is the initial state; weights exact rationals;
 // a missing weight is 1; '#' starts a comment. Labels form the alphabet in order of first
-// appearance. Throws InputError at file:line:column.
+// appearance. The text must be UTF-8; at most att_max_states states and labels, and at most
+// att_max_entries = |Σ|·states² matrix entries (the WFA is stored densely). Throws InputError
+// at file:line:column.
+inline constexpr std::size_t att_max_states = 4096;
+inline constexpr std::size_t att_max_entries = std::size_t{1} << 22;
 Wfa parse_wfa_att(std::string_view text, const std::string& source);
 // The JSON form (docs/formats.md): {"format": "rnncc-wfa/1", "alphabet", "states",
 // "initial", "final", "transitions": {"a": [[...]]}}. Throws InputError with a JSON path.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "algebra/error.hpp"
+#include "rnn/utf8.hpp"
 
 namespace rnncc {
 
@@ -24,6 +25,10 @@ Alphabet::Alphabet(std::vector<std::string> symbols, const std::string& where)
   for (std::size_t i = 0; i < symbols_.size(); ++i) {
     const std::string& s = symbols_[i];
     if (s.empty()) throw InputError(where + "/" + std::to_string(i), "expected a non-empty symbol");
+    if (auto bad = first_invalid_utf8(s))  // symbols are written out (JSON, DOT, reports)
+      throw InputError(where + "/" + std::to_string(i), "expected a UTF-8 symbol, got " +
+                                                            byte_name(s[*bad]) + " at byte " +
+                                                            std::to_string(*bad));
     if (std::any_of(s.begin(), s.end(), is_separator))
       throw InputError(where + "/" + std::to_string(i),
                        "symbol '" + s + "' contains whitespace or ','; those separate symbols");

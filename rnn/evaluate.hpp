@@ -99,9 +99,18 @@ inline std::string feature_name(const std::vector<std::string>& names, std::size
 }
 
 // An LRNN layer's parameters converted into k once (PreparedModel keeps them across calls).
+// Diagonal families (diagonal, s4, mamba2, gla) keep only the diagonal of each A_k: a step
+// costs O(d·m), not O(d²·m), and nothing d×d is converted. The result is the dense one: the
+// off-diagonal terms of A(z_t) and of A(z_t)·S are exact zeros, and each entry is still rounded
+// once.
+inline bool diagonal_family(Family f) {
+  return f == Family::diagonal || f == Family::s4 || f == Family::mamba2 || f == Family::gla;
+}
+
 template <Domain K>
 struct LrnnParams {
-  std::vector<Mat<K>> A, B, C;  // per feature; C empty for a token-independent readout
+  std::vector<Mat<K>> A, B, C;   // per feature; C empty for a token-independent readout
+  std::vector<Mat<K>> diagonal;  // diagonal families: diag(A_k) as d×1 per feature (A empty)
   Mat<K> readout, bias, initial;
 };
 
@@ -109,7 +118,20 @@ template <Domain K>
 LrnnParams<K> convert_lrnn(const LrnnLayer& l, const K& k, const std::vector<std::string>& names) {
   LrnnParams<K> p;
   for (std::size_t f = 0; f < l.features; ++f) {
-    p.A.push_back(convert(k, l.A[f], "A of " + feature_name(names, f)));
+    if (diagonal_family(l.family)) {
+      Mat<K> a(l.d, 1);
+      for (std::size_t i = 0; i < l.d; ++i) {
+        try {  // named as the dense conversion names it
+          a(i, 0) = k.from_rational(l.A[f](i, i));
+        } catch (const DomainError& e) {
+          throw DomainError("A of " + feature_name(names, f) + ", entry [" + std::to_string(i) +
+                            "][" + std::to_string(i) + "]: " + e.what());
+        }
+      }
+      p.diagonal.push_back(std::move(a));
+    } else {
+      p.A.push_back(convert(k, l.A[f], "A of " + feature_name(names, f)));
+    }
     p.B.push_back(convert(k, l.B[f], "B of " + feature_name(names, f)));
     if (!l.readout_feature.empty())
       p.C.push_back(convert(k, l.readout_feature[f], "C of " + feature_name(names, f)));
@@ -127,7 +149,14 @@ LayerTrace<K> run_lrnn(const LrnnParams<K>& p, const K& k, const std::vector<Mat
   for (std::size_t t = 0; t < z.size(); ++t)
     at_position(t, [&] {
       const Mat<K>& zt = z[t];
-      state = affine(k, combine(k, p.A, zt, nullptr), state, combine(k, p.B, zt, nullptr));
+      if (p.diagonal.empty()) {
+        state = affine(k, combine(k, p.A, zt, nullptr), state, combine(k, p.B, zt, nullptr));
+      } else {  // S_t(i, j) = a_i·S_{t−1}(i, j) + B(i, j), one rounding per entry
+        const Mat<K> a = combine(k, p.diagonal, zt, nullptr), b = combine(k, p.B, zt, nullptr);
+        for (std::size_t i = 0; i < state.rows(); ++i)
+          for (std::size_t j = 0; j < state.cols(); ++j)
+            state(i, j) = k.narrow(k.wide_add(k.widen(b(i, j)), k.wide_mul(a(i, 0), state(i, j))));
+      }
       const Mat<K> c = p.C.empty() ? p.readout : combine(k, p.C, zt, &p.readout);
       trace.outputs.push_back(affine(k, c, state, p.bias));
       trace.states.push_back(state);

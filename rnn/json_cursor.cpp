@@ -79,10 +79,19 @@ namespace {
 // Rejects duplicate object members while parsing (nlohmann keeps the last one silently), and
 // names them by JSON pointer. Frames track the pointer: an object's current key, an array's
 // next index.
+// Thrown by the parse callback when nesting passes json_depth_limit; parse_json turns it into
+// an InputError at the line and column of the opening bracket.
+struct TooDeep {};
+
 class DuplicateKeyCheck {
  public:
   explicit DuplicateKeyCheck(std::string source) : source_(std::move(source)) {}
-  bool operator()(int, json::parse_event_t event, json& parsed) {
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    // `depth` counts the containers already open; stopping here keeps every later recursive
+    // walk (comparison, dump) of the document bounded too.
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        static_cast<std::size_t>(depth) >= json_depth_limit)
+      throw TooDeep{};
     switch (event) {
       case json::parse_event_t::object_start:
         frames_.push_back({true, {}, 0, {}});
@@ -129,11 +138,52 @@ class DuplicateKeyCheck {
   std::vector<Frame> frames_;
 };
 
+// Byte offset of the bracket that opens level `limit + 1` in `text`, a valid JSON prefix up to
+// there (the parser read it): brackets inside strings do not count.
+std::size_t too_deep_offset(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return text.size();
+}
+
 }  // namespace
 
 json parse_json(std::string_view text, const std::string& source) {
   try {
     return json::parse(text.begin(), text.end(), DuplicateKeyCheck(source));
+  } catch (const TooDeep&) {
+    auto [line, col] = line_column(text, too_deep_offset(text, json_depth_limit));
+    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col),
+                     "JSON nested deeper than " + std::to_string(json_depth_limit) +
+                         " levels (the limit of every rnncc JSON format, docs/formats.md)");
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double (1e400): nlohmann throws out_of_range 406 "number overflow
+    // parsing '1e400'" without a position; the first occurrence of the literal names it.
+    const std::string msg = e.what();
+    std::size_t at = 0;
+    if (auto q = msg.find("parsing '"); q != std::string::npos) {
+      const std::string literal = msg.substr(q + 9, msg.rfind('\'') - (q + 9));
+      if (auto p = text.find(literal); p != std::string_view::npos) at = p;
+    }
+    auto [line, col] = line_column(text, at);
+    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col),
+                     "malformed JSON: " + msg.substr(msg.find(']') + 2) +
+                         " (a number beyond the range of a double; exact values are strings)");
   } catch (const json::parse_error& e) {
     auto [line, col] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
     // nlohmann's own text counts bytes ("at line 1, column 28"); keep only its reason.

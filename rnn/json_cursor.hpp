@@ -25,8 +25,12 @@ std::string escape_pointer(std::string_view token);  // RFC 6901: ~ â†’ ~0, / â†
 // JSON integer. Throws InputError naming `where` otherwise (floats are rejected: inexact).
 Rational rational_from_json(const nlohmann::json& value, const std::string& where);
 
-// Parses JSON text, rejecting duplicate members; malformed text is an InputError at
-// source:line:column.
+// Arrays and objects nest at most this deep in every rnncc JSON format (models need 6 levels):
+// deeper input is refused while parsing, before any recursive walk could overflow the stack.
+inline constexpr std::size_t json_depth_limit = 64;
+
+// Parses JSON text, rejecting duplicate members and nesting deeper than json_depth_limit;
+// malformed text is an InputError at source:line:column.
 nlohmann::json parse_json(std::string_view text, const std::string& source);
 // Reads a whole file ("cannot open", "is a directory" are InputErrors).
 std::string read_text_file(const std::string& path, const std::string& what);

@@ -78,6 +78,17 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
   frame.d = n.at("d").size_value(1, 4096);
   frame.m = n.has("m") ? n.at("m").size_value(1, 4096) : 1;
   frame.features = ctx.features;
+  // A layer is stored densely whatever its family: per feature A (d×d) and B (d×m), plus S_0.
+  // A diagonal family gives d numbers per feature, so the file's size does not bound this:
+  // check it before anything is built (docs/formats.md, "Limits").
+  {
+    const std::size_t d = frame.d, m = frame.m, k = ctx.features;  // each ≤ 4096: no overflow
+    const std::size_t entries = k * (d * d + d * m) + d * m;
+    if (entries > model_layer_entry_limit)
+      n.at("d").error("a layer of d = " + std::to_string(d) + ", m = " + std::to_string(m) +
+                      " over " + std::to_string(k) + " features stores " + std::to_string(entries) +
+                      " matrix entries; at most " + std::to_string(model_layer_entry_limit));
+  }
   frame.initial_state = n.has("initial_state") ? n.at("initial_state").state(frame.d, frame.m)
                                                : zero_matrix(frame.d, frame.m);
   frame.readout = n.at("readout").matrix_any_rows(frame.d);

@@ -14,6 +14,10 @@
 
 namespace rnncc {
 
+// An LRNN layer stores features·(d² + d·m) + d·m matrix entries (A, B per feature and S_0)
+// whatever its family; a file may ask for at most this many.
+inline constexpr std::size_t model_layer_entry_limit = std::size_t{1} << 24;
+
 // Parses `text` as a model; `source` names it in diagnostics. Throws InputError.
 Model parse_model(std::string_view text, const std::string& source);
 // Reads and parses a model file. Throws InputError (also when the file cannot be read).

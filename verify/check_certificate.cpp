@@ -13,6 +13,8 @@ namespace {
 
 using Vec = std::vector<Rational>;
 
+struct TooDeep {};
+
 // Exact arithmetic over Q, or over F_p with every value kept as its residue in [0, p).
 struct Numbers {
   std::optional<Integer> p;
@@ -107,7 +109,17 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
     if (problems.size() < 20) problems.push_back(what);
   };
   try {
-    const nlohmann::json c = nlohmann::json::parse(text);
+    // Its own depth limit (no code shared with the readers): a certificate nests 5 levels, and
+    // comparing a deeper value (c.at("format") != …) would recurse once per level.
+    constexpr int max_depth = 64;
+    const nlohmann::json c = nlohmann::json::parse(
+        text.begin(), text.end(), [](int depth, nlohmann::json::parse_event_t event, auto&) {
+          if ((event == nlohmann::json::parse_event_t::object_start ||
+               event == nlohmann::json::parse_event_t::array_start) &&
+              depth >= max_depth)
+            throw TooDeep{};
+          return true;
+        });
     if (c.at("format") != "rnncc-equivalence-certificate/1") fail("/format: unknown format");
     // The models named are these models.
     const auto& models = c.at("models");
@@ -122,6 +134,9 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
     // The field.
     Numbers num;
     if (c.at("field") == "F_p") {
+      // Checked before converting: get<> of a float or negative value would be undefined or wrap.
+      if (!c.at("modulus").is_number_unsigned())
+        throw std::runtime_error("/modulus: expected a prime as a JSON integer");
       const std::uint64_t p = c.at("modulus").get<std::uint64_t>();
       if (!modp::is_prime(p) || p >= (std::uint64_t{1} << 62)) fail("/modulus: not a prime < 2^62");
       num.p = Integer(p);
@@ -140,7 +155,8 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
                                              : std::get<Model>(g.content).alphabet.symbols();
     if (sf != sg || c.at("alphabet").get<std::vector<std::string>>() != sf)
       throw std::runtime_error("/alphabet: not the alphabet of both models");
-    if (c.at("outputs").get<std::size_t>() != mf.outputs() || mf.outputs() != mg.outputs())
+    if (!c.at("outputs").is_number_unsigned() ||
+        c.at("outputs").get<std::size_t>() != mf.outputs() || mf.outputs() != mg.outputs())
       throw std::runtime_error("/outputs: not the output size of both models");
     std::map<std::string, std::size_t> id;
     for (std::size_t a = 0; a < sf.size(); ++a) id[sf[a]] = a;
@@ -193,11 +209,20 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
       if (!seen.emplace(w, i).second) fail("/basis/" + std::to_string(i) + "/word: repeated");
       words.push_back(std::move(w));
     }
-    // v(u) for every basis word, recomputed from the word.
+    if (!problems.empty()) return result;
+    // v(u) for every basis word, recomputed from the word: one step from its prefix, an earlier
+    // basis word (checked above), so the work is one step per word, not one per symbol.
     std::vector<Vec> sf_state(k), sg_state(k), v(k);
     for (std::size_t i = 0; i < k; ++i) {
-      Vec xf = mf.normed(mf.start()), xg = mg.normed(mg.start());
-      for (std::size_t a : words[i]) xf = mf.step(xf, a), xg = mg.step(xg, a);
+      Vec xf, xg;
+      if (words[i].empty()) {
+        xf = mf.normed(mf.start()), xg = mg.normed(mg.start());
+      } else {
+        const std::size_t parent =
+            seen.at(std::vector<std::size_t>(words[i].begin(), words[i].end() - 1));
+        xf = mf.step(sf_state[parent], words[i].back());
+        xg = mg.step(sg_state[parent], words[i].back());
+      }
       sf_state[i] = xf;
       sg_state[i] = xg;
       v[i] = mf.h(xf);
@@ -230,11 +255,15 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
           fail(where + "/outputs/" + std::to_string(a) + ": y_f or y_g after u·" + sf[a] +
                " is not the stated value");
       }
+  } catch (const TooDeep&) {
+    result.not_json = true;
+    fail("not a certificate: JSON nested deeper than 64 levels");
   } catch (const nlohmann::json::parse_error& e) {
     result.not_json = true;
     fail(std::string("not a JSON file: ") + e.what());
   } catch (const nlohmann::json::exception& e) {
-    fail(std::string("malformed certificate: ") + e.what());
+    result.not_json = e.id == 406;  // out_of_range 406: a number beyond a double (1e400)
+    fail(std::string(result.not_json ? "not a JSON file: " : "malformed certificate: ") + e.what());
   } catch (const std::exception& e) {
     fail(e.what());
   }

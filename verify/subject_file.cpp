@@ -11,13 +11,17 @@
 namespace rnncc {
 
 SubjectFile load_subject_file(const std::string& path) {
+  return parse_subject_file(
+      read_text_file(path, path.ends_with(".json") ? "model or WFA file" : "WFA file"), path);
+}
+
+SubjectFile parse_subject_file(std::string_view text, const std::string& path) {
   SubjectFile s;
   s.path = path;
   if (!path.ends_with(".json")) {
-    s.content = load_wfa(path);
+    s.content = parse_wfa_att(text, path);
     return s;
   }
-  const std::string text = read_text_file(path, "model or WFA file");
   const nlohmann::json doc = parse_json(text, path);
   if (doc.is_object() && doc.contains("format") && doc["format"] == "rnncc-wfa/1")
     s.content = parse_wfa_json(text, path);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "constructions/wfa.hpp"
@@ -23,6 +24,8 @@ struct SubjectFile {
 // .json with "format": "rnncc-wfa/1" → WFA; other .json → model; anything else → AT&T WFA.
 // Throws InputError.
 SubjectFile load_subject_file(const std::string& path);
+// The same reading of `text`, the content of a file named `path` (its extension decides).
+SubjectFile parse_subject_file(std::string_view text, const std::string& path);
 
 // "fnv1a64:<16 hex digits>" of the canonical content: model_to_json(m).dump() for a model; for
 // a WFA the alphabet, initial, final and transition weights in canonical rational form (state

@@ -188,8 +188,37 @@ class Checker {
   }
 
   std::size_t circuits_compiled() const { return circuits_rational_.size() + circuits_mod_.size(); }
+  // The shortest encoding length whose circuit was not compiled (over the work budget).
+  std::optional<std::size_t> first_over_budget() const { return first_over_budget_; }
+
+  // Multiply-adds compile_model spends on X at length n: a Sklansky scan makes
+  // (n/2)·⌈log₂ n⌉ compositions of d×d maps (d³ + d²·m each, zeros included: the builder folds
+  // them one by one) per LRNN layer; other layers cost about n·d² (one step per position).
+  double compile_work(std::size_t n) const {
+    double work = 0,
+           levels = std::ceil(std::log2(static_cast<double>(std::max<std::size_t>(n, 2))));
+    for (const StackLayer& sl : c_.model.layers) {
+      if (const auto* l = std::get_if<LrnnLayer>(&sl.layer)) {
+        const double d = static_cast<double>(l->d), m = static_cast<double>(l->m);
+        work += (static_cast<double>(n) / 2) * levels * (d * d * d + d * d * m);
+      } else {
+        const double k = static_cast<double>(output_rows(sl.layer) + input_features(sl.layer));
+        work += static_cast<double>(n) * k * k;
+      }
+    }
+    return work;
+  }
 
  private:
+  // Three-way compiles a circuit per length; past the budget (a 100-state WFA's model at length
+  // 40 needs ≈ 10^8 multiply-adds per length, minutes in all) the longer lengths are not
+  // compiled and the report says from which length on (VerifyOptions::three_way_max_work).
+  bool within_compile_budget(std::size_t n) {
+    if (compile_work(n) <= o_.three_way_max_work) return true;
+    if (!first_over_budget_ || n < *first_over_budget_) first_over_budget_ = n;
+    return false;
+  }
+
   template <Domain K>
   std::optional<Mismatch> check_in(const K& k, const Rational& expected_q,
                                    const std::vector<std::size_t>& x, bool three_way) {
@@ -201,7 +230,8 @@ class Checker {
                                                 " mod " + std::to_string(*c_.modulus) + ")"
                                           : to_string(expected_q);
     if (!k.equal(want, got)) return Mismatch{expected_text, k.to_string(got), "model"};
-    if (three_way && compilable_ && !x.empty() && x.size() <= o_.three_way_max_tokens) {
+    if (three_way && compilable_ && !x.empty() && x.size() <= o_.three_way_max_tokens &&
+        within_compile_budget(x.size())) {
       const Circuit& circ =
           circuit_for(x.size(), std::is_same_v<K, ModP>);  // exact circuits serve Z and Q
       std::vector<typename K::Element> in(x.size() * c_.model.alphabet.size(), k.zero());
@@ -243,6 +273,7 @@ class Checker {
   const VerifyOptions& o_;
   std::optional<ModP> mod_;
   bool compilable_ = false;
+  std::optional<std::size_t> first_over_budget_;
   std::map<std::size_t, Circuit> circuits_rational_, circuits_mod_;
   std::optional<PreparedModel<RationalField>> prepared_q_;
   std::optional<PreparedModel<ModP>> prepared_mod_;
@@ -534,6 +565,12 @@ class Verification {
           "layer)");
     else if (o_.three_way)
       report_.checked["three-way (lengths compiled)"] = checker_.circuits_compiled();
+    if (o_.three_way && checker_.first_over_budget())
+      report_.notes.push_back(fmt::format(
+          "three-way agreement skipped from length {} on: compiling X there takes ≈ {:.1e} "
+          "multiply-adds, over the limit of {:.1e} (VerifyOptions::three_way_max_work)",
+          *checker_.first_over_budget(), checker_.compile_work(*checker_.first_over_budget()),
+          o_.three_way_max_work));
   }
 
   // identity: polynomial identity testing over F_p, p a prime drawn from [2^61, 2^62) by the

@@ -61,7 +61,10 @@ struct VerifyOptions {
   // --seed S reproduces a run.
   std::optional<std::uint64_t> seed;
   bool three_way = true;
-  std::size_t three_way_max_tokens = 48;   // compile X only for encodings up to this length
+  std::size_t three_way_max_tokens = 48;  // compile X only for encodings up to this length
+  // ... and only while compiling it takes at most this many multiply-adds (about a second):
+  // a general d-state layer costs (n/2)·⌈log₂ n⌉·d³ at length n.
+  double three_way_max_work = 2e7;
   std::size_t exhaustive_cap = 2'000'000;  // refuse larger enumerations (InputError)
   std::size_t shrink_cap = 200'000;        // exact shrinking up to this many candidates
   // --device gpu: the exhaustive and random methods run on the GPU through the construction's

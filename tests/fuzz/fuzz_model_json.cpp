@@ -1,8 +1,15 @@
 // Fuzz target: model files (docs/formats.md, "Model files") through parse_model, the reader
 // `rnncc run/compile/verify --model` call. A diagnostic (InputError, DomainError) is the
 // expected answer to bad input; anything else escaping is a finding.
+//
+// Round trip: a model that parses is written back (model_to_json), read again, and written
+// again; the two writings must be equal and the second reading must succeed. A mismatch aborts
+// (a finding: the writer and the reader disagree).
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "algebra/error.hpp"
@@ -10,10 +17,27 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  rnncc::Model model;
   try {
-    (void)rnncc::parse_model(text, "fuzz.json");
+    model = rnncc::parse_model(text, "fuzz.json");
   } catch (const rnncc::InputError&) {
+    return 0;
   } catch (const rnncc::DomainError&) {
+    return 0;
+  }
+  const std::string first = rnncc::model_to_json(model).dump();
+  std::string second;
+  try {
+    second = rnncc::model_to_json(rnncc::parse_model(first, "written.json")).dump();
+  } catch (const rnncc::InputError& e) {
+    std::fprintf(stderr, "round trip: the written model does not read back: %s\n%s\n", e.what(),
+                 first.c_str());
+    std::abort();
+  }
+  if (first != second) {
+    std::fprintf(stderr, "round trip: written twice differently:\n%s\n%s\n", first.c_str(),
+                 second.c_str());
+    std::abort();
   }
   return 0;
 }
