@@ -13,6 +13,8 @@
 #include "algebra/precision.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/json_output.hpp"
+#include "circuits/io/output_file.hpp"
 #include "circuits/report.hpp"
 #include "cli/commands.hpp"
 #include "rnn/model_json.hpp"
@@ -84,7 +86,7 @@ struct ConvertCommand {
 void print_report(const CompiledCircuit& c, bool json) {
   CircuitReport r = report_circuit(c);
   if (json)
-    std::cout << to_json(r).dump(2) << "\n";
+    std::cout << json_text(to_json(r), 2) << "\n";
   else
     std::cout << format_text(r);
 }
@@ -103,8 +105,15 @@ Action add_compile_command(CLI::App& app) {
   cmd->add_flag("--json", f->json, "statistics as JSON");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
+    // The output is opened before the work: an unwritable target is refused at once, and the
+    // temporary file beside it is removed on any error or signal (circuits/io/output_file.hpp).
+    std::optional<OutputFile> out;
+    if (!f->output.empty()) out.emplace(f->output);
     CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
-    if (!f->output.empty()) write_circuit(c, f->output);
+    if (out) {
+      out->write(circuit_file_text(c, f->output));
+      out->commit();
+    }
     if (f->stats || f->output.empty()) print_report(c, f->json);
     return 0;
   };
@@ -134,16 +143,49 @@ Action add_convert_command(CLI::App& app) {
   conv->add_option("OUT", g->out, "circuit file to write")->required();
   return [conv, g]() -> int {
     if (!conv->parsed()) return -1;
-    write_circuit(load_circuit(g->in), g->out);
+    OutputFile out(g->out);
+    out.write(circuit_file_text(load_circuit(g->in), g->out));
+    out.commit();
     return 0;
   };
 }
 
 }  // namespace rnncc::cli
 
+#include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/bulk.hpp"
+#include "cli/limits.hpp"
 
 namespace rnncc::cli {
+
+namespace {
+// eval's limits (cli/limits.hpp), before any pattern is drawn: word operations = patterns × gates
+// (a boolean circuit evaluates 64 patterns a word), and with --outputs the patterns evaluated
+// exactly (multi-modular, several primes each) and the values printed = patterns × outputs
+// (each kept exactly until printed). An exhaustive run over more inputs
+// than BulkOptions allows is refused by evaluate_bulk itself, naming --batch.
+void check_eval_work(const Circuit& c, const BulkOptions& o, bool outputs, std::uint64_t max_work,
+                     std::uint64_t max_patterns, std::uint64_t max_values) {
+  const std::size_t inputs = c.inputs().size();
+  if (o.exhaustive && inputs > o.max_exhaustive_inputs) return;  // evaluate_bulk's diagnostic
+  const std::uint64_t patterns =
+      o.exhaustive ? (inputs < 64 ? std::uint64_t{1} << inputs : UINT64_MAX) : o.batch;
+  const std::string source = o.exhaustive ? "2^" + std::to_string(inputs) + " patterns"
+                                          : std::to_string(patterns) + " patterns";
+  const bool boolean = is_boolean(c);
+  const std::uint64_t words = boolean ? patterns / 64 + (patterns % 64 != 0) : patterns;
+  check_work("--max-work", saturating_mul(words, c.size()), max_work, "eval would take",
+             "word operations",
+             source + " × " + std::to_string(c.size()) + " gates" +
+                 (boolean ? ", 64 patterns a word" : ""));
+  if (!outputs) return;
+  check_work("--max-patterns", patterns, max_patterns, "eval --outputs would evaluate exactly",
+             "patterns", o.exhaustive ? source : "");
+  check_work("--max-values", saturating_mul(patterns, c.outputs().size()), max_values,
+             "eval --outputs would print", "values",
+             source + " × " + std::to_string(c.outputs().size()) + " outputs");
+}
+}  // namespace
 
 // rnncc eval CIRCUIT.(json|aig|aag|blif|bench) [--batch N | --exhaustive] [--seed S]
 // [--device cpu|gpu] [--outputs] [--json]
@@ -152,6 +194,8 @@ Action add_eval_command(CLI::App& app) {
     std::string path, device = "cpu";
     BulkOptions options;
     bool json = false, outputs = false;
+    std::uint64_t max_work = kDefaultMaxWork, max_patterns = 100000,
+                  max_values = std::uint64_t{1} << 22;
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -170,14 +214,25 @@ Action add_eval_command(CLI::App& app) {
   cmd->add_flag("--outputs", f->outputs,
                 "print every output of every pattern, exactly (arithmetic: multi-modular + CRT)");
   cmd->add_flag("--json", f->json, "print JSON");
+  cmd->add_option("--max-work", f->max_work,
+                  "refuse evaluations estimated above this many word operations (patterns × "
+                  "gates; boolean: 64 patterns a word)")
+      ->capture_default_str();
+  cmd->add_option("--max-patterns", f->max_patterns,
+                  "--outputs: refuse evaluating more patterns than this exactly")
+      ->capture_default_str();
+  cmd->add_option("--max-values", f->max_values,
+                  "--outputs: refuse printing more values than this (patterns × outputs)")
+      ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     if (f->device != "cpu" && f->device != "gpu")
       throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
     f->options.device = f->device == "gpu" ? BulkDevice::gpu : BulkDevice::cpu;
     const CompiledCircuit c = load_circuit(f->path);
+    check_eval_work(c.circuit, f->options, f->outputs, f->max_work, f->max_patterns, f->max_values);
     if (f->outputs) {
-      const ExactOutputs x = evaluate_exact(c.circuit, f->options);
+      const ExactOutputs x = evaluate_exact(c.circuit, f->options, f->max_patterns);
       if (!x.notice.empty()) std::cerr << "rnncc: " << x.notice << "\n";
       if (f->json) {
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -186,11 +241,10 @@ Action add_eval_command(CLI::App& app) {
           for (const Rational& v : row) r.push_back(to_string(v));
           rows.push_back(r);
         }
-        std::cout << nlohmann::ordered_json{{"circuit", f->path},
-                                            {"device", x.device},
-                                            {"primes", x.primes},
-                                            {"outputs", rows}}
-                         .dump(2)
+        std::cout << json_text(nlohmann::ordered_json{{"circuit", f->path},
+                                                      {"device", x.device},
+                                                      {"primes", x.primes},
+                                                      {"outputs", rows}})
                   << "\n";
       } else {
         std::cout << fmt::format(
@@ -217,7 +271,7 @@ Action add_eval_command(CLI::App& app) {
                                {"seconds", r.seconds},
                                {"gate_evaluations_per_pattern", r.gate_evaluations_per_pattern},
                                {"gate_evaluations_per_second", r.gate_evaluations_per_second}};
-      std::cout << j.dump(2) << "\n";
+      std::cout << json_text(j, 2) << "\n";
     } else {
       std::cout << fmt::format("{}: {} circuit, {} patterns on {}\n", f->path, kind, r.patterns,
                                r.device);

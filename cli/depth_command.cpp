@@ -9,6 +9,7 @@
 #include "algebra/error.hpp"
 #include "circuits/depth_growth.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
 #include "viz/plot_depth.hpp"
 
@@ -64,7 +65,8 @@ Action add_depth_command(CLI::App& app) {
                      {"b", x.b},
                      {"residual", x.residual},
                      {"best", x.best}});
-      std::cout << nlohmann::ordered_json{{"points", p}, {"fits", q}, {"skipped", skipped}}.dump(2)
+      std::cout << json_text(
+                       nlohmann::ordered_json{{"points", p}, {"fits", q}, {"skipped", skipped}})
                 << "\n";
       return 0;
     }

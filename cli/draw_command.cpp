@@ -5,6 +5,7 @@
 
 #include "algebra/error.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "viz/draw_circuit.hpp"
 
@@ -16,6 +17,7 @@ struct DrawCommand {
   CompileFlags flags;
   bool collapse = false;
   std::size_t max_nodes = 4000;
+  DrawCommand() { flags.max_gates = std::size_t{1} << 20; }  // a drawing's compile budget
 };
 }  // namespace
 
@@ -35,7 +37,11 @@ Action add_draw_command(CLI::App& app) {
   cmd->add_option("-o,--output", f->output, "OUT.svg, OUT.png or OUT.dot")->required();
   cmd->add_flag("--collapse", f->collapse, "draw each region (leaf, combine, readout) as one box");
   cmd->add_option("--highlight", f->highlight, "critical: highlight a longest path");
-  cmd->add_option("--max-nodes", f->max_nodes, "refuse larger drawings")->capture_default_str();
+  cmd->add_option("--max-nodes", f->max_nodes, "refuse drawings of more nodes than this")
+      ->capture_default_str();
+  cmd->add_option("--max-gates", f->flags.max_gates,
+                  "when compiling a model: refuse circuits estimated larger than this")
+      ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     DrawOptions o;
@@ -45,12 +51,14 @@ Action add_draw_command(CLI::App& app) {
     if (!f->highlight.empty() && f->highlight != "critical")
       throw InputError("--highlight", "'" + f->highlight + "': expected critical");
     o.highlight_critical = f->highlight == "critical";
+    OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
     CompiledCircuit c = f->flags.length > 0 || cmd->count("--length")
                             ? compile_from_flags(f->input, f->flags)
                             : load_circuit(f->input);
     if (f->flags.length > 0)
       o.title = f->input + ", n = " + std::to_string(f->flags.length) + ", " + f->flags.scan;
-    write_file_atomically(f->output, draw_circuit(c, o));
+    out.write(draw_circuit(c, o));
+    out.commit();
     return 0;
   };
 }

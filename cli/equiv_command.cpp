@@ -11,7 +11,10 @@
 
 #include "algebra/error.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/json_output.hpp"
+#include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/limits.hpp"
 #include "verify/certificate.hpp"
 #include "verify/finite_equivalence.hpp"
 
@@ -45,6 +48,7 @@ struct EquivFlags {
   std::string a, b, certificate, method = "auto";
   std::optional<std::uint64_t> modulus;
   bool json = false, no_timing = false;
+  std::uint64_t max_work = kDefaultMaxFieldWork;
 };
 
 void refuse_product_flags(const EquivFlags& f) {
@@ -70,10 +74,15 @@ nlohmann::ordered_json counterexample_json(const std::optional<EquivalenceCounte
 // The forward basis (verify/equivalence.hpp): report as before the product search existed.
 int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
            const LinearRepresentation& ra, const LinearRepresentation& rb) {
+  check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), f.max_work, "equiv");
+  // Opened before the work (circuits/io/output_file.hpp); committed only for a proof.
+  std::optional<OutputFile> certificate;
+  if (!f.certificate.empty()) certificate.emplace(f.certificate);
   const EquivalenceResult r = decide_equivalence(ra, rb, {f.modulus, !f.certificate.empty()});
   std::optional<std::string> written;
-  if (r.equivalent && !f.certificate.empty()) {
-    write_file_atomically(f.certificate, equivalence_certificate(r, a, b).dump(1) + "\n");
+  if (r.equivalent && certificate) {
+    certificate->write(json_text(equivalence_certificate(r, a, b), 1) + "\n");
+    certificate->commit();
     written = f.certificate;
   }
   const Alphabet alphabet(ra.symbols, "alphabet");
@@ -94,7 +103,7 @@ int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
     j["max_bits"] = r.max_bits;
     j["certificate"] = written ? nlohmann::ordered_json(*written) : nlohmann::ordered_json();
     j["counterexample"] = counterexample_json(r.counterexample, alphabet);
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     std::cout << "equiv: " << f.a << " (d = " << r.dim_f << ") vs " << f.b << " (d = " << r.dim_g
               << "), over " << r.field << "\n";
@@ -130,7 +139,7 @@ int product(const EquivFlags& f, const FiniteMachine& ma, const FiniteMachine& m
     if (!f.no_timing) j["seconds"] = r.seconds;
     j["certificate"] = nullptr;
     j["counterexample"] = counterexample_json(r.counterexample, alphabet);
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     auto states = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " state" : " states"); };
     std::cout << "equiv: " << f.a << " (" << states(r.states_f) << ") vs " << f.b << " ("
@@ -171,6 +180,10 @@ Action add_equiv_command(CLI::App& app) {
   cmd->add_option("--certificate", f->certificate, "write the proof (JSON) to this file");
   cmd->add_flag("--json", f->json, "print JSON");
   cmd->add_flag("--no-timing", f->no_timing, "leave the time out (reproducible output)");
+  cmd->add_option("--max-work", f->max_work,
+                  "refuse linear decisions estimated above this many field operations "
+                  "((d_f + d_g)^3 · |Σ|)")
+      ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     const SubjectFile a = load_subject_file(f->a), b = load_subject_file(f->b);

@@ -2,10 +2,10 @@
 #include <charconv>
 #include <cstdint>
 #include <iostream>
-#include <new>
 
-#include "algebra/error.hpp"
+#include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/error_boundary.hpp"
 
 #ifndef RNNCC_VERSION
 #define RNNCC_VERSION "unknown"
@@ -31,9 +31,8 @@ void refuse_signed_unsigned(CLI::App& app) {
     refuse_signed_unsigned(*sub);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Parses the command line and runs the one command given; exceptions go to run_guarded.
+int run_rnncc(int argc, char** argv) {
   CLI::App app{
       "rnncc: compile linear-RNN recurrences into circuits, measure them, and machine-check "
       "constructions from the circuit-complexity literature",
@@ -66,18 +65,18 @@ int main(int argc, char** argv) {
     std::cerr << "rnncc: error: " << e.what() << "\n(run with --help for the usage)\n";
     return 2;
   }
-  try {
-    for (auto& action : actions)
-      if (int rc = action(); rc >= 0) return rc;
-    return 2;
-  } catch (const rnncc::InputError& e) {
-    std::cerr << "rnncc: error: " << e.what() << "\n";
-    return 2;
-  } catch (const rnncc::DomainError& e) {
-    std::cerr << "rnncc: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "rnncc: error: out of memory (lower the length, or --max-gates)\n";
-    return 2;
-  }
+  for (auto& action : actions)
+    if (int rc = action(); rc >= 0) return rc;
+  return 2;
+}
+
+}  // namespace
+
+// The one error boundary (cli/error_boundary.hpp): every exception becomes a diagnostic and
+// exit 2 (bad input, too much asked) or 3 (a bug); a signal removes the temporary files of
+// unfinished outputs (circuits/io/output_file.hpp).
+int main(int argc, char** argv) {
+  rnncc::cli::install_terminate_handler(argc, argv);
+  rnncc::install_output_cleanup_handlers();
+  return rnncc::cli::run_guarded([&] { return run_rnncc(argc, argv); }, argc, argv, std::cerr);
 }

@@ -8,7 +8,10 @@
 
 #include "algebra/error.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/json_output.hpp"
+#include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/limits.hpp"
 #include "rnn/model_json.hpp"
 #include "verify/certificate.hpp"
 #include "verify/minimize.hpp"
@@ -19,6 +22,7 @@ Action add_minimize_command(CLI::App& app) {
   struct Flags {
     std::string model, out;
     bool json = false;
+    std::uint64_t max_work = kDefaultMaxFieldWork;
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -26,8 +30,13 @@ Action add_minimize_command(CLI::App& app) {
   cmd->add_option("MODEL", f->model, "model or WFA file")->required();
   cmd->add_option("-o,--output", f->out, "write the minimized model (JSON) here");
   cmd->add_flag("--json", f->json, "print JSON");
+  cmd->add_option("--max-work", f->max_work,
+                  "refuse reductions estimated above this many field operations ((2d)^3 · |Σ|)")
+      ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
+    std::optional<OutputFile> out;  // before the work (circuits/io/output_file.hpp)
+    if (!f->out.empty()) out.emplace(f->out);
     const SubjectFile s = load_subject_file(f->model);
     LinearRepresentation rep;
     try {
@@ -37,13 +46,18 @@ Action add_minimize_command(CLI::App& app) {
     }
     if (rep.readout.empty())
       throw InputError(s.path, "minimize reads one-layer LRNN models and WFAs");
+    // The reduction and the proof against the input: forward bases of dimension up to 2d.
+    check_forward_basis_work(2 * rep.dim, rep.symbols.size(), f->max_work, "minimize");
     const MinimizeResult m = minimize(rep, "minimized");
     LinearRepresentation original = rep;
     original.empty.reset();  // the LRNN has no output at t = 0
     const EquivalenceResult proof = decide_equivalence(from_model(m.model), original);
     if (!proof.equivalent)
       throw std::logic_error("minimize: the reduced model differs from the input (a bug)");
-    if (!f->out.empty()) write_file_atomically(f->out, model_to_json(m.model).dump(2) + "\n");
+    if (out) {
+      out->write(json_text(model_to_json(m.model), 2) + "\n");
+      out->commit();
+    }
     if (f->json) {
       nlohmann::ordered_json j;
       j["dimension"] = rep.dim;
@@ -53,7 +67,7 @@ Action add_minimize_command(CLI::App& app) {
       j["method"] = proof.method;
       j["basis_size"] = proof.basis_size;
       j["output"] = f->out.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f->out);
-      std::cout << j.dump(2) << "\n";
+      std::cout << json_text(j, 2) << "\n";
     } else {
       std::cout << "minimize: " << f->model << ": dimension " << rep.dim
                 << (s.is_wfa() ? "" : " (homogenized: d·m + 1)") << " → forward " << m.forward_dim

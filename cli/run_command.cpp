@@ -1,5 +1,6 @@
 // rnncc run MODEL.json INPUT... [--precision exact|log:C|mod:P] [--trace] [--json]
 // rnncc run MODEL.json PROMPT... --generate N [--trace] [--json]   (rnn/generate.hpp)
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -8,7 +9,9 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/precision.hpp"
+#include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
+#include "cli/limits.hpp"
 #include "rnn/generate.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
@@ -26,7 +29,27 @@ struct RunFlags {
   bool trace = false;
   bool json = false;
   std::optional<std::size_t> generate;
+  std::uint64_t max_work = kDefaultMaxWork;
 };
+
+// --generate's limit (cli/limits.hpp), before the first token: a generated token runs every
+// layer at one more position, and an attention layer attends over every earlier one, so N
+// tokens after a prompt of length p cost at most N·(p + N) position steps per layer.
+void check_generation_work(const Model& model, const std::vector<std::vector<std::size_t>>& prompts,
+                           const RunFlags& flags) {
+  const std::uint64_t n = *flags.generate;
+  std::uint64_t work = 0;
+  std::size_t longest = 0;
+  for (const auto& p : prompts) {
+    longest = std::max(longest, p.size());
+    work = saturating_add(work, saturating_mul(n, saturating_add(n, p.size())));
+  }
+  work = saturating_mul(work, std::max<std::size_t>(1, model.layers.size()));
+  check_work("--max-work", work, flags.max_work, "run --generate would take", "position steps",
+             std::to_string(prompts.size()) + " prompt(s) up to " + std::to_string(longest) +
+                 " tokens, --generate " + std::to_string(n) + ", " +
+                 std::to_string(model.layers.size()) + " layer(s)");
+}
 
 // --generate: greedy generation from each prompt (exact semantics), docs/semantics.md,
 // "Generation". Text: the generated tokens; --trace adds the per-position trace of the whole
@@ -46,9 +69,14 @@ int run_generation(const GenerativeModel& gm, const RunFlags& flags) {
       fmt::format("model {}: {}\n", gm.model.name.empty() ? "(unnamed)" : gm.model.name,
                   describe_layers(gm.model));
   std::vector<RunReport> traces;
+  std::vector<std::vector<std::size_t>> prompts;
+  for (std::size_t i = 0; i < flags.inputs.size(); ++i)
+    prompts.push_back(
+        gm.model.alphabet.tokenize(flags.inputs[i], "input " + std::to_string(i + 1)));
+  check_generation_work(gm.model, prompts, flags);
   for (std::size_t i = 0; i < flags.inputs.size(); ++i) {
     const std::string where = "input " + std::to_string(i + 1);
-    const std::vector<std::size_t> prompt = gm.model.alphabet.tokenize(flags.inputs[i], where);
+    const std::vector<std::size_t>& prompt = prompts[i];
     const Generation g = generate(gm.model, RationalField{}, prompt, *flags.generate, rule);
     std::string tokens;
     json list = json::array();
@@ -74,7 +102,7 @@ int run_generation(const GenerativeModel& gm, const RunFlags& flags) {
   }
   if (flags.json) {
     if (flags.trace) j["trace"] = to_json(gm.model, traces, true)["runs"];
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     std::cout << text;
     if (flags.trace) std::cout << "\n" << format_text(gm.model, traces, true);
@@ -107,6 +135,10 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--generate", flags->generate,
                   "generate up to N tokens from each INPUT (a prompt): argmax of the last layer, "
                   "stopping at the model's stop tokens (exact semantics)");
+  cmd->add_option("--max-work", flags->max_work,
+                  "--generate: refuse runs estimated above this many position steps (tokens × "
+                  "positions × layers)")
+      ->capture_default_str();
   return [cmd, flags]() -> int {
     if (!cmd->parsed()) return -1;
     GenerativeModel gm = load_generative_model(flags->model_path);
@@ -126,7 +158,7 @@ Action add_run_command(CLI::App& app) {
       runs.push_back(
           run_model(model, flags->inputs[i], "input " + std::to_string(i + 1), precision));
     if (flags->json)
-      std::cout << to_json(model, runs, flags->trace).dump(2) << "\n";
+      std::cout << json_text(to_json(model, runs, flags->trace), 2) << "\n";
     else
       std::cout << format_text(model, runs, flags->trace);
     return 0;

@@ -3,12 +3,16 @@
 // rnncc draw tm MACHINE -o OUT.(svg|png|dot) [--layers]           (Graphviz builds)
 // Turing machines simulated by a hybrid RNN with chain of thought [WDL24]
 // (constructions/turing_machine.hpp, verify/verify_tm.hpp, viz/draw_tm.hpp).
+#include <bit>
 #include <iostream>
 #include <memory>
 
 #include "algebra/error.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/json_output.hpp"
+#include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/limits.hpp"
 #include "constructions/turing_machine.hpp"
 #include "rnn/generate.hpp"
 #include "rnn/run_report.hpp"
@@ -24,6 +28,7 @@ namespace {
 struct TmFlags {
   std::string machine, input, output, defect = "none";
   std::uint64_t max_steps = 10'000;
+  std::uint64_t max_work = kDefaultMaxWork;
   bool json = false, index = false, lenient = false, layers = false;
 };
 
@@ -56,6 +61,21 @@ void relax(CLI::App* parent, std::vector<std::string> names, CLI::App* tm) {
 }
 #endif
 
+// verify tm's limit (cli/limits.hpp), before the first step: each generated step attends over
+// every earlier position (T steps: T·(T + n + 1) scores), or with --index over the parabola
+// index (about log2 of the positions a step).
+void check_tm_work(const TmFlags& f, std::size_t input_length) {
+  const std::uint64_t t = f.max_steps;
+  const std::uint64_t positions = saturating_add(saturating_add(t, input_length), 1);
+  const std::uint64_t per_step =
+      f.index ? static_cast<std::uint64_t>(std::bit_width(positions)) + 1 : positions;
+  check_work("--max-work", saturating_mul(t, per_step), f.max_work, "verify tm would take",
+             "attention scores",
+             "--max-steps " + std::to_string(t) + " × " +
+                 (f.index ? "log2 of " + std::to_string(positions) + " positions"
+                          : std::to_string(positions) + " positions"));
+}
+
 }  // namespace
 
 Action add_tm_commands(CLI::App& app) {
@@ -76,6 +96,10 @@ Action add_tm_commands(CLI::App& app) {
                  "a deliberately broken model: none, off-by-one or leftmost-ties")
       ->capture_default_str();
   vt->add_flag("--json", f->json, "print the report as JSON");
+  vt->add_option("--max-work", f->max_work,
+                 "refuse runs estimated above this many attention scores (steps × positions; "
+                 "--index: steps × log2 positions)")
+      ->capture_default_str();
 
   CLI::App* construct = app.get_subcommand("construct");
   CLI::App* ct = construct->add_subcommand(
@@ -106,17 +130,21 @@ Action add_tm_commands(CLI::App& app) {
       o.max_steps = f->max_steps;
       o.attention_index = f->index;
       o.hybrid.defect = parse_defect(f->defect);
-      const TmVerifyReport r = verify_tm(m, parse_tape_input(m, f->input), o);
+      const std::vector<std::size_t> input = parse_tape_input(m, f->input);
+      check_tm_work(*f, input.size());
+      const TmVerifyReport r = verify_tm(m, input, o);
       if (f->json)
-        std::cout << to_json(r).dump(2) << "\n";
+        std::cout << json_text(to_json(r), 2) << "\n";
       else
         std::cout << format_text(r);
       return r.report.holds ? 0 : 1;
     }
     if (ct->parsed()) {
+      OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
       const TuringMachine m = machine_from_argument(f->machine, f->lenient);
       const TmHybrid h = turing_machine_hybrid(m, parse_tape_input(m, f->input));
-      write_file_atomically(f->output, generative_model_to_json(h.model, h.rule).dump(2) + "\n");
+      out.write(json_text(generative_model_to_json(h.model, h.rule), 2) + "\n");
+      out.commit();
       std::cout << h.name << ": wrote " << f->output << " (" << describe_layers(h.model)
                 << ", |Σ| = " << h.model.alphabet.size() << ")\n";
       std::cout << "  prompt: " << h.model.alphabet.join(h.prompt) << "\n";
@@ -129,9 +157,11 @@ Action add_tm_commands(CLI::App& app) {
     if (dt && dt->parsed()) {
       const TuringMachine m = machine_from_argument(f->machine, f->lenient);
       const DrawFormat format = draw_format_for(f->output);
+      OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
       const std::string dot = f->layers ? tm_layer_diagram_dot(m, turing_machine_hybrid(m, {}))
                                         : tm_state_diagram_dot(m);
-      write_file_atomically(f->output, render_dot(dot, format));
+      out.write(render_dot(dot, format));
+      out.commit();
       return 0;
     }
 #endif

@@ -10,7 +10,10 @@
 #include "algebra/error.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/json_output.hpp"
+#include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/limits.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
@@ -112,7 +115,52 @@ struct VerifyCommand {
   std::string device = "cpu";
   std::string certificate;
   bool json = false, no_proof = false, no_timing = false;
+  std::uint64_t max_work = kDefaultMaxWork;
 };
+
+// verify's limit (cli/limits.hpp), after the construction is built and before any check, in
+// symbol steps (one model step on one symbol): --random R strings of length ≤ L (R·L),
+// --exhaustive L every string of length 1..L (Σ n·|Σ|^n; a fixed-length target: its length
+// only; beyond the engine's cap of strings, and on the GPU, the engine refuses), --identity K
+// rounds at n = 1..L (K·|Σ|·L(L+1)/2: the circuit at length n has n·|Σ| inputs).
+void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work) {
+  const std::uint64_t sigma = c.target.alphabet.size();
+  std::uint64_t work = 0;
+  std::vector<std::string> parts;
+  const std::uint64_t random_length =
+      c.target.fixed_length ? *c.target.fixed_length : o.max_random_length;
+  if (o.random > 0) {
+    work = saturating_add(work, saturating_mul(o.random, random_length));
+    parts.push_back("--random " + std::to_string(o.random) + " × length " +
+                    std::to_string(random_length));
+  }
+  if (o.exhaustive && !o.gpu) {
+    const std::uint64_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
+    const std::uint64_t hi = c.target.fixed_length ? *c.target.fixed_length : *o.exhaustive;
+    std::uint64_t e = 0, strings = 0;
+    // Stops once past the cap: at most cap + 1 rounds (|Σ| = 1), whatever L is.
+    for (std::uint64_t n = lo; n <= hi && sigma > 0 && strings <= o.exhaustive_cap; ++n) {
+      strings = saturating_add(strings, saturating_pow(sigma, n));
+      e = saturating_add(e, saturating_mul(n, saturating_pow(sigma, n)));
+    }
+    // More strings than the engine's own cap: its refusal (which no option raises) says so.
+    if (strings <= o.exhaustive_cap) {
+      work = saturating_add(work, e);
+      parts.push_back("--exhaustive: lengths " + std::to_string(lo) + ".." + std::to_string(hi) +
+                      " over |Σ| = " + std::to_string(sigma));
+    }
+  }
+  if (o.identity_rounds > 0) {
+    const std::uint64_t l = o.identity_max_length;
+    const std::uint64_t lengths = saturating_mul(l, l + 1) / 2;
+    work = saturating_add(work, saturating_mul(saturating_mul(o.identity_rounds, sigma), lengths));
+    parts.push_back("--identity " + std::to_string(o.identity_rounds) +
+                    " × |Σ| = " + std::to_string(sigma) + " × lengths 1.." + std::to_string(l));
+  }
+  std::string detail;
+  for (const std::string& p : parts) detail += (detail.empty() ? "" : "; ") + p;
+  check_work("--max-work", work, max_work, "verify would take", "symbol steps", detail);
+}
 
 }  // namespace
 
@@ -147,8 +195,10 @@ Action add_construct_command(CLI::App& app) {
     if (k->input.empty() && !k->kind->input_help.empty())
       throw InputError("INPUT",
                        "construct " + k->kind->name + " needs an input (a WFA file or a formula)");
+    OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
     Construction c = k->kind->build(args_of(*k), verify_registry());
-    write_file_atomically(f->output, model_to_json(c.model).dump(2) + "\n");
+    out.write(json_text(model_to_json(c.model), 2) + "\n");
+    out.commit();
     std::cout << c.name << ": wrote " << f->output << " (" << describe_layers(c.model)
               << ", |Σ| = " << c.model.alphabet.size() << ")\n";
     for (const Claim& cl : c.claims)
@@ -189,6 +239,10 @@ Action add_verify_command(CLI::App& app) {
                   "write the every-length proof (JSON) to this file, where it can be re-checked");
     k->add_flag("--no-timing", f->no_timing, "leave the proof's time out (reproducible output)");
     k->add_flag("--json", f->json, "print the report as JSON");
+    k->add_option("--max-work", f->max_work,
+                  "refuse checks estimated above this many symbol steps (random, exhaustive, "
+                  "identity)")
+        ->capture_default_str();
   }
   return [verify_cmd, f]() -> int {
     if (!verify_cmd->parsed()) return -1;
@@ -208,18 +262,23 @@ Action add_verify_command(CLI::App& app) {
       const gpu::DeviceInfo d = gpu::probe();
       if (!d.available) std::cerr << "rnncc: no GPU (" << d.why_not << "); verifying on the CPU\n";
     }
+    // Opened before the work; committed only when a proof wrote a certificate.
+    std::optional<OutputFile> certificate;
+    if (!f->certificate.empty()) certificate.emplace(f->certificate);
     const Construction c = k->kind->build(args, verify_registry());
     if (f->options.exhaustive && *f->options.exhaustive == 0 && !c.target.fixed_length)
       throw InputError("--exhaustive", "give a length: every string of length 1..L");
+    check_verify_work(c, f->options, f->max_work);
     VerifyReport r = verify(c, f->options);
     if (r.proof && !r.proof->certificate_json.empty()) {
-      write_file_atomically(f->certificate, r.proof->certificate_json);
+      certificate->write(r.proof->certificate_json);
+      certificate->commit();
       r.proof->certificate = f->certificate;
     } else if (!f->certificate.empty() && !(r.proof && r.proof->no_certificate)) {
       r.notes.push_back("no certificate written: nothing was proved for every length");
     }
     if (f->json)
-      std::cout << to_json(r).dump(2) << "\n";
+      std::cout << json_text(to_json(r), 2) << "\n";
     else
       std::cout << format_text(r);
     return r.holds ? 0 : 1;

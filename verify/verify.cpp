@@ -18,6 +18,7 @@
 #include "circuits/compile/target.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "circuits/io/json_output.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/certificate.hpp"
@@ -400,7 +401,7 @@ class Verification {
     else if (o_.certificate) {
       const SubjectFile fa{"f: the target WFA of " + c_.name, *c_.target.automaton};
       const SubjectFile xm{"X: the model of " + c_.name, c_.model};
-      p.certificate_json = equivalence_certificate(r, fa, xm).dump(1) + "\n";
+      p.certificate_json = json_text(equivalence_certificate(r, fa, xm), 1) + "\n";
     }
     if (!r.equivalent) {
       const EquivalenceCounterexample& ce = *r.counterexample;
@@ -468,8 +469,9 @@ class Verification {
     if ((!o_.exhaustive && !force_domain_) || failing_) return;
     const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
     const std::size_t hi = c_.target.fixed_length ? *c_.target.fixed_length : *o_.exhaustive;
-    double total = 0;
-    for (std::size_t n = lo; n <= hi; ++n) total += count_strings(S_, n);
+    // Summed only until far past any cap: --exhaustive 10^18 must be refused, not looped over.
+    double total = S_ == 1 ? static_cast<double>(hi - lo + 1) : 0;
+    for (std::size_t n = lo; S_ != 1 && n <= hi && total < 1e30; ++n) total += count_strings(S_, n);
     const double cap =
         gpu_ ? static_cast<double>(o_.gpu_exhaustive_cap) : static_cast<double>(o_.exhaustive_cap);
     if (total > cap)

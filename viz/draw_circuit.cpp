@@ -150,8 +150,10 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
     for (GateId id = 0; id < c.size(); ++id) nodes += live[id] && c.kind(id) != GateKind::constant;
   }
   if (nodes > o.max_nodes)
-    throw InputError("draw", fmt::format("the drawing would have {} nodes (limit {}){}", nodes,
-                                         o.max_nodes, o.collapse ? "" : "; try --collapse"));
+    throw InputError("--max-nodes",
+                     fmt::format("the drawing would have {} nodes, more than the limit of {} "
+                                 "(raise --max-nodes to draw it anyway{})",
+                                 nodes, o.max_nodes, o.collapse ? "" : ", or try --collapse"));
 
   Graph G{agopen(const_cast<char*>("circuit"), Agdirected, nullptr), {}};
   G.set(G.g, "rankdir", "BT");

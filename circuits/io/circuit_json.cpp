@@ -8,6 +8,7 @@
 #include "circuits/io/aiger.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
+#include "circuits/io/output_file.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 #include "rnn/json_cursor.hpp"
 
@@ -224,7 +225,9 @@ std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path
   std::string text;
   try {
     if (path.ends_with(".json")) {
-      text = circuit_to_json(cc).dump() + "\n";
+      // Names are bytes from the input files: never abort on one that is not UTF-8.
+      text =
+          circuit_to_json(cc).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     } else if (path.ends_with(".aig") || path.ends_with(".aag")) {
       const AigerFormat f = path.ends_with(".aag") ? AigerFormat::ascii : AigerFormat::binary;
       bool threshold = false;
@@ -258,26 +261,6 @@ void write_circuit(const Circuit& c, const std::string& path) {
   CompiledCircuit cc;
   cc.circuit = c;
   write_circuit(cc, path);
-}
-
-void write_file_atomically(const std::string& path, const std::string& contents) {
-  const std::string tmp = path + ".tmp-rnncc";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, "cannot write the output file");
-    out << contents;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw InputError(path, "writing the output file failed");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw InputError(path, "cannot write the output file: " + ec.message());
-  }
 }
 
 }  // namespace rnncc

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/io/output_file.hpp"  // write_file_atomically (moved there)
 
 namespace rnncc {
 
@@ -31,10 +32,7 @@ CompiledCircuit load_circuit(const std::string& path);
 // gate, as is an unknown extension.
 void write_circuit(const CompiledCircuit& c, const std::string& path);
 void write_circuit(const Circuit& c, const std::string& path);
-// What write_circuit writes to `path` (the format by its extension), without writing it.
+// The bytes write_circuit writes to `path` (format by its extension; the same diagnostics).
 std::string circuit_file_text(const CompiledCircuit& c, const std::string& path);
-// Writes to `path` through a temporary file renamed into place, so a failure leaves no
-// half-written file.
-void write_file_atomically(const std::string& path, const std::string& contents);
 
 }  // namespace rnncc

@@ -1,0 +1,40 @@
+// Resource limits of the commands (issue 14; the table in docs/architecture.md, "Exit codes,
+// limits"): a command that can be asked for huge work estimates it from its flags and the sizes
+// of its inputs before doing any of it, and refuses — at once, without allocating — when the
+// estimate passes the limit, naming the estimate and the option that raises the limit, in the
+// words of the gate budget (circuits/compile/common.hpp, Budget::check):
+//   --max-work: eval would take about E word operations (P patterns × G gates), more than the
+//   limit of M (raise --max-work to run it anyway)
+// Estimates are upper bounds computed in saturating arithmetic (an estimate past 2^64 − 1 stays
+// there rather than wrapping to something small).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rnncc::cli {
+
+// The default of every --max-work: about 2^34 elementary steps, a minute or so of one core.
+inline constexpr std::uint64_t kDefaultMaxWork = std::uint64_t{1} << 34;
+// The default for exact field operations (equiv, minimize): rationals grow, so fewer.
+inline constexpr std::uint64_t kDefaultMaxFieldWork = std::uint64_t{1} << 30;
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b);
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b);
+std::uint64_t saturating_pow(std::uint64_t base, std::uint64_t exponent);
+
+// "about E", or "more than 2^64" once saturated.
+std::string estimate_text(std::uint64_t estimate);
+
+// InputError(option, "<what> about E <unit> (<detail>), more than the limit of M (raise <option>
+// to run it anyway)") when estimate > limit; `what` ends in its verb ("eval would take").
+void check_work(const std::string& option, std::uint64_t estimate, std::uint64_t limit,
+                const std::string& what, const std::string& unit, const std::string& detail);
+
+// The forward basis (verify/equivalence.hpp, verify/minimize.hpp) over dimension D and |Σ|
+// symbols: at most D·|Σ| + 1 candidates, each a D×D product and a reduction against ≤ D basis
+// vectors, so about D³·|Σ| field operations. `command` names the command in the message.
+void check_forward_basis_work(std::uint64_t dimension, std::uint64_t symbols,
+                              std::uint64_t max_work, const std::string& command);
+
+}  // namespace rnncc::cli

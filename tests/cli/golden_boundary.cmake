@@ -1,0 +1,45 @@
+# Issue 14 — the command boundary: one error boundary (exit 2 bad input, 3 a bug), atomic
+# outputs (nothing left behind on failures and signals), and resource limits (a refusal up
+# front, naming the estimate and the option that raises the limit). Each refusal runs in well
+# under a second: it is decided from the flags and the inputs' sizes before any work.
+
+# The boundary itself, called with bodies that throw each class of exception; the output files.
+rnncc_test_binary(cli_boundary_tests test_error_boundary.cpp)
+target_link_libraries(cli_boundary_tests PRIVATE rnncc_cli_boundary rnncc_circuits)
+
+# Outputs: an unwritable target is refused before the work, leaving nothing.
+rnncc_golden(boundary-output-no-dir 2 boundary_output_no_dir.txt stderr compile examples/dplr_d3.json --length 8 -o no-such-dir/out.json)
+rnncc_golden(boundary-output-is-dir 2 boundary_output_is_dir.txt stderr compile examples/dplr_d3.json --length 8 -o tests)
+rnncc_golden(boundary-output-before-work 2 boundary_output_before_work.txt stderr compile examples/dplr_d3.json --length 1000000000000 -o no-such-dir/out.json)
+rnncc_golden(boundary-convert-no-dir 2 boundary_convert_no_dir.txt stderr convert tests/cli/circuits/tiny.json no-such-dir/tiny.aag)
+rnncc_golden(boundary-construct-no-dir 2 boundary_construct_no_dir.txt stderr construct parity -o no-such-dir/parity.json)
+rnncc_golden(boundary-equiv-certificate-no-dir 2 boundary_equiv_certificate_no_dir.txt stderr equiv examples/wfa_count_ab.att examples/wfa_count_ab.att --certificate no-such-dir/c.json)
+# Killing a long `compile -o` over an existing file (SIGINT, SIGTERM), and a compile that fails
+# after opening its output: no temporary file remains, the old target is byte-identical.
+foreach(mode INT TERM fail)
+  add_test(NAME "cli: boundary-kill-mid-write-${mode}"
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/kill_mid_write.sh $<TARGET_FILE:rnncc>
+                   ${CMAKE_CURRENT_BINARY_DIR}/kill-mid-write-${mode} ${mode}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+
+# Sign tests cannot be evaluated by residues: a diagnostic, not an internal error.
+
+# Resource limits: one refusal per limit (docs/architecture.md, "Exit codes and limits").
+rnncc_golden(boundary-eval-batch 2 boundary_eval_batch.txt stderr eval tests/cli/circuits/tiny.json --batch 100000000000)
+rnncc_golden(boundary-eval-outputs-patterns 2 boundary_eval_outputs_patterns.txt stderr eval tests/cli/circuits/arith.json --outputs --batch 300000)
+rnncc_golden(boundary-eval-outputs-values 2 boundary_eval_outputs_values.txt stderr eval tests/cli/circuits/arith.json --outputs --batch 90000 --max-values 1000)
+rnncc_golden(boundary-verify-random 2 boundary_verify_random.txt stderr verify parity --random 1000000000 --seed 1)
+rnncc_golden(boundary-verify-length 2 boundary_verify_length.txt stderr verify parity --length 1000000000 --seed 1)
+rnncc_golden(boundary-verify-exhaustive 2 boundary_verify_exhaustive.txt stderr verify wfa examples/wfa_count_ab.att --exhaustive 14 --max-work 100000 --seed 1)
+rnncc_golden(boundary-verify-identity 2 boundary_verify_identity.txt stderr verify wfa examples/wfa_count_ab.att --identity 10 --identity-length 100000 --seed 1)
+rnncc_golden(boundary-tm-steps 2 boundary_tm_steps.txt stderr verify tm examples/tm_bb4.txt --max-steps 1000000)
+rnncc_golden(boundary-tm-steps-index 2 boundary_tm_steps_index.txt stderr verify tm examples/tm_bb4.txt --max-steps 100000000000 --index)
+rnncc_golden(boundary-run-generate 2 boundary_run_generate.txt stderr run examples/tm_bb2_hybrid.json ^ --generate 1000000)
+rnncc_golden(boundary-equiv-work 2 boundary_equiv_work.txt stderr equiv examples/wfa_count_ab.att examples/wfa_count_ab.att --max-work 100)
+rnncc_golden(boundary-minimize-work 2 boundary_minimize_work.txt stderr minimize examples/wfa_count_ab.att --max-work 100)
+if(RNNCC_WITH_GRAPHVIZ)
+  rnncc_golden(boundary-draw-gates 2 boundary_draw_gates.txt stderr draw examples/dplr_d3.json --length 100000 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
+  rnncc_golden(boundary-draw-nodes 2 boundary_draw_nodes.txt stderr draw examples/dplr_d3.json --length 1000 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
+endif()
+rnncc_golden(boundary-verify-exhaustive-huge 2 boundary_verify_exhaustive_huge.txt stderr verify wfa examples/wfa_count_ab.att --exhaustive 1000000000000000000 --seed 1)
