@@ -685,7 +685,9 @@ class Verification {
   // with X's state trace on its encoding.
   void shrink() {
     if (!failing_) return;
-    auto [w, method] = *failing_;
+    // Two variables, not a structured binding: clang 14 cannot capture one in a lambda.
+    auto w = failing_->first;
+    const auto method = failing_->second;
     Counterexample ce;
     ce.found_by = method;
     const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
