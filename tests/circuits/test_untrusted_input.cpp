@@ -224,7 +224,7 @@ TEST_CASE("malformed circuit files are InputErrors, never std exceptions",
       "m.json: /gates/1/weights/0", "expected a 32-bit integer");
   // found by fuzz_circuit_json (corpus/circuit_json/crash-number-overflow): nlohmann's
   // out_of_range for a number it cannot hold escaped the reader
-  expect_input_error([] { circuit_from_json("[4e2147483647]", "n.json"); }, "n.json",
+  expect_input_error([] { circuit_from_json("[4e2147483647]", "n.json"); }, "n.json:1:2",
                      "malformed JSON: number overflow parsing '4e2147483647'");
 }
 
