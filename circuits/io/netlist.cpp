@@ -6,6 +6,7 @@
 #include "algebra/error.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 #include "rnn/json_cursor.hpp"
+#include "rnn/utf8.hpp"
 
 namespace rnncc {
 
@@ -30,47 +31,15 @@ void fail_at(std::string_view text, const std::string& source, std::size_t at,
 }
 
 std::size_t utf8_error(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      ++i;
-      continue;
-    }
-    // Lead byte: the sequence length and the range of the second byte (RFC 3629, table 3-7).
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      n = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      n = 3;
-      if (b == 0xE0) lo = 0xA0;
-      if (b == 0xED) hi = 0x9F;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      n = 4;
-      if (b == 0xF0) lo = 0x90;
-      if (b == 0xF4) hi = 0x8F;
-    } else {
-      return i;
-    }
-    if (i + n > s.size()) return i;
-    for (std::size_t k = 1; k < n; ++k) {
-      const auto c = static_cast<unsigned char>(s[i + k]);
-      if (c < (k == 1 ? lo : 0x80) || c > (k == 1 ? hi : 0xBF)) return i;
-    }
-    i += n;
-  }
-  return std::string_view::npos;
+  return first_invalid_utf8(s).value_or(std::string_view::npos);
 }
 
 void check_utf8_name(std::string_view text, const std::string& source, std::string_view token,
                      std::size_t at) {
   const std::size_t bad = utf8_error(token);
   if (bad == std::string_view::npos) return;
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  const auto byte = static_cast<unsigned char>(token[bad]);
   fail_at(text, source, at + bad,
-          std::string("expected a UTF-8 name (byte 0x") + kHex[byte >> 4] + kHex[byte & 15] +
-              " is not UTF-8)");
+          "expected a UTF-8 name (" + byte_name(token[bad]) + " is not UTF-8)");
 }
 
 namespace {

@@ -6,8 +6,8 @@
 
 #include "algebra/error.hpp"
 #include "algebra/rational.hpp"
-#include "circuits/io/netlist.hpp"
 #include "rnn/json_cursor.hpp"  // line_column, read_text_file
+#include "rnn/utf8.hpp"
 
 namespace rnncc {
 
@@ -168,15 +168,9 @@ class Parser {
       ++pos_;
     // Diagnostics quote tokens, so a token must be UTF-8 text before anything quotes it.
     const std::string_view atom = text_.substr(start, pos_ - start);
-    if (const std::size_t bad = netlist_io::utf8_error(atom); bad != std::string_view::npos)
-      fail(start + bad, "expected UTF-8 text (byte " + hex_byte(atom[bad]) + " is not UTF-8)");
+    if (const auto bad = first_invalid_utf8(atom))
+      fail(start + *bad, "expected UTF-8 text (" + byte_name(atom[*bad]) + " is not UTF-8)");
     return {Token::Kind::atom, text_.substr(start, pos_ - start), start};
-  }
-
-  static std::string hex_byte(char c) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    const auto b = static_cast<unsigned char>(c);
-    return std::string("0x") + kHex[b >> 4] + kHex[b & 15];
   }
 
   static bool is_space(char c) {
