@@ -127,6 +127,10 @@ struct TmRun {
 // Runs at most max_steps steps (then, if not halted, reason = step_cap).
 TmRun simulate(const TuringMachine& m, const std::vector<std::size_t>& input,
                std::uint64_t max_steps, bool record_transitions = true);
+// The recorded steps point into `m` (TmStep::transition): a temporary machine would leave them
+// dangling (AddressSanitizer found such a use), so simulating one does not compile.
+TmRun simulate(TuringMachine&& m, const std::vector<std::size_t>& input, std::uint64_t max_steps,
+               bool record_transitions = true) = delete;
 std::string tape_text(const TmRun& r);  // "1111" (trimmed), "0" for a blank tape
 
 // ---- The hybrid model -----------------------------------------------------------------------

@@ -111,7 +111,8 @@ TEST_CASE("tm: busy-beaver champions halt with their known step and ones counts"
   };
   for (const Case& c : {Case{kBB2, 6, 4}, Case{kBB3, 21, 5}, Case{kBB4, 107, 13}}) {
     INFO(c.machine);
-    const TmRun r = simulate(parse_machine(c.machine), {}, 1000);
+    const TuringMachine m = parse_machine(c.machine);
+    const TmRun r = simulate(m, {}, 1000);
     CHECK(r.halted);
     CHECK(r.reason == HaltReason::halt_state);
     CHECK(r.steps == c.steps);
@@ -122,18 +123,20 @@ TEST_CASE("tm: busy-beaver champions halt with their known step and ones counts"
     CHECK(counted == c.ones);
   }
   // BB(2) by hand: A0 → 1RB, B0 → 1LA, A1 → 1LB, B0 → 1LA, A0 → 1RB, B1 → 1RZ.
-  const TmRun r = simulate(parse_machine(kBB2), {}, 100);
+  const TuringMachine bb2 = parse_machine(kBB2);
+  const TmRun r = simulate(bb2, {}, 100);
   std::vector<std::string> names;
   for (const TmStep& s : r.transitions)
     names.push_back(state_name(s.state) + std::to_string(s.read) + ":" +
-                    transition_name(parse_machine(kBB2), *s.transition));
+                    transition_name(bb2, *s.transition));
   CHECK(names ==
         std::vector<std::string>{"A0:1RB", "B0:1LA", "A1:1LB", "B0:1LA", "A0:1RB", "B1:1RZ"});
   CHECK(tape_text(r) == "1111");
   CHECK(r.leftmost == -2);
   CHECK(r.head == 0);
   // The cap: BB(4) stopped after 50 steps is not halted.
-  const TmRun capped = simulate(parse_machine(kBB4), {}, 50);
+  const TuringMachine bb4 = parse_machine(kBB4);
+  const TmRun capped = simulate(bb4, {}, 50);
   CHECK(!capped.halted);
   CHECK(capped.reason == HaltReason::step_cap);
   CHECK(capped.steps == 50);
