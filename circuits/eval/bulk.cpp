@@ -18,6 +18,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/eval/patterns.hpp"
 #include "circuits/eval/program.hpp"
+#include "circuits/eval/wide.hpp"
 
 namespace rnncc {
 
@@ -138,8 +139,25 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
                          o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency()));
   r.boolean = is_boolean(c);
   r.per_output.assign(c.outputs().size(), 0);
-  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<Program> wide;  // boolean: the device program for the wide evaluator
   if (r.boolean) {
+    try {
+      wide = lower_program(c, wide_program_options(32));
+    } catch (const DomainError&) {  // threshold weights past 32 bits: the word evaluator
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  if (r.boolean && wide) {
+    // The wide evaluator (circuits/eval/wide.hpp): same patterns (patterns::bool_word), the
+    // number of ones per output.
+    r.patterns = pat.count();
+    RunOptions ro;
+    ro.patterns = pat.spec();
+    WideOptions wo;
+    wo.threads = o.threads;
+    const ProgramResult res = run_program_wide(*wide, ro, wo);
+    r.per_output = res.ones;
+  } else if (r.boolean) {
     r.patterns = pat.count();
     const std::uint64_t words = (r.patterns + 63) / 64;
     const std::size_t ni = c.inputs().size(), no = c.outputs().size();

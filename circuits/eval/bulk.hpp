@@ -1,6 +1,7 @@
 // Bulk evaluation of a circuit on many inputs, reduced to a digest (`rnncc eval`): on the CPU,
-// boolean and threshold circuits bit-parallel (64 patterns a word) and arithmetic circuits mod
-// p = 2^31 − 1, on all cores; on the GPU, the same through the device program
+// boolean and threshold circuits through the wide evaluator (circuits/eval/wide.hpp: the device
+// program over blocks of up to 256 words per instruction, AVX-512/AVX2/generic) and arithmetic
+// circuits mod p = 2^31 − 1, on all cores; on the GPU, the same through the device program
 // (circuits/eval/program.hpp, circuits/eval/cuda/gpu.hpp). Patterns are every assignment of the
 // inputs (exhaustive) or seeded random ones (circuits/eval/patterns.hpp), the same on both
 // devices. The digest per output is the number of patterns where it is 1 (boolean) or the sum of

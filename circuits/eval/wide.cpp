@@ -1,0 +1,489 @@
+#include "circuits/eval/wide.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include <unistd.h>
+
+namespace rnncc {
+
+std::string to_string(WideIsa isa) {
+  switch (isa) {
+    case WideIsa::generic:
+      return "generic";
+    case WideIsa::avx2:
+      return "avx2";
+    case WideIsa::avx512:
+      return "avx512";
+    default:
+      return "automatic";
+  }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define RNNCC_WIDE_X86 1
+#else
+#define RNNCC_WIDE_X86 0
+#endif
+
+bool wide_isa_supported(WideIsa isa) {
+  switch (isa) {
+    case WideIsa::automatic:
+    case WideIsa::generic:
+      return true;
+#if RNNCC_WIDE_X86
+    case WideIsa::avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    case WideIsa::avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("popcnt");
+#endif
+    default:
+      return false;
+  }
+}
+
+WideIsa best_wide_isa() {
+  static const WideIsa best = wide_isa_supported(WideIsa::avx512) ? WideIsa::avx512
+                              : wide_isa_supported(WideIsa::avx2) ? WideIsa::avx2
+                                                                  : WideIsa::generic;
+  return best;
+}
+
+std::size_t l2_cache_bytes() {
+  static const std::size_t bytes = [] {
+    std::ifstream f("/sys/devices/system/cpu/cpu0/cache/index2/size");
+    std::string s;
+    if (f >> s && !s.empty()) {
+      std::size_t n = std::strtoull(s.c_str(), nullptr, 10);
+      const char unit = s.back();
+      if (unit == 'K') n <<= 10;
+      if (unit == 'M') n <<= 20;
+      if (n >= (64u << 10)) return n;
+    }
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    const long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (v >= (64 << 10)) return static_cast<std::size_t>(v);
+#endif
+    return std::size_t{1} << 20;
+  }();
+  return bytes;
+}
+
+namespace {
+
+std::size_t slot_budget_bytes() {
+  return l2_cache_bytes() / 4 * 3;
+}
+
+bool valid_block(std::uint32_t b) {
+  return b == 8 || b == 16 || b == 32 || b == 64 || b == 128 || b == 256;
+}
+
+}  // namespace
+
+ProgramOptions wide_program_options(std::uint32_t block_words) {
+  if (!valid_block(block_words))
+    throw std::invalid_argument("wide block of " + std::to_string(block_words) +
+                                " words: expected 8, 16, 32, 64, 128 or 256");
+  ProgramOptions po;
+  const std::size_t cells = slot_budget_bytes() / (8 * std::size_t{block_words});
+  po.slot_capacity =
+      static_cast<std::uint32_t>(std::max<std::size_t>(cells, 3) - 2);  // 2: constants
+  return po;
+}
+
+std::uint32_t choose_block_words(const Program& p, std::uint64_t patterns, unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t cells = std::size_t{p.slots} + 2;
+  std::uint32_t b = kMaxBlockWords;
+  while (b > 8 && cells * b * 8 > l2_cache_bytes()) b /= 2;
+  const std::uint64_t words = (patterns + 63) / 64;
+  while (b > 8 && words < std::uint64_t{4} * threads * b) b /= 2;
+  return b;
+}
+
+namespace {
+
+// ---- the pre-decoded program -------------------------------------------------------------------
+//
+// Every location becomes a cell index of the thread's slot file: slots, then spill slots, then the
+// constants 0 and 1 (filled once). Gates become one of two kernels: and2 with three inversion
+// masks (or2 by De Morgan: a ∨ b = ¬(¬a ∧ ¬b), so every flag flips), xor2 with one (the three
+// folded together). The masks are 0 or all ones, applied branch-free, so the one frequent case
+// (an AIG's and) never mispredicts on the flags.
+
+enum Kind : std::uint8_t { k_and, k_xor, k_input, k_copy, k_output, k_compare, k_thr };
+
+struct Op {
+  std::uint8_t kind;
+  std::uint8_t ia, ib, io;  // 0 or 1: inversion of a, b, result (k_and); io only for k_xor
+  std::uint32_t d, a, b;    // cells (input: b = input index; output/compare: b = output/pair)
+};
+
+struct Decoded {
+  std::vector<Op> code;
+  std::vector<std::uint32_t> thr_cells;  // parallel to Program::aux: the k locations as cells
+  std::uint32_t cells = 0, zero = 0, max_planes = 0;
+};
+
+Decoded decode(const Program& p) {
+  Decoded dp;
+  dp.zero = p.slots + p.spill_slots;
+  dp.cells = dp.zero + 2;
+  dp.max_planes = std::max<std::uint32_t>(p.max_threshold_planes, 1);
+  auto cell = [&](std::uint32_t loc) -> std::uint32_t {
+    switch (loc_kind(loc)) {
+      case LocKind::slot:
+        return loc_index(loc);
+      case LocKind::spill:
+        return p.slots + loc_index(loc);
+      default:
+        return dp.zero + (loc_index(loc) ? 1 : 0);
+    }
+  };
+  dp.thr_cells.assign(p.aux.size(), 0);
+  dp.code.reserve(p.code.size());
+  for (const Instr& in : p.code) {
+    Op op{};
+    const std::uint8_t ia = in.op_flags & kInvA ? 1 : 0, ib = in.op_flags & kInvB ? 1 : 0,
+                       io = in.op_flags & kInvOut ? 1 : 0;
+    switch (in.op()) {
+      case ProgOp::input:
+        op = {k_input, 0, 0, 0, cell(in.d), 0, in.b};
+        break;
+      case ProgOp::spill:
+        op = {k_copy, 0, 0, 0, cell(in.d), cell(in.a), 0};
+        break;
+      case ProgOp::output:
+        op = {k_output, ia, 0, 0, 0, cell(in.a), in.b};
+        break;
+      case ProgOp::compare:
+        op = {k_compare, ia, ib, 0, cell(in.d), cell(in.a), in.b};
+        break;
+      case ProgOp::and2:
+        op = {k_and, ia, ib, io, cell(in.d), cell(in.a), cell(in.b)};
+        break;
+      case ProgOp::or2:
+        op = {k_and,
+              static_cast<std::uint8_t>(ia ^ 1),
+              static_cast<std::uint8_t>(ib ^ 1),
+              static_cast<std::uint8_t>(io ^ 1),
+              cell(in.d),
+              cell(in.a),
+              cell(in.b)};
+        break;
+      case ProgOp::xor2:
+        op = {k_xor,      0,          0,         static_cast<std::uint8_t>(ia ^ ib ^ io),
+              cell(in.d), cell(in.a), cell(in.b)};
+        break;
+      case ProgOp::thr: {
+        op = {k_thr, 0, 0, 0, cell(in.d), in.a, in.b};
+        for (std::uint32_t i = 0; i < in.b; ++i)
+          dp.thr_cells[in.a + i] = cell(static_cast<std::uint32_t>(p.aux[in.a + i]));
+        break;
+      }
+      default:
+        throw std::invalid_argument("the wide evaluator runs boolean programs only (" +
+                                    to_string(in.op()) + ")");
+    }
+    dp.code.push_back(op);
+  }
+  return dp;
+}
+
+// What one thread accumulates (merged at the end).
+struct Digest {
+  std::vector<std::uint64_t> ones, mismatches, firsts;
+  std::optional<std::uint64_t> first;
+};
+
+void note_mismatch(Digest& r, std::size_t cap, std::uint64_t pattern) {
+  if (!r.first || pattern < *r.first) r.first = pattern;
+  auto& f = r.firsts;
+  if (std::find(f.begin(), f.end(), pattern) != f.end()) return;
+  f.insert(std::upper_bound(f.begin(), f.end(), pattern), pattern);
+  if (f.size() > cap) f.pop_back();
+}
+
+struct Shared {
+  const Program* p;
+  const Decoded* dp;
+  const RunOptions* o;
+  std::uint64_t words, first_word;
+  std::uint64_t* stored;  // [word][output] or null
+};
+
+struct Thread {
+  std::uint64_t* cell;     // cells × B words, 64-byte aligned
+  std::uint64_t* planes;   // max_planes × B words
+  std::uint64_t* scratch;  // B words: lane masks of the block
+  Digest digest;
+};
+
+#define RNNCC_INLINE __attribute__((always_inline)) inline
+
+// One instruction over a block of B words, L words per vector. V: a GCC/clang vector of L words.
+template <class V, unsigned B>
+struct Kernel {
+  static constexpr unsigned L = sizeof(V) / 8;
+  static_assert(B % L == 0);
+
+  static RNNCC_INLINE V load(const std::uint64_t* p) {
+    V v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static RNNCC_INLINE void store(std::uint64_t* p, V v) { __builtin_memcpy(p, &v, sizeof v); }
+  static RNNCC_INLINE V splat(std::uint64_t x) {
+    V v;
+    for (unsigned i = 0; i < L; ++i) v[i] = x;
+    return v;
+  }
+
+  static RNNCC_INLINE void run_block(const Shared& s, Thread& t, std::uint64_t block) {
+    const Decoded& dp = *s.dp;
+    const RunOptions& o = *s.o;
+    std::uint64_t* cell = t.cell;
+    const std::uint64_t w0 = block * B;  // first word of the block (relative to the run)
+    // Lane masks: patterns past count (and words past the run) are masked out of the digest.
+    std::uint64_t* mask = t.scratch;
+    for (unsigned w = 0; w < B; ++w) {
+      const std::uint64_t word = w0 + w;
+      if (word >= s.words) {
+        mask[w] = 0;
+        continue;
+      }
+      const std::uint64_t valid = o.patterns.count - 64 * word;
+      mask[w] = valid >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid) - 1;
+    }
+    for (const Op& in : dp.code) {
+      std::uint64_t* d = cell + std::size_t{in.d} * B;
+      const std::uint64_t* a = cell + std::size_t{in.a} * B;
+      switch (in.kind) {
+        case k_and: {
+          const std::uint64_t* b = cell + std::size_t{in.b} * B;
+          const V ia = splat(0 - std::uint64_t{in.ia}), ib = splat(0 - std::uint64_t{in.ib}),
+                  io = splat(0 - std::uint64_t{in.io});
+          for (unsigned v = 0; v < B; v += L)
+            store(d + v, ((load(a + v) ^ ia) & (load(b + v) ^ ib)) ^ io);
+          break;
+        }
+        case k_xor: {
+          const std::uint64_t* b = cell + std::size_t{in.b} * B;
+          const V io = splat(0 - std::uint64_t{in.io});
+          for (unsigned v = 0; v < B; v += L) store(d + v, load(a + v) ^ load(b + v) ^ io);
+          break;
+        }
+        case k_input:
+          for (unsigned w = 0; w < B; ++w)
+            d[w] = patterns::bool_word(o.patterns, s.first_word + w0 + w, in.b);
+          break;
+        case k_copy:
+          for (unsigned v = 0; v < B; v += L) store(d + v, load(a + v));
+          break;
+        case k_output: {
+          const std::uint64_t inv = 0 - std::uint64_t{in.ia};
+          std::uint64_t n = 0;
+          for (unsigned w = 0; w < B; ++w) n += std::popcount((a[w] ^ inv) & mask[w]);
+          t.digest.ones[in.b] += n;
+          if (s.stored) {
+            const std::uint64_t outs = s.p->outputs;
+            for (unsigned w = 0; w < B && w0 + w < s.words; ++w)
+              s.stored[(w0 + w) * outs + in.b] = a[w] ^ inv;
+          }
+          break;
+        }
+        case k_compare: {
+          const std::uint64_t ia = 0 - std::uint64_t{in.ia}, ib = 0 - std::uint64_t{in.ib};
+          for (unsigned w = 0; w < B; ++w) {
+            std::uint64_t diff = ((a[w] ^ ia) ^ (d[w] ^ ib)) & mask[w];
+            if (!diff) continue;
+            t.digest.mismatches[in.b] += std::popcount(diff);
+            while (diff) {
+              note_mismatch(t.digest, o.max_first_mismatches,
+                            o.patterns.first + 64 * (w0 + w) + std::countr_zero(diff));
+              diff &= diff - 1;
+            }
+          }
+          break;
+        }
+        case k_thr: {
+          // Σ wᵢxᵢ − θ in a bit-sliced two's-complement counter (circuits/eval/gate_ops.hpp,
+          // bits::add_masked), L words at a time; d is written after its chunk is read.
+          const std::int32_t* aux = s.p->aux.data() + in.a;
+          const std::uint32_t* locs = dp.thr_cells.data() + in.a;
+          const std::uint32_t k = in.b;
+          const std::uint32_t P = static_cast<std::uint32_t>(aux[2 * k + 1]);
+          std::uint64_t* planes = t.planes;
+          for (unsigned v = 0; v < B; v += L) {
+            for (std::uint32_t j = 0; j < P; ++j) store(planes + j * L, splat(0));
+            for (std::uint32_t i = 0; i <= k; ++i) {
+              const std::int64_t w = i < k ? aux[k + i] : -static_cast<std::int64_t>(aux[2 * k]);
+              const V m = i < k ? load(cell + std::size_t{locs[i]} * B + v) : splat(~0ull);
+              V carry = splat(0);
+              for (std::uint32_t j = 0; j < P; ++j) {
+                const V x = (static_cast<std::uint64_t>(w) >> (j < 63 ? j : 63) & 1) ? m : splat(0);
+                const V pl = load(planes + j * L);
+                store(planes + j * L, pl ^ x ^ carry);
+                carry = (pl & x) | (carry & (pl ^ x));
+              }
+            }
+            store(d + v, ~load(planes + (P - 1) * L));
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+};
+
+using BlockFn = void (*)(const Shared&, Thread&, std::uint64_t, std::uint32_t);
+
+template <class V>
+RNNCC_INLINE void dispatch_block(const Shared& s, Thread& t, std::uint64_t block, std::uint32_t b) {
+  switch (b) {
+    case 8:
+      Kernel<V, 8>::run_block(s, t, block);
+      break;
+    case 16:
+      Kernel<V, 16>::run_block(s, t, block);
+      break;
+    case 32:
+      Kernel<V, 32>::run_block(s, t, block);
+      break;
+    case 64:
+      Kernel<V, 64>::run_block(s, t, block);
+      break;
+    case 128:
+      Kernel<V, 128>::run_block(s, t, block);
+      break;
+    default:
+      Kernel<V, 256>::run_block(s, t, block);
+      break;
+  }
+}
+
+typedef std::uint64_t v2u __attribute__((vector_size(16)));
+void block_generic(const Shared& s, Thread& t, std::uint64_t block, std::uint32_t b) {
+  dispatch_block<v2u>(s, t, block, b);
+}
+
+#if RNNCC_WIDE_X86
+typedef std::uint64_t v4u __attribute__((vector_size(32)));
+typedef std::uint64_t v8u __attribute__((vector_size(64)));
+__attribute__((target("avx2,popcnt"))) void block_avx2(const Shared& s, Thread& t,
+                                                       std::uint64_t block, std::uint32_t b) {
+  dispatch_block<v4u>(s, t, block, b);
+}
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,popcnt"))) void block_avx512(
+    const Shared& s, Thread& t, std::uint64_t block, std::uint32_t b) {
+  dispatch_block<v8u>(s, t, block, b);
+}
+#endif
+
+BlockFn block_function(WideIsa isa) {
+  switch (isa) {
+#if RNNCC_WIDE_X86
+    case WideIsa::avx2:
+      return block_avx2;
+    case WideIsa::avx512:
+      return block_avx512;
+#endif
+    default:
+      return block_generic;
+  }
+}
+
+struct AlignedFree {
+  void operator()(std::uint64_t* p) const { std::free(p); }
+};
+
+}  // namespace
+
+ProgramResult run_program_wide(const Program& p, const RunOptions& o, const WideOptions& wo) {
+  if (!p.boolean) throw std::invalid_argument("the wide evaluator runs boolean programs only");
+  const WideIsa isa = wo.isa == WideIsa::automatic ? best_wide_isa() : wo.isa;
+  if (!wide_isa_supported(isa))
+    throw std::invalid_argument("this CPU does not run the " + to_string(isa) + " kernel");
+  unsigned threads = wo.threads ? wo.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint32_t B =
+      wo.block_words ? wo.block_words : choose_block_words(p, o.patterns.count, threads);
+  if (!valid_block(B))
+    throw std::invalid_argument("wide block of " + std::to_string(B) +
+                                " words: expected 8, 16, 32, 64, 128 or 256");
+  const Decoded dp = decode(p);
+  ProgramResult r;
+  r.patterns = o.patterns.count;
+  r.ones.assign(p.outputs, 0);
+  r.mismatches.assign(p.pairs, 0);
+  const std::uint64_t words = (o.patterns.count + 63) / 64;
+  if (o.store) r.stored.assign(words * p.outputs, 0);
+  const std::uint64_t blocks = (words + B - 1) / B;
+  threads =
+      static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, blocks)));
+  const Shared s{&p, &dp, &o, words, o.patterns.first / 64, o.store ? r.stored.data() : nullptr};
+  const BlockFn fn = block_function(isa);
+  std::vector<Digest> digests(threads);
+  std::atomic<std::uint64_t> next{0};
+  auto work = [&](unsigned id) {
+    // One allocation: cells, planes, lane masks; 64-byte aligned (a cell is ≥ 64 bytes).
+    const std::size_t n = (std::size_t{dp.cells} + dp.max_planes + 1) * B;
+    std::unique_ptr<std::uint64_t, AlignedFree> mem(
+        static_cast<std::uint64_t*>(std::aligned_alloc(64, n * 8)));
+    if (!mem) throw std::bad_alloc();
+    Thread t{mem.get(),
+             mem.get() + std::size_t{dp.cells} * B,
+             mem.get() + (std::size_t{dp.cells} + dp.max_planes) * B,
+             {}};
+    std::fill(t.cell, t.cell + std::size_t{dp.cells} * B, 0);
+    std::fill(t.cell + std::size_t{dp.zero + 1} * B, t.cell + std::size_t{dp.zero + 2} * B,
+              ~std::uint64_t{0});
+    t.digest.ones.assign(p.outputs, 0);
+    t.digest.mismatches.assign(p.pairs, 0);
+    for (std::uint64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+      fn(s, t, b, B);
+    digests[id] = std::move(t.digest);
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(threads);
+    for (unsigned i = 0; i < threads; ++i)
+      pool.emplace_back([&, i] {
+        try {
+          work(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+    for (auto& th : pool) th.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  // Merge: sums; the smallest first mismatches over all threads (the twin keeps the smallest).
+  for (const Digest& g : digests) {
+    for (std::uint32_t k = 0; k < p.outputs; ++k) r.ones[k] += g.ones[k];
+    for (std::uint32_t q = 0; q < p.pairs; ++q) r.mismatches[q] += g.mismatches[q];
+    if (g.first && (!r.first_mismatch || *g.first < *r.first_mismatch)) r.first_mismatch = g.first;
+    r.first_mismatches.insert(r.first_mismatches.end(), g.firsts.begin(), g.firsts.end());
+  }
+  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
+  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
+                           r.first_mismatches.end());
+  if (r.first_mismatches.size() > o.max_first_mismatches)
+    r.first_mismatches.resize(o.max_first_mismatches);
+  return r;
+}
+
+}  // namespace rnncc
