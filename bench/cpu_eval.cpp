@@ -191,6 +191,32 @@ int main(int argc, char** argv) {
     cj["lowering_s"] = lower_s;
     cj["block_words"] = B;
 
+    // A check before timing (this may be another machine): every ISA, 1 and all threads, equals
+    // the plain twin run_program bit for bit on 2^12 + 7 patterns.
+    {
+      RunOptions ro;
+      ro.patterns.count = (1u << 12) + 7;
+      ro.patterns.seed = 99;
+      ro.store = true;
+      const ProgramResult want = run_program(p, ro);
+      for (WideIsa isa : {WideIsa::generic, WideIsa::avx2, WideIsa::avx512})
+        for (unsigned n : {1u, cores}) {
+          if (!wide_isa_supported(isa)) continue;
+          WideOptions w;
+          w.isa = isa;
+          w.threads = n;
+          w.block_words = 8;
+          const ProgramResult got = run_program_wide(p, ro, w);
+          if (got.ones != want.ones || got.stored != want.stored) {
+            fmt::print("  CHECK FAILED: {} with {} threads differs from run_program\n",
+                       to_string(isa), n);
+            return 1;
+          }
+        }
+      fmt::print("  check: wide == run_program on {} patterns (every ISA, 1 and {} threads)\n",
+                 ro.patterns.count, cores);
+    }
+
     // One core, side by side.
     pin_to(0);
     WideOptions wo;
