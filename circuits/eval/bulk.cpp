@@ -245,7 +245,10 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
     const Program p = lower_program(c, po);
     gpu::LaunchConfig lc;
     lc.threads = threads;
-    const ProgramResult res = d.available ? gpu::run_program_gpu(p, ro, lc) : run_program(p, ro);
+    WideOptions wo;
+    wo.threads = o.threads;
+    const ProgramResult res =
+        d.available ? gpu::run_program_gpu(p, ro, lc) : run_program_wide(p, ro, wo);
     x.values.assign(count, std::vector<Rational>(c.outputs().size()));
     for (std::uint64_t k = 0; k < count; ++k)
       for (std::size_t j = 0; j < c.outputs().size(); ++j)

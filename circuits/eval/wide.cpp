@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "algebra/modp_ops.hpp"
+
 #include <unistd.h>
 
 namespace rnncc {
@@ -213,6 +215,42 @@ void note_mismatch(Digest& r, std::size_t cap, std::uint64_t pattern) {
   if (f.size() > cap) f.pop_back();
 }
 
+// Runs work(0 .. n−1), on n threads when n > 1; rethrows the first exception.
+template <class F>
+void run_threads(unsigned n, F&& work) {
+  if (n == 1) {
+    work(0u);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(n);
+  for (unsigned i = 0; i < n; ++i)
+    pool.emplace_back([&, i] {
+      try {
+        work(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Mismatch counts summed; the smallest first mismatches over all threads (the twin keeps the
+// smallest max_first_mismatches of them, sorted).
+void merge_mismatches(ProgramResult& r, const std::vector<Digest>& digests, std::size_t cap) {
+  for (const Digest& g : digests) {
+    for (std::size_t q = 0; q < r.mismatches.size(); ++q) r.mismatches[q] += g.mismatches[q];
+    if (g.first && (!r.first_mismatch || *g.first < *r.first_mismatch)) r.first_mismatch = g.first;
+    r.first_mismatches.insert(r.first_mismatches.end(), g.firsts.begin(), g.firsts.end());
+  }
+  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
+  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
+                           r.first_mismatches.end());
+  if (r.first_mismatches.size() > cap) r.first_mismatches.resize(cap);
+}
+
 struct Shared {
   const Program* p;
   const Decoded* dp;
@@ -404,6 +442,187 @@ BlockFn block_function(WideIsa isa) {
   }
 }
 
+// ---- arithmetic mode ---------------------------------------------------------------------------
+//
+// N = 2B lanes of 32-bit residues per cell (the same bytes as a boolean cell), one pattern a lane;
+// per block, the program once per prime (algebra/mont31.hpp, Montgomery form), exactly as
+// run_program's arithmetic loop: each lane loop is plain scalar code over N lanes that the
+// compiler vectorises under the kernel's target (16 lanes of 32 bits per AVX-512 operation).
+
+struct ArithShared {
+  const Program* p;
+  const RunOptions* o;
+  std::vector<mont31::Field> fields;
+  std::vector<std::vector<std::uint32_t>> constants;  // [prime][constant], Montgomery form
+  std::vector<std::uint32_t> ones;                    // [prime] Montgomery form of 1
+  std::vector<Op> code;                               // d, a, b as cells; kind = the ProgOp
+  std::vector<std::uint32_t> thr_cells;
+  std::uint32_t cells = 0, first_constant = 0;
+  std::uint64_t* stored = nullptr;
+};
+
+struct ArithThread {
+  std::uint32_t* cell;                           // cells × N
+  std::vector<std::vector<std::uint64_t>> sums;  // [prime][output], plain mod p of Montgomery sums
+  std::vector<std::uint8_t> differs;             // [pair][lane]
+  Digest digest;
+};
+
+template <unsigned N>
+struct ArithKernel {
+  static RNNCC_INLINE void run_block(const ArithShared& s, ArithThread& t, std::uint64_t block) {
+    const Program& p = *s.p;
+    const RunOptions& o = *s.o;
+    const std::uint64_t k0 = block * N;  // first pattern of the block (relative)
+    const unsigned valid = static_cast<unsigned>(std::min<std::uint64_t>(N, o.patterns.count - k0));
+    std::uint32_t* cell = t.cell;
+    std::fill(t.differs.begin(), t.differs.end(), 0);
+    const std::size_t np = s.fields.size();
+    for (std::size_t j = 0; j < np; ++j) {
+      const mont31::Field f = s.fields[j];
+      const std::uint32_t one = s.ones[j];
+      for (std::size_t q = 0; q < s.constants[j].size(); ++q)
+        std::fill(cell + (s.first_constant + q) * N, cell + (s.first_constant + q + 1) * N,
+                  s.constants[j][q]);
+      for (const Op& in : s.code) {
+        std::uint32_t* d = cell + std::size_t{in.d} * N;
+        const std::uint32_t* a = cell + std::size_t{in.a} * N;
+        const std::uint32_t* b = cell + std::size_t{in.b} * N;
+        switch (static_cast<ProgOp>(in.kind)) {
+          case ProgOp::input:
+            for (unsigned l = 0; l < N; ++l) {
+              const std::uint64_t x =
+                  patterns::int_value(o.patterns, o.patterns.first + k0 + l, in.b);
+              d[l] = mont31::to_mont(static_cast<std::uint32_t>(x % f.p), f);
+            }
+            break;
+          case ProgOp::spill:
+            for (unsigned l = 0; l < N; ++l) d[l] = a[l];
+            break;
+          case ProgOp::output: {
+            std::uint64_t sum = 0;
+            for (unsigned l = 0; l < valid; ++l) sum += a[l];
+            std::uint64_t& acc = t.sums[j][in.b];
+            acc = (acc + sum % f.p) % f.p;
+            if (s.stored)
+              for (unsigned l = 0; l < valid; ++l)
+                s.stored[((k0 + l) * np + j) * p.outputs + in.b] = mont31::from_mont(a[l], f);
+            break;
+          }
+          case ProgOp::compare: {
+            const std::uint32_t* c = cell + std::size_t{in.d} * N;
+            std::uint8_t* diff = t.differs.data() + std::size_t{in.b} * N;
+            for (unsigned l = 0; l < N; ++l) diff[l] |= a[l] != c[l];
+            break;
+          }
+          case ProgOp::thr: {
+            const std::int32_t* aux = p.aux.data() + in.a;
+            const std::uint32_t* locs = s.thr_cells.data() + in.a;
+            const std::uint32_t k = in.b;
+            std::int64_t sum[N] = {};
+            for (std::uint32_t i = 0; i < k; ++i) {
+              const std::uint32_t* x = cell + std::size_t{locs[i]} * N;
+              const std::int64_t w = aux[k + i];
+              for (unsigned l = 0; l < N; ++l) sum[l] += x[l] != 0 ? w : 0;
+            }
+            for (unsigned l = 0; l < N; ++l) d[l] = sum[l] >= aux[2 * k] ? one : 0;
+            break;
+          }
+          case ProgOp::add:
+            for (unsigned l = 0; l < N; ++l) d[l] = mont31::add(a[l], b[l], f);
+            break;
+          case ProgOp::sub:
+            for (unsigned l = 0; l < N; ++l) d[l] = mont31::sub(a[l], b[l], f);
+            break;
+          case ProgOp::mul:
+            for (unsigned l = 0; l < N; ++l) d[l] = mont31::mul(a[l], b[l], f);
+            break;
+          case ProgOp::neg:
+            for (unsigned l = 0; l < N; ++l) d[l] = mont31::neg(a[l], f);
+            break;
+          case ProgOp::and2:
+            for (unsigned l = 0; l < N; ++l) d[l] = (a[l] != 0 && b[l] != 0) ? one : 0;
+            break;
+          case ProgOp::or2:
+            for (unsigned l = 0; l < N; ++l) d[l] = (a[l] != 0 || b[l] != 0) ? one : 0;
+            break;
+          case ProgOp::xor2:
+            for (unsigned l = 0; l < N; ++l) d[l] = ((a[l] != 0) != (b[l] != 0)) ? one : 0;
+            break;
+          case ProgOp::not1:
+          case ProgOp::is_zero:
+            for (unsigned l = 0; l < N; ++l) d[l] = a[l] == 0 ? one : 0;
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    for (std::uint32_t q = 0; q < p.pairs; ++q)
+      for (unsigned l = 0; l < valid; ++l)
+        if (t.differs[std::size_t{q} * N + l]) {
+          ++t.digest.mismatches[q];
+          note_mismatch(t.digest, o.max_first_mismatches, o.patterns.first + k0 + l);
+        }
+  }
+};
+
+using ArithFn = void (*)(const ArithShared&, ArithThread&, std::uint64_t, std::uint32_t);
+
+RNNCC_INLINE void dispatch_arith(const ArithShared& s, ArithThread& t, std::uint64_t block,
+                                 std::uint32_t b) {
+  switch (b) {
+    case 8:
+      ArithKernel<16>::run_block(s, t, block);
+      break;
+    case 16:
+      ArithKernel<32>::run_block(s, t, block);
+      break;
+    case 32:
+      ArithKernel<64>::run_block(s, t, block);
+      break;
+    case 64:
+      ArithKernel<128>::run_block(s, t, block);
+      break;
+    case 128:
+      ArithKernel<256>::run_block(s, t, block);
+      break;
+    default:
+      ArithKernel<512>::run_block(s, t, block);
+      break;
+  }
+}
+
+void arith_generic(const ArithShared& s, ArithThread& t, std::uint64_t block, std::uint32_t b) {
+  dispatch_arith(s, t, block, b);
+}
+#if RNNCC_WIDE_X86
+__attribute__((target("avx2,popcnt"))) void arith_avx2(const ArithShared& s, ArithThread& t,
+                                                       std::uint64_t block, std::uint32_t b) {
+  dispatch_arith(s, t, block, b);
+}
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,popcnt"))) void arith_avx512(
+    const ArithShared& s, ArithThread& t, std::uint64_t block, std::uint32_t b) {
+  dispatch_arith(s, t, block, b);
+}
+#endif
+
+ArithFn arith_function(WideIsa isa) {
+  switch (isa) {
+#if RNNCC_WIDE_X86
+    case WideIsa::avx2:
+      return arith_avx2;
+    case WideIsa::avx512:
+      return arith_avx512;
+#endif
+    default:
+      return arith_generic;
+  }
+}
+
+ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa, unsigned threads,
+                             std::uint32_t B);
+
 struct AlignedFree {
   void operator()(std::uint64_t* p) const { std::free(p); }
 };
@@ -411,7 +630,8 @@ struct AlignedFree {
 }  // namespace
 
 ProgramResult run_program_wide(const Program& p, const RunOptions& o, const WideOptions& wo) {
-  if (!p.boolean) throw std::invalid_argument("the wide evaluator runs boolean programs only");
+  // The float shadow (magnitude) is the twin's alone: run it there.
+  if (!p.boolean && o.magnitude) return run_program(p, o);
   const WideIsa isa = wo.isa == WideIsa::automatic ? best_wide_isa() : wo.isa;
   if (!wide_isa_supported(isa))
     throw std::invalid_argument("this CPU does not run the " + to_string(isa) + " kernel");
@@ -421,6 +641,7 @@ ProgramResult run_program_wide(const Program& p, const RunOptions& o, const Wide
   if (!valid_block(B))
     throw std::invalid_argument("wide block of " + std::to_string(B) +
                                 " words: expected 8, 16, 32, 64, 128 or 256");
+  if (!p.boolean) return run_arith_wide(p, o, isa, threads, B);
   const Decoded dp = decode(p);
   ProgramResult r;
   r.patterns = o.patterns.count;
@@ -454,36 +675,131 @@ ProgramResult run_program_wide(const Program& p, const RunOptions& o, const Wide
       fn(s, t, b, B);
     digests[id] = std::move(t.digest);
   };
-  if (threads == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(threads);
-    for (unsigned i = 0; i < threads; ++i)
-      pool.emplace_back([&, i] {
-        try {
-          work(i);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    for (auto& th : pool) th.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
-  }
-  // Merge: sums; the smallest first mismatches over all threads (the twin keeps the smallest).
-  for (const Digest& g : digests) {
+  run_threads(threads, work);
+  for (const Digest& g : digests)
     for (std::uint32_t k = 0; k < p.outputs; ++k) r.ones[k] += g.ones[k];
-    for (std::uint32_t q = 0; q < p.pairs; ++q) r.mismatches[q] += g.mismatches[q];
-    if (g.first && (!r.first_mismatch || *g.first < *r.first_mismatch)) r.first_mismatch = g.first;
-    r.first_mismatches.insert(r.first_mismatches.end(), g.firsts.begin(), g.firsts.end());
-  }
-  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
-  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
-                           r.first_mismatches.end());
-  if (r.first_mismatches.size() > o.max_first_mismatches)
-    r.first_mismatches.resize(o.max_first_mismatches);
+  merge_mismatches(r, digests, o.max_first_mismatches);
   return r;
 }
+
+namespace {
+
+ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa, unsigned threads,
+                             std::uint32_t B) {
+  const std::size_t np = o.primes.size();
+  if (np == 0) throw std::invalid_argument("arithmetic programs need at least one prime");
+  const std::uint32_t N = 2 * B;  // lanes (patterns) per block
+  ArithShared s;
+  s.p = &p;
+  s.o = &o;
+  s.first_constant = p.slots + p.spill_slots;
+  s.cells = s.first_constant + static_cast<std::uint32_t>(p.constants.size());
+  // Constants per prime in Montgomery form, as run_program converts them.
+  for (std::size_t j = 0; j < np; ++j) {
+    const mont31::Field f = mont31::make_field(o.primes[j]);
+    s.fields.push_back(f);
+    s.ones.push_back(mont31::to_mont(1, f));
+    std::vector<std::uint32_t> cs;
+    for (const Rational& c : p.constants) {
+      const std::uint64_t pj = o.primes[j];
+      const Integer num = numerator(c), den = denominator(c);
+      const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % pj) + pj) % pj));
+      if (dn == 0)
+        throw std::invalid_argument("prime " + std::to_string(pj) + " divides a denominator");
+      const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % pj) + pj) % pj));
+      cs.push_back(
+          mont31::to_mont(static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, pj), pj)), f));
+    }
+    s.constants.push_back(std::move(cs));
+  }
+  auto cell = [&](std::uint32_t loc) -> std::uint32_t {
+    switch (loc_kind(loc)) {
+      case LocKind::slot:
+        return loc_index(loc);
+      case LocKind::spill:
+        return p.slots + loc_index(loc);
+      default:
+        return s.first_constant + loc_index(loc);
+    }
+  };
+  s.thr_cells.assign(p.aux.size(), 0);
+  for (const Instr& in : p.code) {
+    Op op{};
+    op.kind = static_cast<std::uint8_t>(in.op());
+    switch (in.op()) {
+      case ProgOp::input:
+        op.d = cell(in.d);
+        op.b = in.b;
+        break;
+      case ProgOp::output:
+        op.a = cell(in.a);
+        op.b = in.b;
+        break;
+      case ProgOp::compare:
+        op.d = cell(in.d);
+        op.a = cell(in.a);
+        op.b = in.b;
+        break;
+      case ProgOp::thr:
+        op.d = cell(in.d);
+        op.a = in.a;
+        op.b = in.b;
+        for (std::uint32_t i = 0; i < in.b; ++i)
+          s.thr_cells[in.a + i] = cell(static_cast<std::uint32_t>(p.aux[in.a + i]));
+        break;
+      case ProgOp::spill:
+      case ProgOp::neg:
+      case ProgOp::not1:
+      case ProgOp::is_zero:
+        op.d = cell(in.d);
+        op.a = cell(in.a);
+        break;
+      default:
+        op.d = cell(in.d);
+        op.a = cell(in.a);
+        op.b = cell(in.b);
+        break;
+    }
+    s.code.push_back(op);
+  }
+  ProgramResult r;
+  r.patterns = o.patterns.count;
+  r.mismatches.assign(p.pairs, 0);
+  r.max_difference_bound.assign(p.pairs, 0.0);
+  if (o.store) r.stored.assign(o.patterns.count * np * p.outputs, 0);
+  s.stored = o.store ? r.stored.data() : nullptr;
+  const std::uint64_t blocks = (o.patterns.count + N - 1) / N;
+  threads =
+      static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, blocks)));
+  const ArithFn fn = arith_function(isa);
+  std::vector<ArithThread> done(threads);
+  std::atomic<std::uint64_t> next{0};
+  auto work = [&](unsigned id) {
+    std::vector<std::uint32_t> mem(std::max<std::size_t>(1, std::size_t{s.cells} * N));
+    ArithThread t;
+    t.cell = mem.data();
+    t.sums.assign(np, std::vector<std::uint64_t>(p.outputs, 0));
+    t.differs.assign(std::size_t{p.pairs} * N, 0);
+    t.digest.mismatches.assign(p.pairs, 0);
+    for (std::uint64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+      fn(s, t, b, B);
+    t.cell = nullptr;
+    done[id] = std::move(t);
+  };
+  run_threads(threads, work);
+  r.sums.assign(np, std::vector<std::uint64_t>(p.outputs, 0));
+  for (std::size_t j = 0; j < np; ++j)
+    for (std::uint32_t k = 0; k < p.outputs; ++k) {
+      std::uint64_t acc = 0;
+      for (const ArithThread& t : done) acc = (acc + t.sums[j][k]) % s.fields[j].p;
+      r.sums[j][k] = mont31::from_mont(static_cast<std::uint32_t>(acc), s.fields[j]);
+    }
+  std::vector<Digest> digests;
+  for (ArithThread& t : done) digests.push_back(std::move(t.digest));
+  merge_mismatches(r, digests, o.max_first_mismatches);
+  return r;
+}
+
+}  // namespace
 
 }  // namespace rnncc

@@ -19,8 +19,11 @@
 //     atomic counter, each with its own slot file and digest, merged at the end;
 //   - semantics: the same pattern generation (patterns::bool_word) and the same digest as
 //     run_program (ones, mismatches, first_mismatch(es), stored), bit for bit.
-// Boolean programs only (threshold instructions through the bit-sliced counter of
-// circuits/eval/gate_ops.hpp, vectorised); arithmetic programs throw std::invalid_argument.
+// Boolean programs (threshold instructions through the bit-sliced counter of
+// circuits/eval/gate_ops.hpp, vectorised) and arithmetic programs: 2B lanes of 32-bit residues per
+// cell, the program once per prime per block with algebra/mont31.hpp's functions (lane loops the
+// compiler vectorises, 16 lanes per AVX-512 operation), the same sums, stored residues and
+// mismatches as run_program. The float shadow (RunOptions::magnitude) runs on run_program itself.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +58,8 @@ ProgramOptions wide_program_options(std::uint32_t block_words);
 inline constexpr std::uint32_t kMaxBlockWords = 256;
 std::uint32_t choose_block_words(const Program& p, std::uint64_t patterns, unsigned threads);
 
-// Throws std::invalid_argument for an arithmetic program, a block size other than 8/16/32/64, an
-// instruction set the CPU lacks.
+// Throws std::invalid_argument for a block size other than 8, 16, …, 256, an instruction set the
+// CPU lacks, an arithmetic program without primes or with a prime dividing a denominator.
 ProgramResult run_program_wide(const Program& p, const RunOptions& options,
                                const WideOptions& wide = {});
 

@@ -18,6 +18,7 @@
 
 using namespace rnncc;
 using testing::epfl_dir;
+using testing::random_arithmetic_circuit;
 using testing::random_boolean_circuit;
 
 namespace {
@@ -36,6 +37,8 @@ void require_same(const ProgramResult& want, const ProgramResult& got) {
   REQUIRE(got.first_mismatch == want.first_mismatch);
   REQUIRE(got.first_mismatches == want.first_mismatches);
   REQUIRE(got.stored == want.stored);
+  REQUIRE(got.sums == want.sums);
+  REQUIRE(got.max_difference_bound == want.max_difference_bound);
 }
 
 // Both evaluators on p with the given patterns; every ISA, block and thread count given.
@@ -166,7 +169,7 @@ TEST_CASE("the wide evaluator refuses what it cannot run", "[wide]") {
   REQUIRE_THROWS_AS(run_program_wide(p, ro, wo), std::invalid_argument);
   REQUIRE_THROWS_AS(wide_program_options(7), std::invalid_argument);
   ProgramOptions po;
-  po.arithmetic = true;
+  po.arithmetic = true;  // no primes given
   REQUIRE_THROWS_AS(run_program_wide(lower_program(random_boolean_circuit(rng, 4, 20), po), ro),
                     std::invalid_argument);
   for (WideIsa isa : {WideIsa::avx2, WideIsa::avx512})
@@ -189,5 +192,43 @@ TEST_CASE("rnncc eval's CPU path (evaluate_bulk) equals the plain twin", "[wide]
     const BulkResult fast = evaluate_bulk(c, o), plain = evaluate_bulk_plain(c, o);
     REQUIRE(fast.per_output == plain.per_output);
     REQUIRE(fast.fingerprint == plain.fingerprint);
+  }
+}
+
+TEST_CASE("wide arithmetic mode equals run_program mod several primes", "[wide][arithmetic]") {
+  std::mt19937_64 rng(80);
+  const std::vector<std::uint32_t> primes = {2147483647u, 2147483629u, 1000003u};
+  for (int trial = 0; trial < 8; ++trial) {
+    const Circuit c = random_arithmetic_circuit(rng, 2 * (2 + trial % 4), 120);
+    ProgramOptions po;
+    po.slot_capacity = trial % 2 ? 5 : 1024;
+    po.compare_pairs = {{0, c.outputs().size() - 1}, {0, 0}};
+    const Program p = lower_program(c, po);
+    REQUIRE_FALSE(p.boolean);
+    const std::uint32_t L = static_cast<std::uint32_t>(c.inputs().size() / 2);
+    RunOptions ro;
+    ro.primes = std::vector<std::uint32_t>(primes.begin(), primes.begin() + 1 + trial % 3);
+    ro.store = true;
+    ro.max_first_mismatches = 5;
+    ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
+                   : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
+                                    : patterns::Mode::strings_random,
+                   static_cast<std::uint64_t>(trial),
+                   2,
+                   L,
+                   3,
+                   std::min<std::uint64_t>(16 * 3 + 5, std::uint64_t{1} << L)};
+    check_program(p, ro, {8, 16}, {1, 3});
+  }
+  SECTION("the float shadow runs on the twin") {
+    const Circuit c = random_arithmetic_circuit(rng, 4, 50);
+    ProgramOptions po;
+    po.compare_pairs = {{0, 0}};
+    const Program p = lower_program(c, po);
+    RunOptions ro;
+    ro.primes = primes;
+    ro.magnitude = true;
+    ro.patterns.count = 40;
+    require_same(run_program(p, ro), run_program_wide(p, ro));
   }
 }
