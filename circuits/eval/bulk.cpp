@@ -300,7 +300,10 @@ ExactOutputs evaluate_exact(const Circuit& c, const BulkOptions& o, std::uint64_
   const Program p = lower_program(c, po);
   gpu::LaunchConfig lc;
   lc.threads = threads;
-  const ProgramResult res = d.available ? gpu::run_program_gpu(p, ro, lc) : run_program(p, ro);
+  WideOptions wo;
+  wo.threads = o.threads;
+  const ProgramResult res =
+      d.available ? gpu::run_program_gpu(p, ro, lc) : run_program_wide(p, ro, wo);
   const std::size_t no = c.outputs().size();
   x.values.assign(count, std::vector<Rational>(no));
   std::vector<std::uint32_t> residues(k);
