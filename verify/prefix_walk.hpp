@@ -27,10 +27,12 @@ inline constexpr std::uint32_t kMaxDim = 64;
 inline constexpr std::uint32_t kMaxLength = 64;
 inline constexpr std::uint64_t kNone = ~std::uint64_t{0};
 // The GPU kernels (verify/cuda/prefix_check.cu): dimension padded to 8, 16 or 32, primes to 1, 2
-// or 4, (padded d)·(padded k) ≤ 64 words of state per level, tables in constant memory.
+// or 4, (padded d)·(padded k) ≤ 32 words of state per level (compile time grows with it),
+// tables in constant memory. Larger subjects take the CPU walk or the check circuit.
 inline constexpr std::uint32_t kGpuMaxDim = 32;
-inline constexpr std::uint32_t kGpuMaxStateWords = 64;
-inline constexpr std::uint32_t kGpuTableWords = 16000;
+inline constexpr std::uint32_t kGpuMaxStateWords = 32;
+inline constexpr std::uint32_t kGpuMatrixWords = 14336;  // S·K·D² (constant memory: 64 KiB)
+inline constexpr std::uint32_t kGpuOutputWords = 1536;   // S·K·D
 RNNCC_HD std::uint32_t gpu_padded_dim(std::uint32_t d) {
   return d <= 8 ? 8 : d <= 16 ? 16 : d <= 32 ? 32 : 0;
 }
@@ -41,7 +43,8 @@ RNNCC_HD std::uint32_t gpu_padded_primes(std::uint32_t k) {
 RNNCC_HD bool gpu_fits(std::uint32_t d, std::uint32_t k, std::uint32_t S) {
   const std::uint32_t D = gpu_padded_dim(d), K = gpu_padded_primes(k);
   return D != 0 && K != 0 && D * K <= kGpuMaxStateWords &&
-         static_cast<std::uint64_t>(K) * D * (1 + S * D + S) <= kGpuTableWords;
+         static_cast<std::uint64_t>(S) * K * D * D <= kGpuMatrixWords &&
+         static_cast<std::uint64_t>(S) * K * D <= kGpuOutputWords;
 }
 
 // Flat tables: alpha[i·d + a], M[((i·S + σ)·d + a)·d + b], O[(i·S + σ)·d + a] for prime i.

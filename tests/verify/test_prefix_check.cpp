@@ -196,10 +196,35 @@ TEST_CASE("the static bound sizes the primes", "[verify][prefix]") {
     PrefixCheckOptions od = options(n);
     od.count = 1000;
     const DeviceCheckReport rd = prefix_check(*sd, od);
-    WARN("count_ab dplr n = " << n << ": d = " << sd->g.dim << " (" << sd->dim_x << " + "
+    INFO("count_ab dplr n = " << n << ": d = " << sd->g.dim << " (" << sd->dim_x << " + "
                               << sd->dim_f << "), log2 N = " << rd.log2_bound << ", primes "
                               << rd.primes.size());
     REQUIRE(rd.exact);
     REQUIRE(rd.mismatches == 0);
+    REQUIRE(rd.primes.size() == 1);  // N ≤ 2^7: the headline needs one prime
+  }
+}
+
+TEST_CASE("verify's CPU exhaustive method takes prefix sharing where no circuit runs per string",
+          "[verify][prefix]") {
+  for (bool bug : {false, true}) {
+    const Construction c =
+        bug ? broken(WfaFamily::dplr)
+            : wfa_to_lrnn(load_wfa(test::example("wfa_count_ab.att")), WfaFamily::dplr);
+    VerifyOptions vo;
+    vo.exhaustive = 9;
+    vo.random = 0;
+    vo.prove = false;
+    const VerifyReport per_string = verify(c, vo);
+    vo.three_way = false;  // no circuit per string: every length by prefix sharing
+    const VerifyReport shared = verify(c, vo);
+    INFO("bug " << bug);
+    REQUIRE(shared.holds == per_string.holds);
+    REQUIRE(shared.checked.at("exhaustive") == per_string.checked.at("exhaustive"));
+    REQUIRE(shared.counterexample.has_value() == per_string.counterexample.has_value());
+    if (bug) REQUIRE(shared.counterexample->input == per_string.counterexample->input);
+    bool noted = false;
+    for (const auto& n : shared.notes) noted |= n.find(kPrefixMethod) != std::string::npos;
+    REQUIRE(noted);
   }
 }
