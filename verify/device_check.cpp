@@ -12,6 +12,7 @@
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/program.hpp"
 #include "verify/check_circuit.hpp"
+#include "verify/prefix_check.hpp"
 
 namespace rnncc {
 
@@ -34,12 +35,27 @@ double log2_of(const Integer& v) {
 }  // namespace
 
 DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& o) {
+  if (o.exhaustive && o.prefix_sharing && o.length > 0) {
+    const auto subject = prefix_subject(c);
+    if (subject && !prefix_not_applicable(*subject, o.length, o.device)) {
+      PrefixCheckOptions po;
+      po.length = o.length;
+      po.first = o.first;
+      po.count = o.count;
+      po.device = o.device;
+      po.cpu_threads = o.cpu_threads;
+      DeviceCheckReport rep = prefix_check(*subject, po);
+      rep.method = kPrefixMethod;
+      return rep;
+    }
+  }
   std::string why;
   const auto cc = build_check_circuit(c, o.length, &why);
   if (!cc)
     throw InputError(
         "--device", fmt::format("{} has no check circuit at length {}: {}", c.name, o.length, why));
   DeviceCheckReport rep;
+  rep.method = "check circuit, mod p with the float shadow";
   const std::uint32_t r = static_cast<std::uint32_t>(cc->symbols);
   const std::uint32_t L = static_cast<std::uint32_t>(o.length);
 

@@ -41,9 +41,15 @@ struct DeviceCheckOptions {
   CheckDevice device = CheckDevice::gpu;
   std::uint32_t threads = 1024;  // GPU block size (latency-bound: more warps, fewer slots win)
   std::size_t sample = 4096;     // CPU sample that chooses the first prime count (0: one prime)
+  // Exhaustive checks of a subject with linear representations (X linear in its state, f a
+  // WFA) by prefix sharing (verify/prefix_check.hpp) instead of the check circuit; false: the
+  // check circuit always.
+  bool prefix_sharing = true;
+  unsigned cpu_threads = 0;  // prefix sharing on the CPU: 0 = every core
 };
 
 struct DeviceCheckReport {
+  std::string method;            // "check circuit, …" or prefix_check.hpp's kPrefixMethod
   std::string device;            // the GPU's name, or "cpu (device program twin)"
   std::uint64_t strings = 0;     // strings checked
   std::uint64_t mismatches = 0;  // strings whose outputs differ
@@ -60,6 +66,9 @@ struct DeviceCheckReport {
   double gate_evaluations_per_second = 0;  // gate instructions × strings × primes / kernel time
 };
 
+// Exhaustive checks go by prefix sharing where prefix_subject(c) exists and applies at this
+// length (on the GPU with CheckDevice::gpu, else on every core), through the check circuit
+// otherwise and for random strings; `method` says which.
 // Throws InputError (exit 2) when no check circuit exists for c at this length (the reason in the
 // message), when the enumeration has more than 2^62 strings, and GpuError from the device.
 DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& options);

@@ -26,6 +26,7 @@
 #include "verify/device_check.hpp"
 #include "verify/equivalence.hpp"
 #include "verify/minimize.hpp"
+#include "verify/prefix_check.hpp"
 
 namespace rnncc {
 
@@ -495,11 +496,40 @@ class Verification {
       return;
     }
     std::size_t count = 0;
-    for (std::size_t n = lo; n <= hi && !failing_; ++n)
+    std::optional<PrefixSubject> subject;  // prefix sharing where no per-string circuit runs
+    if (!c_.target.fixed_length) subject = prefix_subject(c_);
+    std::size_t shared_lo = 0, shared_hi = 0;
+    for (std::size_t n = lo; n <= hi && !failing_; ++n) {
+      const bool circuit =
+          o_.three_way && checker_.compilable() &&
+          c_.encode(std::vector<std::size_t>(n, 0)).size() <= o_.three_way_max_tokens;
+      if (subject && !circuit && !prefix_not_applicable(*subject, n)) {
+        PrefixCheckOptions po;
+        po.length = n;
+        const DeviceCheckReport r = prefix_check(*subject, po);
+        if (!shared_lo) shared_lo = n;
+        shared_hi = n;
+        if (r.first_counterexample) {
+          std::uint64_t index = 0;  // strings up to the failure, as the loop below counts
+          for (std::size_t x : *r.first_counterexample) index = index * S_ + x;
+          count += index + 1;
+          if (!record(*r.first_counterexample, "exhaustive", o_.three_way))
+            report_.notes.push_back("prefix sharing reported a mismatch on " +
+                                    join(sigma_, *r.first_counterexample) +
+                                    " that the CPU does not reproduce");
+        } else {
+          count += r.strings;
+        }
+        continue;
+      }
       for_each_string(S_, n, [&](const std::vector<std::size_t>& w) {
         count += in_domain(w);
         return record(w, "exhaustive", o_.three_way);
       });
+    }
+    if (shared_lo)
+      report_.notes.push_back(fmt::format("exhaustive: lengths {}..{} {} on the CPU", shared_lo,
+                                          shared_hi, kPrefixMethod));
     report_.checked["exhaustive"] = count;
     domain_complete_ = true;
     covered("exhaustive", lo, hi);
@@ -769,6 +799,7 @@ class Verification {
     double max_log2_bound = -INFINITY, work_seconds = 0, work = 0;
     std::string device;
     std::optional<std::uint64_t> modulus;
+    std::size_t prefix_runs = 0;  // lengths checked by prefix sharing (verify/prefix_check.hpp)
   };
 
   static std::uint64_t drawn_seed() {
@@ -943,6 +974,7 @@ class Verification {
     s.hi = d.length;
     s.device = dr.device;
     s.modulus = dr.modulus;
+    s.prefix_runs += dr.method == kPrefixMethod;
     s.strings += dr.strings;
     s.mismatches += dr.mismatches;
     s.max_primes = std::max(s.max_primes, dr.primes.size());
@@ -972,6 +1004,9 @@ class Verification {
         "{:.3g} gate evaluations/s",
         method, s.lo, s.hi, s.strings, s.device, s.mismatches, s.max_log2_bound, exactness,
         s.work_seconds > 0 ? s.work / s.work_seconds : 0.0));
+    if (s.prefix_runs)
+      report_.notes.push_back(fmt::format("{}: {} of {} lengths {} (operations: multiply-adds)",
+                                          method, s.prefix_runs, s.runs, kPrefixMethod));
   }
 
   // X's state trace on encode(w), as `rnncc run --trace` prints it.

@@ -22,6 +22,7 @@ DeviceCheckOptions cpu_options(std::size_t n) {
   DeviceCheckOptions o;
   o.length = n;
   o.device = CheckDevice::cpu;
+  o.prefix_sharing = false;  // the check-circuit path (prefix sharing: test_prefix_check.cpp)
   return o;
 }
 
