@@ -6,11 +6,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "algebra/modp_ops.hpp"
+#include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/gate_ops.hpp"
 
 namespace rnncc::gpu {
@@ -543,8 +547,8 @@ std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
       std::min<std::size_t>(d.shared_per_block / (bytes * threads), kLocIndexMask));
 }
 
-ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const LaunchConfig& config,
-                              Timing* timing) {
+ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
+                                      const LaunchConfig& config, Timing* timing) {
   const auto t0 = std::chrono::steady_clock::now();
   const DeviceInfo d = probe();
   if (!d.available) throw GpuError(d.why_not);
@@ -750,7 +754,64 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
     timing->threads = T;
     timing->slots = S;
     timing->launches = launches;
+    timing->path = "interpreter";
   }
+  return r;
+}
+
+// The automatic choice: compile when the run time the compiled kernel saves pays for compiling it,
+//   work·(1/R_interp − 1/R_compiled) > C(program),
+// work = gate instructions × patterns (× primes). Rates measured on one H200 (bench/gpu_eval.cpp,
+// 2026-12-01): boolean interpreter ≈ 1.2·10¹³ gate evals/s, compiled ≈ 6·10¹³ (EPFL multiplier,
+// hyp); arithmetic interpreter ≈ 2.5·10¹¹ per prime, compiled ≈ 1·10¹². The compile time C of
+// NVRTC + ptxas, partitions of 16k gate instructions compiled in parallel on the host's cores:
+// C ≈ 0.5 s + 4·10⁻⁵ s per gate instruction / min(cores, partitions) (EPFL multiplier's 27k
+// ANDs ≈ 1.5 s). A cached kernel compiles in milliseconds, but the estimate does not look at the
+// cache: a small batch stays on the interpreter, which starts at once.
+bool worth_compiling(const Program& p, const RunOptions& o, const LaunchConfig& config) {
+  const double primes =
+      p.boolean ? 1.0 : static_cast<double>(std::max<std::size_t>(o.primes.size(), 1));
+  const double work =
+      static_cast<double>(p.gate_instructions) * static_cast<double>(o.patterns.count) * primes;
+  const double r_interp = p.boolean ? 1.2e13 : 2.5e11, r_compiled = p.boolean ? 6e13 : 1e12;
+  const double per_kernel = config.max_gate_instructions
+                                ? static_cast<double>(config.max_gate_instructions)
+                                : static_cast<double>(p.gate_instructions);
+  const double kernels =
+      std::ceil(static_cast<double>(p.gate_instructions) / std::max(per_kernel, 1.0));
+  const double cores = std::max(1.0, static_cast<double>(std::thread::hardware_concurrency()));
+  const double compile = 0.5 + 4e-5 * static_cast<double>(p.gate_instructions) /
+                                   std::min(cores, std::max(kernels, 1.0));
+  return work * (1 / r_interp - 1 / r_compiled) > compile;
+}
+
+ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const LaunchConfig& config,
+                              Timing* timing) {
+  std::string why;
+  bool use = false;
+  switch (config.kernel) {
+    case KernelChoice::interpreter:
+      break;
+    case KernelChoice::compiled:
+      use = compiled::supported(p, o, &why);
+      break;
+    case KernelChoice::automatic:
+      use = compiled::supported(p, o) && worth_compiling(p, o, config);
+      break;
+  }
+  std::string notice;
+  if (config.kernel == KernelChoice::compiled && !use)
+    notice = "rnncc: compiled kernel not available (" + why + "); running the interpreter";
+  if (use) {
+    try {
+      return compiled::run(p, o, config, timing);
+    } catch (const compiled::CompileError& e) {
+      notice = std::string("rnncc: ") + e.what() + "; running the interpreter";
+    }
+  }
+  if (!notice.empty()) std::fprintf(stderr, "%s\n", notice.c_str());
+  ProgramResult r = run_program_interpreter(p, o, config, timing);
+  if (timing) timing->notice = notice;
   return r;
 }
 
