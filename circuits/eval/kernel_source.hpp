@@ -47,7 +47,7 @@ namespace rnncc::kernels {
 
 struct SourceOptions {
   // Gate instructions per partition (kernel); 0 = one kernel for the whole program.
-  std::size_t max_gate_instructions = 16384;
+  std::size_t max_gate_instructions = 4096;
   std::uint32_t threads = 128;  // __launch_bounds__ of the kernels
 };
 

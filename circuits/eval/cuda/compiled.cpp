@@ -307,6 +307,40 @@ Cubin compile(const std::string& original, int arch) {
   return c;
 }
 
+namespace {
+int device_arch() {
+  int major = 0, minor = 0;
+  RNNCC_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0),
+             "reading the compute capability");
+  RNNCC_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0),
+             "reading the compute capability");
+  return major * 10 + minor;
+}
+}  // namespace
+
+bool cached(const Program& p, const RunOptions& o, const LaunchConfig& config) {
+  if (!supported(p, o)) return false;
+  const auto dir = cache_dir();
+  if (!dir) return false;
+  kernels::SourceOptions so;
+  so.max_gate_instructions = config.max_gate_instructions;
+  so.threads = config.threads;
+  const int arch = device_arch();
+  const auto ks =
+      kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);
+  std::string source;
+  for (const auto& part : ks.parts) {
+    source = part.source;
+    {
+      std::lock_guard<std::mutex> lock(hook_mutex);
+      if (source_hook) source_hook(source);
+    }
+    const std::string key = cache_key(source, nvrtc_version(), arch, nvrtc_options(arch));
+    if (!read_entry(*dir / (key + ".cubin"), key)) return false;
+  }
+  return true;
+}
+
 bool supported(const Program& p, const RunOptions& o, std::string* why) {
   auto no = [&](const std::string& w) {
     if (why) *why = w;
@@ -333,12 +367,7 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
                    std::to_string(T));
   if (p.boolean && o.patterns.first % 64 != 0)
     throw GpuError("boolean runs start at a multiple of 64 patterns");
-  int major = 0, minor = 0;
-  RNNCC_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0),
-             "reading the compute capability");
-  RNNCC_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0),
-             "reading the compute capability");
-  const int arch = major * 10 + minor;
+  const int arch = device_arch();
   const std::uint32_t np = p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size());
 
   // Sources, then every partition compiled in parallel (NVRTC is thread-safe per program).

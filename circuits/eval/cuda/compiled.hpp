@@ -64,6 +64,11 @@ void set_source_hook(std::function<void(std::string&)> hook);
 ProgramResult run(const Program& p, const RunOptions& options, const LaunchConfig& config,
                   Timing* timing);
 
+// Whether every kernel of this program is in the disk cache (run() would not compile), for the
+// automatic choice; generates the sources (milliseconds per 10k instructions) and reads the
+// entries.
+bool cached(const Program& p, const RunOptions& options, const LaunchConfig& config);
+
 // Whether run() can evaluate this program and run (and why not).
 bool supported(const Program& p, const RunOptions& options, std::string* why = nullptr);
 

@@ -55,7 +55,7 @@ struct LaunchConfig {
       1;  // boolean: 1 or 2 words of 64 patterns per thread (interpreter)
   KernelChoice kernel = KernelChoice::automatic;
   // Compiled path: gate instructions per kernel (partition; kernel_source.hpp); 0 = one kernel.
-  std::size_t max_gate_instructions = 16384;
+  std::size_t max_gate_instructions = 4096;
 };
 
 // The slot capacity to lower a program with, so that its slot file fits the shared memory of
