@@ -26,6 +26,7 @@
 //   Options: --sections all|compiled (compiled: ceilings and the compiled section only);
 //   --nvrtc-only 1 (no device needed): NVRTC compile times of the EPFL kernels for sm_90.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -57,6 +58,8 @@ struct Args {
   std::string epfl = "../shared/benchmarks/epfl", abc = "berkeley-abc",
               dplr = "examples/dplr_d3.json", json, sections = "all", anchor_dir;
   bool nvrtc_only = false;
+  std::vector<std::size_t> parts = {
+      4096};  // --parts 4096,16384: partition sizes of the compiled runs
   unsigned log2_patterns = 22, cpu_log2_patterns = 16, dplr_n = 256, arith_log2_patterns = 24;
 };
 
@@ -189,7 +192,7 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
     }
     const auto anchor = run_anchor(a.anchor_dir, name, a.log2_patterns);
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (std::size_t part : {std::size_t{4096}, std::size_t{16384}}) {
+    for (std::size_t part : a.parts) {
       gpu::LaunchConfig lc;
       lc.max_gate_instructions = part;
       const CompiledRun r = time_compiled(p, ro, lc);
@@ -216,6 +219,7 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
           anchor ? fmt::format("{:.2f}x anchor", rate / anchor->rate) : "n/a", r.compile_seconds,
           1e3 * r.seconds, r.t.kernels, r.t.registers, r.t.local_bytes, r.t.cross_values,
           100 * cross / r.seconds / bw));
+      std::printf("%s\n", table.back().c_str());
     }
     J["compiled"][name] = {{"ands", p.gate_instructions},
                            {"patterns", patterns},
@@ -274,37 +278,69 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
         "compile {:.2f} s, run {:.2f} ms; {} kernels, {} regs, {} B local",
         a.dplr_n, p.gate_instructions, muls, np, rate, irate, rate / irate, 100 * mul_rate / mont,
         mont, r.compile_seconds, 1e3 * r.seconds, r.t.kernels, r.t.registers, r.t.local_bytes));
+    std::printf("%s\n", table.back().c_str());
   }
   J["compiled"]["arithmetic"] = rows;
 }
 
-// No device: NVRTC compile times of the EPFL kernels for sm_90 (the host's cores, a fresh cache).
+// No device: NVRTC compile times (and, with $RNNCC_KERNEL_CACHE, a kernel cache filled ahead of a
+// device run) of the compiled section's kernels for sm_90: the EPFL circuits at --parts and the
+// DPLR circuit mod 1 and 4 primes, 128 threads per block — the sources the device run generates.
 int nvrtc_only(const Args& a) {
+  auto compile_all = [](const std::string& what, const kernels::KernelSource& ks) {
+    const auto t0 = Clock::now();
+    std::vector<double> seconds(ks.parts.size());
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+      pool.emplace_back([&] {
+        for (std::size_t i; (i = next++) < ks.parts.size();)
+          seconds[i] = gpu::compiled::compile(ks.parts[i].source, 90).seconds;
+      });
+    for (auto& t : pool) t.join();
+    double total = 0, longest = 0;
+    for (double x : seconds) {
+      total += x;
+      longest = std::max(longest, x);
+    }
+    std::printf(
+        "%s: %zu kernels, %u cross values, NVRTC %.1f s of compile time (longest kernel "
+        "%.1f s), %.1f s wall on %u threads\n",
+        what.c_str(), ks.parts.size(), ks.cross_values, total, longest, seconds_since(t0),
+        std::thread::hardware_concurrency());
+  };
+  const gpu::DeviceInfo h200{true, "", "H200", 132, 0, 232448, 0};  // slot capacity as on the H200
   for (const char* name : {"multiplier", "hyp"}) {
     const std::string path = a.epfl + "/" + name + ".aig";
     if (!std::filesystem::exists(path)) continue;
-    const Program p = lower_program(load_aiger(path), {});
-    for (std::size_t part : {std::size_t{4096}, std::size_t{16384}, std::size_t{0}}) {
-      if (part == 0 && p.gate_instructions > 65536) continue;
+    ProgramOptions po;
+    po.slot_capacity = gpu::slot_capacity(h200, true, false, 256, 1, 2);
+    const Program p = lower_program(load_aiger(path), po);
+    for (std::size_t part : a.parts) {
       kernels::SourceOptions so;
       so.max_gate_instructions = part;
-      const auto ks = kernels::kernel_source(p, 1, so);
-      double total = 0, longest = 0;
-      for (const auto& q : ks.parts) {
-        const auto c = gpu::compiled::compile(q.source, 90);
-        total += c.seconds;
-        longest = std::max(longest, c.seconds);
-      }
-      std::printf(
-          "%s: %zu gate instructions, partitions of %zu: %zu kernels, %u cross values, "
-          "NVRTC %.2f s in all (longest kernel %.2f s)\n",
-          name, p.gate_instructions, part, ks.parts.size(), ks.cross_values, total, longest);
-      std::fflush(stdout);
+      compile_all(fmt::format("{} ({} gate instructions), partitions of {}", name,
+                              p.gate_instructions, part),
+                  kernels::kernel_source(p, 1, so));
+    }
+  }
+  if (std::filesystem::exists(a.dplr)) {
+    const Model m = load_model(a.dplr);
+    CompileOptions co;
+    co.acceptance = false;
+    co.scan = ScanKind::sequential;
+    const Circuit c = compile_lrnn(m, a.dplr_n, co).circuit;
+    for (std::uint32_t np : {1u, 4u}) {
+      ProgramOptions po;
+      po.slot_capacity = gpu::slot_capacity(h200, false, false, 256, np);
+      const Program p = lower_program(c, po);
+      compile_all(fmt::format("DPLR d=3 n={} ({} operations) mod {} primes", a.dplr_n,
+                              p.gate_instructions, np),
+                  kernels::kernel_source(p, np, {}));
     }
   }
   return 0;
 }
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -333,11 +369,19 @@ int main(int argc, char** argv) {
       a.anchor_dir = v;
     else if (k == "--nvrtc-only")
       a.nvrtc_only = v == "1";
-    else {
+    else if (k == "--parts") {
+      a.parts.clear();
+      for (std::size_t at = 0; at < v.size();) {
+        const std::size_t end = std::min(v.find(',', at), v.size());
+        a.parts.push_back(std::stoul(v.substr(at, end - at)));
+        at = end + 1;
+      }
+    } else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
     }
   }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach a pipe as they are printed
   if (a.nvrtc_only) return nvrtc_only(a);
   const gpu::DeviceInfo d = gpu::probe();
   if (!d.available) {

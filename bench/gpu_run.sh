@@ -28,7 +28,9 @@ for what in "$@"; do
       ;;
     compiled)
       # A fresh kernel cache, so the first run of each kernel reports NVRTC's compile time.
+      # (or the cache staged from the build machine, whose compile times --nvrtc-only printed).
       export RNNCC_KERNEL_CACHE=$(mktemp -d)
+      if [ -d kernel-cache ]; then cp kernel-cache/* "$RNNCC_KERNEL_CACHE"/; fi
       ./gpu_eval --sections compiled --epfl epfl --anchor-dir . --dplr "$root/examples/dplr_d3.json" \
         --arith-log2-patterns 22 --json "$OUT/gpu_compiled.json" 2>&1 | tee "$OUT/gpu_compiled.log" | tail -20
       for f in anchor_*.ptxas; do echo "$f: $(grep -E 'registers|spill' "$f" | tr -s ' ' | tr '\n' ' ')"; done

@@ -40,4 +40,8 @@ for name in ${ANCHORS-multiplier hyp}; do
   cp "$a" "$a.ptxas" "$run"/
   grep -E "registers|spill" "$a.ptxas" || true
 done
+# A kernel cache filled here ahead of the device run (NVRTC runs without a GPU; on the device
+# host it is the bottleneck): RNNCC_KERNEL_CACHE=$PWD/build-gpu/kernel-cache build/bench/gpu_eval
+# --nvrtc-only 1 compiles the compiled section's kernels and prints their compile times.
+if [ -d build-gpu/kernel-cache ]; then cp -r build-gpu/kernel-cache "$run"/; fi
 du -sh "$run"

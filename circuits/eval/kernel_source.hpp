@@ -46,7 +46,8 @@
 namespace rnncc::kernels {
 
 struct SourceOptions {
-  // Gate instructions per partition (kernel); 0 = one kernel for the whole program.
+  // Gate instructions per partition (kernel); 0 = one kernel for the whole program. Arithmetic
+  // kernels take max_gate_instructions / (8 · primes) (at least 16): see kernel_source.cpp.
   std::size_t max_gate_instructions = 4096;
   std::uint32_t threads = 128;  // __launch_bounds__ of the kernels
 };
