@@ -14,8 +14,19 @@
 //   arithmetic  a compiled d = 3 DPLR circuit mod 1 and 4 primes (± float shadow): gate
 //               evaluations/s (each prime's evaluation of a gate counted once), the fraction of
 //               the measured Montgomery peak, and the CPU evaluator (evaluate_batch mod one
-//               prime, all cores) against the one-prime GPU run.
+//               prime, all cores) against the one-prime GPU run;
+//   compiled    (issue 15) the same circuits through the NVRTC-compiled kernels
+//               (circuits/eval/cuda/compiled.hpp) beside the interpreter and the anchor — the AIG
+//               as a plain straight-line kernel built by nvcc -O3 (bench/straightline_anchor.cpp;
+//               gpu_stage.sh builds anchor_<name> for sm_90 and --anchor-dir finds them):
+//               gate evals/s, the ratio to the anchor, NVRTC compile time apart from run time
+//               (a fresh kernel cache: $RNNCC_KERNEL_CACHE), registers and local (spill) bytes
+//               per thread, partitions and the cross-partition traffic against the copy
+//               bandwidth; the DPLR circuit mod 1 and 4 primes against the Montgomery peak.
+//   Options: --sections all|compiled (compiled: ceilings and the compiled section only);
+//   --nvrtc-only 1 (no device needed): NVRTC compile times of the EPFL kernels for sm_90.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -30,8 +41,10 @@
 #include "algebra/modp.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/bitparallel.hpp"
+#include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "circuits/eval/kernel_source.hpp"
 #include "circuits/eval/program.hpp"
 #include "circuits/io/aiger.hpp"
 #include "rnn/model_json.hpp"
@@ -43,7 +56,10 @@ namespace {
 
 struct Args {
   std::string epfl = "../shared/benchmarks/epfl", abc = "berkeley-abc",
-              dplr = "examples/dplr_d3.json", json;
+              dplr = "examples/dplr_d3.json", json, sections = "all", anchor_dir;
+  bool nvrtc_only = false;
+  std::vector<std::size_t> parts = {
+      4096};  // --parts 4096,16384: partition sizes of the compiled runs
   unsigned log2_patterns = 22, cpu_log2_patterns = 16, dplr_n = 256, arith_log2_patterns = 24;
 };
 
@@ -99,6 +115,232 @@ std::optional<double> abc_sim_rate(const std::string& abc, const std::string& ai
   return static_cast<double>(ands) * 32.0 * words / t;
 }
 
+// The anchor binary's line "anchor ands=N patterns=P seconds=S rate=R regs=G local=L".
+struct Anchor {
+  double rate = 0;
+  int regs = 0;
+  long local = 0;
+};
+std::optional<Anchor> run_anchor(const std::string& dir, const std::string& name, unsigned lg) {
+  const std::string bin = dir + "/anchor_" + name;
+  if (dir.empty() || !std::filesystem::exists(bin)) return std::nullopt;
+  FILE* f = popen((bin + " " + std::to_string(lg) + " 2>&1").c_str(), "r");
+  if (!f) return std::nullopt;
+  std::string out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, f)) out += buf;
+  pclose(f);
+  static const std::regex line(R"(rate=([0-9.eE+]+) regs=([0-9]+) local=([0-9]+))");
+  std::smatch m;
+  if (!std::regex_search(out, m, line)) {
+    std::fprintf(stderr, "anchor %s: %s\n", name.c_str(), out.c_str());
+    return std::nullopt;
+  }
+  return Anchor{std::stod(m[1]), std::stoi(m[2]), std::stol(m[3])};
+}
+
+// Cross-partition traffic of a compiled program: bytes per unit (word / pattern) per prime.
+double cross_bytes_per_unit(const Program& p, std::size_t part) {
+  kernels::SourceOptions so;
+  so.max_gate_instructions = part;
+  const auto ks = kernels::kernel_source(p, 1, so);
+  double n = 0;
+  for (const auto& q : ks.parts) n += q.loads + q.stores;
+  return n * (p.boolean ? 8 : 4);
+}
+
+struct CompiledRun {
+  double seconds = 0, compile_seconds = 0;
+  gpu::Timing t;
+};
+// First call compiles (fresh cache: compile time), then the median of 3 timed runs.
+CompiledRun time_compiled(const Program& p, RunOptions ro, gpu::LaunchConfig lc) {
+  lc.kernel = gpu::KernelChoice::compiled;
+  CompiledRun r;
+  gpu::Timing first;
+  gpu::run_program_gpu(p, ro, lc, &first);
+  r.compile_seconds = first.compile_seconds;
+  if (first.path != "compiled")
+    std::fprintf(stderr, "compiled path not taken or cached: %s %s\n", first.path.c_str(),
+                 first.notice.c_str());
+  r.seconds = time_gpu(p, ro, lc, &r.t);
+  return r;
+}
+
+void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double mont,
+                      nlohmann::ordered_json& J, std::vector<std::string>& table) {
+  const std::uint64_t patterns = std::uint64_t{1} << a.log2_patterns;
+  for (const char* name : {"multiplier", "hyp"}) {
+    const std::string path = a.epfl + "/" + name + ".aig";
+    if (!std::filesystem::exists(path)) continue;
+    const Circuit c = load_aiger(path);
+    RunOptions ro;
+    ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, patterns};
+    // Interpreter: its best two configurations of the sweep above.
+    double interp = 0;
+    Program p;
+    for (auto [T, W] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{128, 1}, {256, 2}}) {
+      ProgramOptions po;
+      po.slot_capacity = gpu::slot_capacity(d, true, false, T, 1, W);
+      p = lower_program(c, po);
+      gpu::LaunchConfig lc;
+      lc.threads = T;
+      lc.words_per_thread = W;
+      lc.kernel = gpu::KernelChoice::interpreter;
+      interp = std::max(interp, static_cast<double>(p.gate_instructions) *
+                                    static_cast<double>(patterns) / time_gpu(p, ro, lc, nullptr));
+    }
+    const auto anchor = run_anchor(a.anchor_dir, name, a.log2_patterns);
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (std::size_t part : a.parts) {
+      gpu::LaunchConfig lc;
+      lc.max_gate_instructions = part;
+      const CompiledRun r = time_compiled(p, ro, lc);
+      const double rate =
+          static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / r.seconds;
+      const double cross = cross_bytes_per_unit(p, part) * static_cast<double>(patterns) / 64;
+      rows.push_back({{"max_gate_instructions", part},
+                      {"kernels", r.t.kernels},
+                      {"cross_values", r.t.cross_values},
+                      {"registers", r.t.registers},
+                      {"local_bytes", r.t.local_bytes},
+                      {"compile_seconds", r.compile_seconds},
+                      {"seconds", r.seconds},
+                      {"gate_evaluations_per_s", rate},
+                      {"cross_traffic_fraction_of_copy_bandwidth", cross / r.seconds / bw}});
+      table.push_back(fmt::format(
+          "compiled {:10} ANDs {:6} part {:5}: {:.3g} gate-evals/s  (interp {:.3g}, x{:.1f}; "
+          "anchor {} → {})  compile {:.2f} s, run {:.2f} ms; {} kernels, {} regs, {} B local, "
+          "{} cross values ({:.1f}% of copy bw)",
+          name, p.gate_instructions, part, rate, interp, rate / interp,
+          anchor ? fmt::format("{:.3g} [{} regs, {} B local]", anchor->rate, anchor->regs,
+                               anchor->local)
+                 : "n/a",
+          anchor ? fmt::format("{:.2f}x anchor", rate / anchor->rate) : "n/a", r.compile_seconds,
+          1e3 * r.seconds, r.t.kernels, r.t.registers, r.t.local_bytes, r.t.cross_values,
+          100 * cross / r.seconds / bw));
+      std::printf("%s\n", table.back().c_str());
+    }
+    J["compiled"][name] = {{"ands", p.gate_instructions},
+                           {"patterns", patterns},
+                           {"interpreter_gate_evaluations_per_s", interp},
+                           {"anchor_gate_evaluations_per_s", anchor ? anchor->rate : 0.0},
+                           {"anchor_registers", anchor ? anchor->regs : 0},
+                           {"anchor_local_bytes", anchor ? anchor->local : 0},
+                           {"runs", rows}};
+  }
+  if (!std::filesystem::exists(a.dplr)) return;
+  const Model m = load_model(a.dplr);
+  CompileOptions co;
+  co.acceptance = false;
+  co.scan = ScanKind::sequential;
+  const Circuit c = compile_lrnn(m, a.dplr_n, co).circuit;
+  const std::uint64_t ap = std::uint64_t{1} << a.arith_log2_patterns;
+  const std::vector<std::uint32_t> primes4 = {2147483647u, 2147483629u, 2147483587u, 2147483579u};
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t np : {std::size_t{1}, std::size_t{4}}) {
+    ProgramOptions po;
+    po.slot_capacity = gpu::slot_capacity(d, false, false, 256, np);
+    const Program p = lower_program(c, po);
+    const double muls = static_cast<double>(std::count_if(
+        p.code.begin(), p.code.end(), [](const Instr& in) { return in.op() == ProgOp::mul; }));
+    RunOptions ro;
+    ro.primes.assign(primes4.begin(), primes4.begin() + static_cast<std::ptrdiff_t>(np));
+    ro.patterns = {patterns::Mode::strings_random,
+                   1,
+                   static_cast<std::uint32_t>(m.alphabet.size()),
+                   a.dplr_n,
+                   0,
+                   ap};
+    gpu::LaunchConfig li;
+    li.threads = 256;
+    li.kernel = gpu::KernelChoice::interpreter;
+    const double si = time_gpu(p, ro, li, nullptr);
+    const CompiledRun r = time_compiled(p, ro, {});
+    const double work = static_cast<double>(p.gate_instructions) * static_cast<double>(ap) *
+                        static_cast<double>(np);
+    const double rate = work / r.seconds, irate = work / si;
+    const double mul_rate = muls * static_cast<double>(ap) * static_cast<double>(np) / r.seconds;
+    rows.push_back({{"primes", np},
+                    {"operations", p.gate_instructions},
+                    {"multiplications", muls},
+                    {"kernels", r.t.kernels},
+                    {"registers", r.t.registers},
+                    {"local_bytes", r.t.local_bytes},
+                    {"compile_seconds", r.compile_seconds},
+                    {"seconds", r.seconds},
+                    {"gate_evaluations_per_s_per_prime", rate},
+                    {"interpreter_gate_evaluations_per_s_per_prime", irate},
+                    {"fraction_of_montgomery_peak", mul_rate / mont}});
+    table.push_back(fmt::format(
+        "compiled arith DPLR d=3 n={} ops {} (mul {}) primes={}: {:.3g} gate-evals/s (each prime "
+        "counted; interp {:.3g}, x{:.1f}); muls at {:.0f}% of the Montgomery peak {:.3g}/s; "
+        "compile {:.2f} s, run {:.2f} ms; {} kernels, {} regs, {} B local",
+        a.dplr_n, p.gate_instructions, muls, np, rate, irate, rate / irate, 100 * mul_rate / mont,
+        mont, r.compile_seconds, 1e3 * r.seconds, r.t.kernels, r.t.registers, r.t.local_bytes));
+    std::printf("%s\n", table.back().c_str());
+  }
+  J["compiled"]["arithmetic"] = rows;
+}
+
+// No device: NVRTC compile times (and, with $RNNCC_KERNEL_CACHE, a kernel cache filled ahead of a
+// device run) of the compiled section's kernels for sm_90: the EPFL circuits at --parts and the
+// DPLR circuit mod 1 and 4 primes, 128 threads per block — the sources the device run generates.
+int nvrtc_only(const Args& a) {
+  auto compile_all = [](const std::string& what, const kernels::KernelSource& ks) {
+    const auto t0 = Clock::now();
+    std::vector<double> seconds(ks.parts.size());
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+      pool.emplace_back([&] {
+        for (std::size_t i; (i = next++) < ks.parts.size();)
+          seconds[i] = gpu::compiled::compile(ks.parts[i].source, 90).seconds;
+      });
+    for (auto& t : pool) t.join();
+    double total = 0, longest = 0;
+    for (double x : seconds) {
+      total += x;
+      longest = std::max(longest, x);
+    }
+    std::printf(
+        "%s: %zu kernels, %u cross values, NVRTC %.1f s of compile time (longest kernel "
+        "%.1f s), %.1f s wall on %u threads\n",
+        what.c_str(), ks.parts.size(), ks.cross_values, total, longest, seconds_since(t0),
+        std::thread::hardware_concurrency());
+  };
+  const gpu::DeviceInfo h200{true, "", "H200", 132, 0, 232448, 0};  // slot capacity as on the H200
+  for (const char* name : {"multiplier", "hyp"}) {
+    const std::string path = a.epfl + "/" + name + ".aig";
+    if (!std::filesystem::exists(path)) continue;
+    ProgramOptions po;
+    po.slot_capacity = gpu::slot_capacity(h200, true, false, 256, 1, 2);
+    const Program p = lower_program(load_aiger(path), po);
+    for (std::size_t part : a.parts) {
+      kernels::SourceOptions so;
+      so.max_gate_instructions = part;
+      compile_all(fmt::format("{} ({} gate instructions), partitions of {}", name,
+                              p.gate_instructions, part),
+                  kernels::kernel_source(p, 1, so));
+    }
+  }
+  if (std::filesystem::exists(a.dplr)) {
+    const Model m = load_model(a.dplr);
+    CompileOptions co;
+    co.acceptance = false;
+    co.scan = ScanKind::sequential;
+    const Circuit c = compile_lrnn(m, a.dplr_n, co).circuit;
+    for (std::uint32_t np : {1u, 4u}) {
+      ProgramOptions po;
+      po.slot_capacity = gpu::slot_capacity(h200, false, false, 256, np);
+      const Program p = lower_program(c, po);
+      compile_all(fmt::format("DPLR d=3 n={} ({} operations) mod {} primes", a.dplr_n,
+                              p.gate_instructions, np),
+                  kernels::kernel_source(p, np, {}));
+    }
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,11 +363,26 @@ int main(int argc, char** argv) {
       a.arith_log2_patterns = static_cast<unsigned>(std::stoul(v));
     else if (k == "--json")
       a.json = v;
-    else {
+    else if (k == "--sections")
+      a.sections = v;
+    else if (k == "--anchor-dir")
+      a.anchor_dir = v;
+    else if (k == "--nvrtc-only")
+      a.nvrtc_only = v == "1";
+    else if (k == "--parts") {
+      a.parts.clear();
+      for (std::size_t at = 0; at < v.size();) {
+        const std::size_t end = std::min(v.find(',', at), v.size());
+        a.parts.push_back(std::stoul(v.substr(at, end - at)));
+        at = end + 1;
+      }
+    } else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
     }
   }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach a pipe as they are printed
+  if (a.nvrtc_only) return nvrtc_only(a);
   const gpu::DeviceInfo d = gpu::probe();
   if (!d.available) {
     std::printf("no GPU: %s\n", d.why_not.c_str());
@@ -145,6 +402,14 @@ int main(int argc, char** argv) {
   J["montgomery_multiplies_per_s"] = mont;
   table.push_back(
       fmt::format("ceilings: copy {:.2f} TB/s, Montgomery multiply {:.3g}/s", bw / 1e12, mont));
+
+  if (a.sections == "all" || a.sections == "compiled") compiled_section(a, d, bw, mont, J, table);
+  if (a.sections != "all") {
+    if (!a.json.empty()) std::ofstream(a.json) << J.dump(2) << "\n";
+    std::printf("\n==== %s, %d SMs ====\n", d.name.c_str(), d.multiprocessors);
+    for (const auto& line : table) std::printf("%s\n", line.c_str());
+    return 0;
+  }
 
   // ---- boolean ----
   for (const char* name : {"multiplier", "hyp"}) {

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
-#   bash gpu-run/run.sh [tests] [bench] [headline] [ptx]
+#   bash gpu-run/run.sh [tests] [compiled-tests] [bench] [compiled] [cli] [headline]
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
 set -uo pipefail
 root=$PWD
-cd gpu-run
-export LD_LIBRARY_PATH=$PWD/lib:${LD_LIBRARY_PATH:-}
+cd "$(dirname "$0")"
+# NVRTC from the device image's CUDA (the compiled kernels).
+cuda_lib=$(dirname "$(readlink -f "$(command -v nvcc)")")/../lib64
+export LD_LIBRARY_PATH=$PWD/lib:$cuda_lib:${LD_LIBRARY_PATH:-}
 export RNNCC_EPFL_DIR=$PWD/epfl RNNCC_SOURCE_DIR=$root
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,memory.total,power.limit --format=csv | tee "$OUT/nvidia-smi.txt"
@@ -18,6 +20,20 @@ for what in "$@"; do
     tests)
       ./gpu_tests -r compact 2>&1 | tee "$OUT/gpu_tests.log" | tail -15
       summary+=("tests: $(tail -1 "$OUT/gpu_tests.log")")
+      ;;
+    compiled-tests)
+      ./kernel_source_tests -r compact 2>&1 | tail -3
+      ./gpu_compiled_tests -r compact 2>&1 | tee "$OUT/gpu_compiled_tests.log" | tail -15
+      summary+=("compiled tests: $(tail -1 "$OUT/gpu_compiled_tests.log")")
+      ;;
+    compiled)
+      # A fresh kernel cache, so the first run of each kernel reports NVRTC's compile time.
+      # (or the cache staged from the build machine, whose compile times --nvrtc-only printed).
+      export RNNCC_KERNEL_CACHE=$(mktemp -d)
+      if [ -d kernel-cache ]; then cp kernel-cache/* "$RNNCC_KERNEL_CACHE"/; fi
+      ./gpu_eval --sections compiled --epfl epfl --anchor-dir . --dplr "$root/examples/dplr_d3.json" \
+        --arith-log2-patterns 22 --json "$OUT/gpu_compiled.json" 2>&1 | tee "$OUT/gpu_compiled.log" | tail -20
+      for f in anchor_*.ptxas; do echo "$f: $(grep -E 'registers|spill' "$f" | tr -s ' ' | tr '\n' ' ')"; done
       ;;
     bench)
       ./gpu_eval --epfl epfl --abc ./abc --dplr "$root/examples/dplr_d3.json" --arith-log2-patterns 22 --json "$OUT/gpu_eval.json" \

@@ -2,18 +2,46 @@
 # Builds the GPU binaries here (sm_90, no Graphviz, no FLINT: the device machine has neither)
 # and stages them with what they need into gpu-run/ (git-ignored), for the device tool's `carry`:
 #   bench/gpu_stage.sh && device run --carry gpu-run 'bash gpu-run/run.sh'
+# The straight-line anchors (bench/straightline_anchor.cpp → .cu → nvcc -O3 -arch=sm_90) of the
+# EPFL circuits named in $ANCHORS (default: multiplier hyp) are built once into build-gpu/anchors/
+# (hyp's 214k-AND kernel takes nvcc many minutes) with ptxas's -v report beside each.
+# NVRTC is not staged: the device image has CUDA 13 (run.sh puts its lib64 on LD_LIBRARY_PATH).
+# The device tool sends the session's checkout, not a helper's worktree: GPU_RUN_DIR=PATH stages
+# into another folder (one that checkout's .git/info/exclude ignores); GPU_RUN_LEAN=1 leaves out
+# ABC, the CLI and the headline binary (the 64 MiB limit on what travels).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF >/dev/null
-cmake --build build-gpu --target gpu_tests gpu_eval gpu_headline rnncc
-rm -rf gpu-run && mkdir -p gpu-run/lib gpu-run/epfl
-cp build-gpu/tests/gpu/gpu_tests build-gpu/bench/gpu_eval build-gpu/bench/gpu_headline \
-   build-gpu/cli/rnncc gpu-run/
-cp bench/gpu_run.sh gpu-run/run.sh
-cp -L /usr/lib/x86_64-linux-gnu/libfmt.so.9 gpu-run/lib/
-# ABC's simulator for the ratio (and the libraries Ubuntu may lack).
-cp -L "$(command -v berkeley-abc)" gpu-run/abc
-for l in libreadline.so.8 libtinfo.so.6 libbz2.so.1.0; do cp -L /lib/x86_64-linux-gnu/$l gpu-run/lib/; done
-cp ../shared/benchmarks/epfl/*.aig gpu-run/epfl/
-du -sh gpu-run
+  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
+cmake --build build-gpu --target gpu_tests gpu_compiled_tests kernel_source_tests gpu_eval \
+  gpu_headline rnncc straightline_anchor
+run=${GPU_RUN_DIR:-gpu-run}
+rm -rf "$run" && mkdir -p "$run"/lib "$run"/epfl
+cp build-gpu/tests/gpu/gpu_tests build-gpu/tests/gpu/gpu_compiled_tests \
+   build-gpu/tests/gpu/kernel_source_tests build-gpu/bench/gpu_eval "$run"/
+cp bench/gpu_run.sh "$run"/run.sh
+cp -L /usr/lib/x86_64-linux-gnu/libfmt.so.9 "$run"/lib/
+if [ -z "${GPU_RUN_LEAN:-}" ]; then
+  cp build-gpu/bench/gpu_headline build-gpu/cli/rnncc "$run"/
+  # ABC's simulator for the ratio (and the libraries Ubuntu may lack).
+  cp -L "$(command -v berkeley-abc)" "$run"/abc
+  for l in libreadline.so.8 libtinfo.so.6 libbz2.so.1.0; do cp -L /lib/x86_64-linux-gnu/$l "$run"/lib/; done
+fi
+strip "$run"/gpu_* "$run"/kernel_source_tests
+cp ../shared/benchmarks/epfl/*.aig "$run"/epfl/
+mkdir -p build-gpu/anchors
+for name in ${ANCHORS-multiplier hyp}; do
+  a=build-gpu/anchors/anchor_$name
+  if [ ! -x "$a" ] || [ "$a" -ot "bench/straightline_anchor.cpp" ]; then
+    build-gpu/bench/straightline_anchor "../shared/benchmarks/epfl/$name.aig" "$a.cu"
+    nvcc -O3 -arch=sm_90 -Xptxas -v "$a.cu" -o "$a" 2>"$a.ptxas" || { cat "$a.ptxas"; exit 1; }
+  fi
+  cp "$a" "$a.ptxas" "$run"/
+  grep -E "registers|spill" "$a.ptxas" || true
+done
+# A kernel cache filled here ahead of the device run (NVRTC runs without a GPU; on the device
+# host it is the bottleneck): RNNCC_KERNEL_CACHE=$PWD/build-gpu/kernel-cache build/bench/gpu_eval
+# --nvrtc-only 1 compiles the compiled section's kernels and prints their compile times.
+if [ -d build-gpu/kernel-cache ]; then cp -r build-gpu/kernel-cache "$run"/; fi
+du -sh "$run"

@@ -6,11 +6,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "algebra/modp_ops.hpp"
+#include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/gate_ops.hpp"
 
 namespace rnncc::gpu {
@@ -543,8 +547,8 @@ std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
       std::min<std::size_t>(d.shared_per_block / (bytes * threads), kLocIndexMask));
 }
 
-ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const LaunchConfig& config,
-                              Timing* timing) {
+ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
+                                      const LaunchConfig& config, Timing* timing) {
   const auto t0 = std::chrono::steady_clock::now();
   const DeviceInfo d = probe();
   if (!d.available) throw GpuError(d.why_not);
@@ -750,7 +754,69 @@ ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const Launc
     timing->threads = T;
     timing->slots = S;
     timing->launches = launches;
+    timing->path = "interpreter";
   }
+  return r;
+}
+
+// The automatic choice: compile when the run time the compiled kernels save pays for compiling
+// them,
+//   work·(1/R_interp − 1/R_compiled) > C,
+// work = gate instructions × patterns (× primes). R: the interpreter ≈ 1.2·10¹³ boolean gate
+// evals/s and 2.5·10¹¹ per prime (issue 15, one H200); the compiled kernels ≈ 6·10¹³ and 1·10¹²
+// (bench/gpu_eval.cpp --sections compiled; docs/performance.md has the measured figures). C:
+// NVRTC + ptxas take ≈ 1.7 ms per gate instruction on one core (EPFL multiplier, partitions of
+// 4096: 46 s of compile time over 7 kernels, measured on the 2-core build machine), the
+// partitions compiled in parallel on the host's cores: C ≈ 0.5 s + 1.7 ms × instructions /
+// min(cores, kernels). So the multiplier (27k ANDs, C ≈ 3–7 s) pays for itself from about 10⁹
+// patterns. When every kernel is already in the disk cache C is milliseconds: compiled from a
+// saving of 10 ms (the check generates the source, so it is only made above that).
+bool worth_compiling(const Program& p, const RunOptions& o, const LaunchConfig& config) {
+  const double primes =
+      p.boolean ? 1.0 : static_cast<double>(std::max<std::size_t>(o.primes.size(), 1));
+  const double work =
+      static_cast<double>(p.gate_instructions) * static_cast<double>(o.patterns.count) * primes;
+  const double r_interp = p.boolean ? 1.2e13 : 2.5e11, r_compiled = p.boolean ? 6e13 : 1e12;
+  const double saving = work * (1 / r_interp - 1 / r_compiled);
+  const double per_kernel = config.max_gate_instructions
+                                ? static_cast<double>(config.max_gate_instructions)
+                                : static_cast<double>(p.gate_instructions);
+  const double kernels =
+      std::ceil(static_cast<double>(p.gate_instructions) / std::max(per_kernel, 1.0));
+  const double cores = std::max(1.0, static_cast<double>(std::thread::hardware_concurrency()));
+  const double compile = 0.5 + 1.7e-3 * static_cast<double>(p.gate_instructions) /
+                                   std::min(cores, std::max(kernels, 1.0));
+  if (saving > compile) return true;
+  return saving > 0.01 && compiled::cached(p, o, config);
+}
+
+ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const LaunchConfig& config,
+                              Timing* timing) {
+  std::string why;
+  bool use = false;
+  switch (config.kernel) {
+    case KernelChoice::interpreter:
+      break;
+    case KernelChoice::compiled:
+      use = compiled::supported(p, o, &why);
+      break;
+    case KernelChoice::automatic:
+      use = compiled::supported(p, o) && worth_compiling(p, o, config);
+      break;
+  }
+  std::string notice;
+  if (config.kernel == KernelChoice::compiled && !use)
+    notice = "rnncc: compiled kernel not available (" + why + "); running the interpreter";
+  if (use) {
+    try {
+      return compiled::run(p, o, config, timing);
+    } catch (const compiled::CompileError& e) {
+      notice = std::string("rnncc: ") + e.what() + "; running the interpreter";
+    }
+  }
+  if (!notice.empty()) std::fprintf(stderr, "%s\n", notice.c_str());
+  ProgramResult r = run_program_interpreter(p, o, config, timing);
+  if (timing) timing->notice = notice;
   return r;
 }
 

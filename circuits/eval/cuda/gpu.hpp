@@ -42,11 +42,20 @@ struct DeviceInfo {
 // Never throws.
 DeviceInfo probe();
 
+// Which evaluator runs a program: the interpreter below, or the program compiled to a straight-line
+// kernel by NVRTC (circuits/eval/cuda/compiled.hpp); automatic picks by estimated work
+// (run_program_gpu in gpu.cu states the rule and the figures it rests on).
+enum class KernelChoice : std::uint8_t { automatic, interpreter, compiled };
+
 struct LaunchConfig {
   std::uint32_t threads = 128;                            // per block
   std::uint32_t blocks_per_sm = 0;                        // 0 = as many as fit
   std::uint64_t chunk_patterns = std::uint64_t{1} << 30;  // patterns per launch (multiple of 64)
-  std::uint32_t words_per_thread = 1;  // boolean: 1 or 2 words of 64 patterns per thread
+  std::uint32_t words_per_thread =
+      1;  // boolean: 1 or 2 words of 64 patterns per thread (interpreter)
+  KernelChoice kernel = KernelChoice::automatic;
+  // Compiled path: gate instructions per kernel (partition; kernel_source.hpp); 0 = one kernel.
+  std::size_t max_gate_instructions = 4096;
 };
 
 // The slot capacity to lower a program with, so that its slot file fits the shared memory of
@@ -61,6 +70,16 @@ struct Timing {
   double total_seconds = 0;   // including transfers and reductions
   std::uint32_t blocks = 0, threads = 0, slots = 0;
   std::uint64_t launches = 0;
+  // The evaluator that ran: "interpreter", "compiled" or "compiled (cached)" (every kernel from
+  // the disk cache); compile_seconds is NVRTC's time (plus cache reads and module loading), not
+  // in kernel_seconds or total_seconds.
+  std::string path;
+  double compile_seconds = 0;
+  std::string notice;  // why the compiled path was not taken (NVRTC's failure), else empty
+  // Compiled path, the largest over its kernels: registers per thread and local-memory bytes per
+  // thread (ptxas's spills); kernels (partitions) and values crossing them.
+  std::uint32_t kernels = 0, registers = 0, cross_values = 0;
+  std::uint64_t local_bytes = 0;
 };
 
 class GpuError : public std::runtime_error {
@@ -70,8 +89,13 @@ class GpuError : public std::runtime_error {
 // Runs the program on every pattern of options.patterns, like run_program (the CPU twin):
 // ones / sums / mismatches / first_mismatch equal the twin's bit for bit; first_mismatches holds
 // some mismatching patterns (sorted), not necessarily the smallest. Throws GpuError.
+// config.kernel picks the evaluator; a failing NVRTC compile falls back to the interpreter with a
+// one-line notice on stderr (and in timing->notice).
 ProgramResult run_program_gpu(const Program& p, const RunOptions& options,
                               const LaunchConfig& config = {}, Timing* timing = nullptr);
+// The interpreter alone (what run_program_gpu runs with KernelChoice::interpreter).
+ProgramResult run_program_interpreter(const Program& p, const RunOptions& options,
+                                      const LaunchConfig& config = {}, Timing* timing = nullptr);
 
 // Ceilings measured on the device (measured, not quoted from datasheets), for benchmarks:
 // device-to-device copy bandwidth in bytes/s (bytes read + bytes written), and the rate of

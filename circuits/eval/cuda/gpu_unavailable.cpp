@@ -20,6 +20,10 @@ std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
 ProgramResult run_program_gpu(const Program&, const RunOptions&, const LaunchConfig&, Timing*) {
   throw GpuError(probe().why_not);
 }
+ProgramResult run_program_interpreter(const Program&, const RunOptions&, const LaunchConfig&,
+                                      Timing*) {
+  throw GpuError(probe().why_not);
+}
 
 double copy_bandwidth(std::size_t) {
   throw GpuError(probe().why_not);

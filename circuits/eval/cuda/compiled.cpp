@@ -1,0 +1,595 @@
+// NVRTC compilation, the kernel cache and the launches of compiled kernels; the design is in
+// compiled.hpp, the kernels' text in circuits/eval/kernel_source.hpp.
+#include "circuits/eval/cuda/compiled.hpp"
+
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "algebra/modp_ops.hpp"
+#include "circuits/eval/kernel_abi.hpp"
+
+namespace rnncc::gpu::compiled {
+
+namespace {
+
+using ull = unsigned long long;
+using Clock = std::chrono::steady_clock;
+
+void check(cudaError_t e, const char* call, const std::string& context) {
+  if (e != cudaSuccess)
+    throw GpuError(std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + context + ")");
+}
+#define RNNCC_CUDA(call, context) check((call), #call, (context))
+
+void check_nvrtc(nvrtcResult r, const char* call) {
+  if (r != NVRTC_SUCCESS)
+    throw CompileError(std::string(call) + " failed: " + nvrtcGetErrorString(r));
+}
+#define RNNCC_NVRTC(call) check_nvrtc((call), #call)
+
+std::uint64_t fnv1a(const char* data, std::size_t n, std::uint64_t h) {
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= static_cast<unsigned char>(data[i]);
+    h *= 0x100000001B3ull;
+  }
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<ull>(v));
+  return b;
+}
+
+std::mutex hook_mutex;
+std::function<void(std::string&)> source_hook;
+
+// Device buffer owned by the host (freed on every path).
+template <class T>
+struct Buffer {
+  T* p = nullptr;
+  std::size_t n = 0;
+  Buffer() = default;
+  Buffer(std::size_t count, const std::string& what) : n(count) {
+    if (count)
+      RNNCC_CUDA(cudaMalloc(&p, count * sizeof(T)),
+                 "allocating " + std::to_string(count * sizeof(T)) + " bytes for " + what);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() {
+    if (p) cudaFree(p);
+  }
+  void upload(const T* src, const std::string& what) {
+    if (n)
+      RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
+  }
+  void fill(int byte, const std::string& what) {
+    if (n) RNNCC_CUDA(cudaMemset(p, byte, n * sizeof(T)), "clearing " + what);
+  }
+  std::vector<T> download(const std::string& what) const {
+    std::vector<T> v(n);
+    if (n)
+      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost),
+                 "downloading " + what);
+    return v;
+  }
+};
+
+struct Library {
+  cudaLibrary_t lib = nullptr;
+  cudaKernel_t kernel = nullptr;
+  Library() = default;
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+  ~Library() {
+    if (lib) cudaLibraryUnload(lib);
+  }
+};
+
+struct Events {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Events() {
+    RNNCC_CUDA(cudaEventCreate(&start), "creating an event");
+    RNNCC_CUDA(cudaEventCreate(&stop), "creating an event");
+  }
+  ~Events() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+};
+
+}  // namespace
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<std::string> nvrtc_options(int arch) {
+  // sm_XX (not compute_XX): NVRTC runs ptxas and returns a cubin for exactly this device.
+  return {"--gpu-architecture=sm_" + std::to_string(arch), "--std=c++17", "-default-device"};
+}
+
+std::uint64_t checksum(const char* data, std::size_t n) {
+  return fnv1a(data, n, 0xCBF29CE484222325ull);
+}
+
+std::string cache_key(const std::string& source, const std::string& version, int arch,
+                      const std::vector<std::string>& options) {
+  std::string all = source;
+  all += '\0';
+  all += version;
+  all += '\0';
+  all += std::to_string(arch);
+  for (const std::string& o : options) {
+    all += '\0';
+    all += o;
+  }
+  return hex(fnv1a(all.data(), all.size(), 0xCBF29CE484222325ull)) +
+         hex(fnv1a(all.data(), all.size(), 0x84222325CBF29CE4ull));
+}
+
+std::optional<std::filesystem::path> cache_dir(std::string* why) {
+  namespace fs = std::filesystem;
+  fs::path dir;
+  if (const char* e = std::getenv("RNNCC_KERNEL_CACHE"); e && *e) {
+    if (std::string(e) == "off") {
+      if (why) *why = "disabled by RNNCC_KERNEL_CACHE=off";
+      return std::nullopt;
+    }
+    dir = e;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = fs::path(x) / "rnncc" / "kernels";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    dir = fs::path(h) / ".cache" / "rnncc" / "kernels";
+  } else {
+    if (why) *why = "neither RNNCC_KERNEL_CACHE, XDG_CACHE_HOME nor HOME is set";
+    return std::nullopt;
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  // Writable: a probe file can be created there.
+  const fs::path probe = dir / (".probe." + std::to_string(::getpid()));
+  {
+    std::ofstream f(probe, std::ios::binary);
+    if (!f || !(f << 'x') || !f.flush()) {
+      if (why)
+        *why = "kernel cache " + dir.string() + " is not writable" +
+               (ec ? " (" + ec.message() + ")" : std::string());
+      return std::nullopt;
+    }
+  }
+  fs::remove(probe, ec);
+  return dir;
+}
+
+std::optional<std::vector<char>> read_entry(const std::filesystem::path& file,
+                                            const std::string& key, std::string* why) {
+  std::ifstream f(file, std::ios::binary);
+  if (!f) return std::nullopt;
+  std::string line;
+  if (!std::getline(f, line)) {
+    if (why) *why = "empty entry";
+    return std::nullopt;
+  }
+  std::istringstream h(line);
+  std::string magic, version, k;
+  std::uint64_t length = 0;
+  std::string sum;
+  if (!(h >> magic >> version >> k >> length >> sum) || magic != "rnncc-kernel" || version != "1") {
+    if (why) *why = "bad header";
+    return std::nullopt;
+  }
+  if (k != key) {
+    if (why) *why = "key mismatch";
+    return std::nullopt;
+  }
+  std::vector<char> image(length);
+  if (length > (std::uint64_t{1} << 32) ||
+      !f.read(image.data(), static_cast<std::streamsize>(length)) || f.peek() != EOF) {
+    if (why) *why = "length mismatch";
+    return std::nullopt;
+  }
+  if (hex(checksum(image.data(), image.size())) != sum) {
+    if (why) *why = "checksum mismatch";
+    return std::nullopt;
+  }
+  return image;
+}
+
+bool write_entry(const std::filesystem::path& file, const std::string& key,
+                 const std::vector<char>& image) {
+  static std::atomic<unsigned> counter{0};
+  const std::filesystem::path tmp =
+      file.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << "rnncc-kernel 1 " << key << ' ' << image.size() << ' '
+      << hex(checksum(image.data(), image.size())) << '\n';
+    f.write(image.data(), static_cast<std::streamsize>(image.size()));
+    if (!f.flush()) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+  return !ec;
+}
+
+void set_source_hook(std::function<void(std::string&)> hook) {
+  std::lock_guard<std::mutex> lock(hook_mutex);
+  source_hook = std::move(hook);
+}
+
+Cubin compile(const std::string& original, int arch) {
+  std::string source = original;
+  {
+    std::lock_guard<std::mutex> lock(hook_mutex);
+    if (source_hook) source_hook(source);
+  }
+  const std::vector<std::string> options = nvrtc_options(arch);
+  const std::string key = cache_key(source, nvrtc_version(), arch, options);
+  // The cache directory, resolved once per value of RNNCC_KERNEL_CACHE; an unusable one is
+  // announced once.
+  static std::optional<std::filesystem::path> dir;
+  static std::string env_at_resolve;
+  static std::mutex dir_mutex;
+  std::optional<std::filesystem::path> d;
+  {
+    // Re-resolved when RNNCC_KERNEL_CACHE changes (the tests point it at several directories).
+    std::lock_guard<std::mutex> lock(dir_mutex);
+    const char* e = std::getenv("RNNCC_KERNEL_CACHE");
+    const std::string env = e ? e : "";
+    static bool resolved = false;
+    if (!resolved || env != env_at_resolve) {
+      std::string why;
+      dir = cache_dir(&why);
+      if (!dir && why.find("disabled") == std::string::npos)
+        std::fprintf(stderr, "rnncc: %s; compiling kernels without a cache\n", why.c_str());
+      env_at_resolve = env;
+      resolved = true;
+    }
+    d = dir;
+  }
+  Cubin c;
+  std::filesystem::path file;
+  if (d) {
+    file = *d / (key + ".cubin");
+    if (auto image = read_entry(file, key)) {
+      c.image = std::move(*image);
+      c.cached = true;
+      return c;
+    }
+  }
+  const auto t0 = Clock::now();
+  nvrtcProgram prog = nullptr;
+  RNNCC_NVRTC(nvrtcCreateProgram(&prog, source.c_str(), "rnncc_kernel.cu", 0, nullptr, nullptr));
+  std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> guard(
+      &prog, [](nvrtcProgram* q) { nvrtcDestroyProgram(q); });
+  std::vector<const char*> opts;
+  for (const std::string& o : options) opts.push_back(o.c_str());
+  const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
+  std::size_t log_size = 0;
+  nvrtcGetProgramLogSize(prog, &log_size);
+  c.log.assign(log_size, '\0');
+  if (log_size) nvrtcGetProgramLog(prog, c.log.data());
+  while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
+  if (r != NVRTC_SUCCESS)
+    throw CompileError(std::string("NVRTC could not compile the kernel (") +
+                       nvrtcGetErrorString(r) + "): " + c.log.substr(0, 4000));
+  std::size_t n = 0;
+  RNNCC_NVRTC(nvrtcGetCUBINSize(prog, &n));
+  c.image.resize(n);
+  RNNCC_NVRTC(nvrtcGetCUBIN(prog, c.image.data()));
+  c.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (d && !write_entry(file, key, c.image))
+    std::fprintf(stderr, "rnncc: could not write kernel cache entry %s\n", file.c_str());
+  return c;
+}
+
+namespace {
+int device_arch() {
+  int major = 0, minor = 0;
+  RNNCC_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0),
+             "reading the compute capability");
+  RNNCC_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0),
+             "reading the compute capability");
+  return major * 10 + minor;
+}
+}  // namespace
+
+bool cached(const Program& p, const RunOptions& o, const LaunchConfig& config) {
+  if (!supported(p, o)) return false;
+  const auto dir = cache_dir();
+  if (!dir) return false;
+  kernels::SourceOptions so;
+  so.max_gate_instructions = config.max_gate_instructions;
+  so.threads = config.threads;
+  const int arch = device_arch();
+  const auto ks =
+      kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);
+  std::string source;
+  for (const auto& part : ks.parts) {
+    source = part.source;
+    {
+      std::lock_guard<std::mutex> lock(hook_mutex);
+      if (source_hook) source_hook(source);
+    }
+    const std::string key = cache_key(source, nvrtc_version(), arch, nvrtc_options(arch));
+    if (!read_entry(*dir / (key + ".cubin"), key)) return false;
+  }
+  return true;
+}
+
+bool supported(const Program& p, const RunOptions& o, std::string* why) {
+  auto no = [&](const std::string& w) {
+    if (why) *why = w;
+    return false;
+  };
+  if (p.boolean) return true;
+  if (o.magnitude) return no("the float shadow runs in the interpreter only");
+  if (o.primes.empty() || o.primes.size() > kernels::kMaxPrimes)
+    return no("compiled arithmetic kernels take 1 to " + std::to_string(kernels::kMaxPrimes) +
+              " primes");
+  return true;
+}
+
+ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& config,
+                  Timing* timing) {
+  const auto t0 = Clock::now();
+  std::string why;
+  if (!supported(p, o, &why)) throw GpuError("compiled kernels: " + why);
+  const DeviceInfo dev = probe();
+  if (!dev.available) throw GpuError(dev.why_not);
+  const std::uint32_t T = config.threads;
+  if (T == 0 || T % 32 != 0 || T > 1024)
+    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " +
+                   std::to_string(T));
+  if (p.boolean && o.patterns.first % 64 != 0)
+    throw GpuError("boolean runs start at a multiple of 64 patterns");
+  const int arch = device_arch();
+  const std::uint32_t np = p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size());
+
+  // Sources, then every partition compiled in parallel (NVRTC is thread-safe per program).
+  kernels::SourceOptions so;
+  so.max_gate_instructions = config.max_gate_instructions;
+  so.threads = T;
+  const kernels::KernelSource ks = kernels::kernel_source(p, np, so);
+  const std::size_t nk = ks.parts.size();
+  std::vector<Cubin> cubins(nk);
+  std::vector<std::exception_ptr> errors(nk);
+  {
+    std::atomic<std::size_t> next{0};
+    const std::size_t workers =
+        std::min<std::size_t>(nk, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < workers; ++t)
+      pool.emplace_back([&] {
+        for (std::size_t i; (i = next++) < nk;) {
+          try {
+            cubins[i] = compile(ks.parts[i].source, arch);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        }
+      });
+    for (std::thread& t : pool) t.join();
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<std::unique_ptr<Library>> libs;
+  std::uint32_t registers = 0;
+  std::uint64_t local_bytes = 0;
+  std::vector<std::uint32_t> blocks_of(nk);
+  bool all_cached = true;
+  for (std::size_t i = 0; i < nk; ++i) {
+    all_cached &= cubins[i].cached;
+    auto l = std::make_unique<Library>();
+    RNNCC_CUDA(cudaLibraryLoadData(&l->lib, cubins[i].image.data(), nullptr, nullptr, 0, nullptr,
+                                   nullptr, 0),
+               "loading compiled kernel " + std::to_string(i + 1) + " of " + std::to_string(nk));
+    RNNCC_CUDA(cudaLibraryGetKernel(&l->kernel, l->lib, kernels::kEntry),
+               "finding the compiled kernel's entry");
+    const void* fn = reinterpret_cast<const void*>(l->kernel);
+    cudaFuncAttributes attr{};
+    RNNCC_CUDA(cudaFuncGetAttributes(&attr, fn), "reading the compiled kernel's attributes");
+    registers = std::max<std::uint32_t>(registers, static_cast<std::uint32_t>(attr.numRegs));
+    local_bytes = std::max<std::uint64_t>(local_bytes, attr.localSizeBytes);
+    int per_sm = 0;
+    RNNCC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, static_cast<int>(T), 0),
+               "occupancy of a compiled kernel with " + std::to_string(T) + " threads");
+    if (per_sm == 0)
+      throw GpuError("a compiled kernel of " + std::to_string(attr.numRegs) +
+                     " registers does not fit " + std::to_string(T) + " threads on " + dev.name);
+    blocks_of[i] = static_cast<std::uint32_t>(per_sm * dev.multiprocessors);
+    libs.push_back(std::move(l));
+  }
+  const double compile_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const auto t1 = Clock::now();
+
+  // Digests, as in the interpreter (gpu.cu).
+  Buffer<ull> dmis(std::max<std::uint32_t>(p.pairs, 1), "mismatch counts");
+  dmis.fill(0, "mismatch counts");
+  Buffer<ull> dfirst(1, "first mismatch");
+  dfirst.fill(0xFF, "first mismatch");
+  Buffer<ull> dsamples(std::max<std::size_t>(o.max_first_mismatches, 1), "mismatch samples");
+  Buffer<unsigned> dnsamples(1, "mismatch sample count");
+  dnsamples.fill(0, "mismatch sample count");
+  kernels::Digest digest{
+      dmis.p,   dfirst.p, dsamples.p, dnsamples.p, static_cast<unsigned>(o.max_first_mismatches),
+      p.outputs};
+
+  // Chunks: a unit is a word (boolean) or a pattern (arithmetic); the cross buffer holds every
+  // crossing value of every unit of a chunk, so the chunk is bounded by half the free memory
+  // (out of memory: the chunk halves), the store buffer by 256 MiB, a launch by chunk_patterns.
+  const std::uint64_t unit_patterns = p.boolean ? 64 : 1;
+  const std::uint64_t units_total = (o.patterns.count + unit_patterns - 1) / unit_patterns;
+  const std::uint64_t cross_per_unit =
+      static_cast<std::uint64_t>(ks.cross_values) * np * (p.boolean ? 8 : 4);
+  const std::uint64_t store_per_unit =
+      o.store ? (p.boolean ? 8ull * p.outputs : 4ull * p.outputs * np) : 0;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  RNNCC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes), "reading free device memory");
+  std::uint64_t chunk = std::max<std::uint64_t>(config.chunk_patterns / unit_patterns, 1);
+  chunk = std::min(chunk, units_total);
+  if (cross_per_unit) chunk = std::min<std::uint64_t>(chunk, free_bytes / 2 / cross_per_unit);
+  if (store_per_unit)
+    chunk = std::min<std::uint64_t>(chunk, (std::uint64_t{1} << 28) / store_per_unit);
+  chunk = std::max<std::uint64_t>(chunk, 1);
+  std::unique_ptr<Buffer<char>> cross;
+  while (true) {
+    try {
+      cross = std::make_unique<Buffer<char>>(std::max<std::uint64_t>(cross_per_unit * chunk, 8),
+                                             "values crossing kernels");
+      break;
+    } catch (const GpuError&) {
+      cudaGetLastError();
+      if (chunk <= 1024) throw;
+      chunk /= 2;
+    }
+  }
+
+  ProgramResult r;
+  r.patterns = o.patterns.count;
+  Events ev;
+  double kernel_seconds = 0;
+  std::uint64_t launches = 0;
+  auto launch_all = [&](void* args) {
+    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
+    for (std::size_t i = 0; i < nk; ++i) {
+      void* argv[] = {args};
+      const std::uint64_t units =
+          p.boolean ? (static_cast<kernels::BoolArgs*>(args)->spec.count + 63) / 64
+                    : static_cast<kernels::ModArgs*>(args)->spec.count;
+      const std::uint32_t blocks =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks_of[i], (units + T - 1) / T));
+      RNNCC_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(libs[i]->kernel), dim3(blocks),
+                                  dim3(T), argv, 0, nullptr),
+                 "launching compiled kernel " + std::to_string(i + 1) + " of " +
+                     std::to_string(nk) + " (" + std::to_string(blocks) + " blocks × " +
+                     std::to_string(T) + " threads)");
+      ++launches;
+    }
+    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
+    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running the compiled kernels");
+    float ms = 0;
+    RNNCC_CUDA(cudaEventElapsedTime(&ms, ev.start, ev.stop), "reading kernel time");
+    kernel_seconds += ms / 1000.0;
+  };
+
+  const std::uint64_t chunk_patterns = chunk * unit_patterns;
+  if (p.boolean) {
+    Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
+    dones.fill(0, "output counts");
+    Buffer<std::uint64_t> dstore(o.store ? chunk * p.outputs : 0, "stored outputs");
+    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk_patterns) {
+      kernels::BoolArgs a{o.patterns, digest,  reinterpret_cast<std::uint64_t*>(cross->p),
+                          chunk,      dones.p, o.store ? dstore.p : nullptr};
+      a.spec.first = o.patterns.first + done;
+      a.spec.count = std::min(chunk_patterns, o.patterns.count - done);
+      launch_all(&a);
+      if (o.store) {
+        const auto part = dstore.download("stored outputs");
+        const std::uint64_t words = (a.spec.count + 63) / 64;
+        r.stored.insert(r.stored.end(), part.begin(),
+                        part.begin() + static_cast<std::ptrdiff_t>(words * p.outputs));
+      }
+    }
+    const auto ones = dones.download("output counts");
+    r.ones.assign(ones.begin(), ones.begin() + p.outputs);
+  } else {
+    kernels::ModArgs a{};
+    a.d = digest;
+    std::vector<std::uint32_t> constants;
+    for (std::uint32_t j = 0; j < np; ++j) {
+      const std::uint32_t q = o.primes[j];
+      a.f[j] = mont31::make_field(q);
+      a.one[j] = mont31::to_mont(1, a.f[j]);
+      for (const Rational& k : p.constants) {
+        const Integer num = numerator(k), den = denominator(k);
+        const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % q) + q) % q));
+        if (dn == 0)
+          throw GpuError("prime " + std::to_string(q) + " divides a constant's denominator");
+        const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % q) + q) % q));
+        constants.push_back(mont31::to_mont(
+            static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, q), q)), a.f[j]));
+      }
+    }
+    Buffer<std::uint32_t> dconst(std::max<std::size_t>(constants.size(), 1), "constants");
+    if (!constants.empty()) dconst.upload(constants.data(), "constants");
+    Buffer<ull> dsums(std::max<std::size_t>(np * p.outputs, 1), "output sums");
+    dsums.fill(0, "output sums");
+    Buffer<std::uint32_t> dstore(o.store ? chunk * np * p.outputs : 0, "stored outputs");
+    a.constants = dconst.p;
+    a.sums = dsums.p;
+    a.store = o.store ? dstore.p : nullptr;
+    a.cross = reinterpret_cast<std::uint32_t*>(cross->p);
+    a.cross_stride = chunk;
+    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk_patterns) {
+      a.spec = o.patterns;
+      a.spec.first = o.patterns.first + done;
+      a.spec.count = std::min(chunk_patterns, o.patterns.count - done);
+      launch_all(&a);
+      if (o.store) {
+        const auto part = dstore.download("stored outputs");
+        r.stored.insert(r.stored.end(), part.begin(),
+                        part.begin() + static_cast<std::ptrdiff_t>(a.spec.count * np * p.outputs));
+      }
+    }
+    const auto sums = dsums.download("output sums");
+    r.sums.assign(np, std::vector<std::uint64_t>(p.outputs));
+    for (std::uint32_t j = 0; j < np; ++j)
+      for (std::uint32_t k = 0; k < p.outputs; ++k)
+        r.sums[j][k] = mont31::from_mont(
+            static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), a.f[j]);
+    r.max_difference_bound.assign(p.pairs, 0.0);
+  }
+  const auto mis = dmis.download("mismatch counts");
+  r.mismatches.assign(mis.begin(), mis.begin() + p.pairs);
+  const ull first = dfirst.download("first mismatch")[0];
+  if (first != std::numeric_limits<ull>::max()) r.first_mismatch = first;
+  const unsigned ns = std::min<unsigned>(dnsamples.download("mismatch sample count")[0],
+                                         static_cast<unsigned>(o.max_first_mismatches));
+  const auto samples = dsamples.download("mismatch samples");
+  r.first_mismatches.assign(samples.begin(), samples.begin() + ns);
+  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
+  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
+                           r.first_mismatches.end());
+  if (timing) {
+    timing->kernel_seconds = kernel_seconds;
+    timing->total_seconds = std::chrono::duration<double>(Clock::now() - t1).count();
+    timing->compile_seconds = compile_seconds;
+    timing->path = all_cached ? "compiled (cached)" : "compiled";
+    timing->blocks = blocks_of.empty() ? 0 : blocks_of[0];
+    timing->threads = T;
+    timing->slots = 0;
+    timing->launches = launches;
+    timing->kernels = static_cast<std::uint32_t>(nk);
+    timing->registers = registers;
+    timing->local_bytes = local_bytes;
+    timing->cross_values = ks.cross_values;
+  }
+  return r;
+}
+
+}  // namespace rnncc::gpu::compiled

@@ -1,0 +1,255 @@
+// Compiled GPU kernels (NVRTC; circuits/eval/cuda/compiled.hpp) == the CPU twin (run_program),
+// bit for bit: random boolean circuits with threshold gates and inversions, random AIGs and the
+// EPFL multiplier, arithmetic circuits mod 1 and 4 primes, partitioned programs (small partitions
+// forced), chunked launches; the kernel cache's hit / corrupt / unwritable behaviour on the device
+// path; NVRTC's failure falling back to the interpreter. Labelled `gpu`; without a device every
+// test prints "SKIPPED: <reason>".
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "../circuits/random_circuits.hpp"
+#include "../support.hpp"
+#include "circuits/eval/cuda/compiled.hpp"
+#include "circuits/eval/cuda/gpu.hpp"
+#include "circuits/io/aiger.hpp"
+
+using namespace rnncc;
+
+namespace {
+
+const gpu::DeviceInfo& device() {
+  static const gpu::DeviceInfo d = gpu::probe();
+  return d;
+}
+
+#define REQUIRE_DEVICE() \
+  if (!device().available) RNNCC_SKIP("no GPU: " << device().why_not)
+
+void require_same(const ProgramResult& g, const ProgramResult& c) {
+  REQUIRE(g.patterns == c.patterns);
+  REQUIRE(g.ones == c.ones);
+  REQUIRE(g.sums == c.sums);
+  REQUIRE(g.mismatches == c.mismatches);
+  REQUIRE(g.first_mismatch == c.first_mismatch);
+  REQUIRE(g.max_difference_bound == c.max_difference_bound);
+  REQUIRE(g.stored == c.stored);
+  // Some mismatching patterns: each one a real mismatch of the twin's full list is not kept, so
+  // check they lie at or after the first one.
+  for (std::uint64_t m : g.first_mismatches) REQUIRE(m >= *c.first_mismatch);
+}
+
+// Every test in this file runs with its own cache directory (not the user's).
+struct TempCache {
+  std::filesystem::path path;
+  TempCache()
+      : path(std::filesystem::temp_directory_path() /
+             ("rnncc-compiled-test." + std::to_string(std::random_device{}()))) {
+    std::filesystem::create_directories(path);
+    setenv("RNNCC_KERNEL_CACHE", path.c_str(), 1);
+  }
+  ~TempCache() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+    unsetenv("RNNCC_KERNEL_CACHE");
+  }
+};
+
+ProgramResult compiled(const Program& p, const RunOptions& ro, std::size_t part = 4096,
+                       gpu::Timing* t = nullptr, std::uint64_t chunk = std::uint64_t{1} << 30) {
+  gpu::LaunchConfig lc;
+  lc.kernel = gpu::KernelChoice::compiled;
+  lc.max_gate_instructions = part;
+  lc.chunk_patterns = chunk;
+  gpu::Timing local;
+  gpu::Timing& tm = t ? *t : local;
+  ProgramResult r = gpu::run_program_gpu(p, ro, lc, &tm);
+  REQUIRE(tm.path.rfind("compiled", 0) == 0);
+  REQUIRE(tm.notice.empty());
+  return r;
+}
+
+const std::vector<std::uint32_t> kPrimes4 = {2147483647u, 2147483629u, 2147483587u, 2147483579u};
+
+}  // namespace
+
+TEST_CASE("compiled boolean kernels equal the CPU twin on random circuits", "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(201);
+  for (int trial = 0; trial < 8; ++trial) {
+    const Circuit c = testing::random_boolean_circuit(rng, 5 + trial, 300 + 60 * trial, 8);
+    ProgramOptions po;
+    po.slot_capacity = trial % 2 ? 4 : 96;  // spills become renames
+    po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}};
+    const Program p = lower_program(c, po);
+    RunOptions ro;
+    ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
+                   static_cast<std::uint64_t>(trial),
+                   2,
+                   0,
+                   trial % 3 == 0 ? 128u : 0u,
+                   64 * 300 - 5};
+    if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
+    ro.store = true;
+    const ProgramResult twin = run_program(p, ro);
+    for (std::size_t part : {std::size_t{16384}, std::size_t{37}}) {
+      INFO("trial " << trial << " partition " << part);
+      require_same(compiled(p, ro, part), twin);
+    }
+  }
+}
+
+TEST_CASE("compiled kernels on AIGs: random and the EPFL multiplier, partitioned", "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(202);
+  // A random AIG: two-input ANDs with random inversions, 3000 gates.
+  CircuitBuilder b;
+  std::vector<GateId> pool;
+  for (int i = 0; i < 64; ++i) pool.push_back(b.input());
+  for (int g = 0; g < 3000; ++g) {
+    auto pick = [&] {
+      const GateId x = pool[pool.size() - 1 - rng() % std::min<std::size_t>(pool.size(), 200)];
+      return rng() % 2 ? b.not_(x) : x;
+    };
+    pool.push_back(b.and_(std::vector<GateId>{pick(), pick()}));
+  }
+  std::vector<Circuit> aigs;
+  aigs.push_back(b.finish(std::vector<GateId>(pool.end() - 32, pool.end())));
+  const char* env = std::getenv("RNNCC_EPFL_DIR");
+  const std::filesystem::path epfl =
+      env ? std::filesystem::path(env)
+          : std::filesystem::path(RNNCC_SOURCE_DIR) / ".." / "shared" / "benchmarks" / "epfl";
+  if (std::filesystem::exists(epfl / "multiplier.aig"))
+    aigs.push_back(load_aiger((epfl / "multiplier.aig").string()));
+  else
+    WARN("EPFL multiplier not found at " << epfl.string() << ": random AIG only");
+  for (const Circuit& c : aigs) {
+    const Program p = lower_program(c, {});
+    RunOptions ro;
+    ro.patterns = {patterns::Mode::bits_random, 7, 2, 0, 0, 64 * 1000 + 17};
+    const ProgramResult twin = run_program(p, ro);
+    require_same(compiled(p, ro), twin);  // partitions of 4096
+    require_same(compiled(p, ro, 2048), twin);
+  }
+}
+
+TEST_CASE("compiled arithmetic kernels equal the CPU twin mod 1 and 4 primes", "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(203);
+  for (int trial = 0; trial < 6; ++trial) {
+    const Circuit c = testing::random_arithmetic_circuit(rng, 2 * (3 + trial % 4), 150, 6);
+    ProgramOptions po;
+    po.slot_capacity = trial % 3 == 0 ? 5 : 96;
+    po.compare_pairs = {{0, 1}, {4, 4}, {2, 5}};
+    const Program p = lower_program(c, po);
+    for (std::size_t np : {std::size_t{1}, std::size_t{4}}) {
+      RunOptions ro;
+      ro.primes.assign(kPrimes4.begin(), kPrimes4.begin() + static_cast<std::ptrdiff_t>(np));
+      ro.store = true;
+      const std::uint32_t L = static_cast<std::uint32_t>(c.inputs().size() / 2);
+      ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
+                     : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
+                                      : patterns::Mode::strings_random,
+                     static_cast<std::uint64_t>(trial),
+                     2,
+                     L,
+                     5,
+                     3000};
+      if (ro.patterns.mode == patterns::Mode::strings_exhaustive)
+        ro.patterns.count = (std::uint64_t{1} << L) - 5;
+      const ProgramResult twin = run_program(p, ro);
+      INFO("trial " << trial << " primes " << np);
+      require_same(compiled(p, ro), twin);
+      require_same(compiled(p, ro, 23), twin);
+    }
+  }
+}
+
+TEST_CASE("a large circuit split into many kernels, chunked launches", "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(204);
+  const Circuit c = testing::random_boolean_circuit(rng, 40, 12000, 16);
+  ProgramOptions po;
+  po.compare_pairs = {{0, 1}, {5, 9}};
+  const Program p = lower_program(c, po);
+  RunOptions ro;
+  ro.patterns = {patterns::Mode::bits_random, 3, 2, 0, 0, 64 * 5000 + 1};
+  const ProgramResult twin = run_program(p, ro);
+  gpu::Timing t;
+  require_same(compiled(p, ro, 1000, &t, 64 * 1024), twin);
+  CHECK(t.kernels >= 3);
+  CHECK(t.cross_values > 0);
+  CHECK(t.launches == t.kernels * 5);  // 5 chunks of 1024 words
+}
+
+TEST_CASE("kernel cache on the device path: hit, corrupt entries, unwritable directory", "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(205);
+  const Program p = lower_program(testing::random_boolean_circuit(rng, 10, 500, 6), {});
+  RunOptions ro;
+  ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, 64 * 200};
+  const ProgramResult twin = run_program(p, ro);
+  gpu::Timing t;
+  require_same(compiled(p, ro, 200, &t), twin);
+  CHECK(t.path == "compiled");
+  require_same(compiled(p, ro, 200, &t), twin);
+  CHECK(t.path == "compiled (cached)");
+  // Corrupt every entry: recompiled, same result, then cached again.
+  for (const auto& e : std::filesystem::directory_iterator(cache.path)) {
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-20, std::ios::end);
+    f.put('\x7F');
+  }
+  require_same(compiled(p, ro, 200, &t), twin);
+  CHECK(t.path == "compiled");
+  require_same(compiled(p, ro, 200, &t), twin);
+  CHECK(t.path == "compiled (cached)");
+  // Unwritable: no cache, compiled every time.
+  const std::filesystem::path blocker = cache.path / "a-file";
+  std::ofstream(blocker) << "x";
+  setenv("RNNCC_KERNEL_CACHE", (blocker / "kernels").c_str(), 1);
+  require_same(compiled(p, ro, 200, &t), twin);
+  CHECK(t.path == "compiled");
+  require_same(compiled(p, ro, 200, &t), twin);
+  CHECK(t.path == "compiled");
+}
+
+TEST_CASE("NVRTC failure falls back to the interpreter with a notice; automatic choice", "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(206);
+  const Program p = lower_program(testing::random_boolean_circuit(rng, 10, 300, 6), {});
+  RunOptions ro;
+  ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, 64 * 100};
+  const ProgramResult twin = run_program(p, ro);
+  gpu::LaunchConfig lc;
+  lc.kernel = gpu::KernelChoice::compiled;
+  gpu::Timing t;
+  gpu::compiled::set_source_hook([](std::string& s) { s += "\nnot C++ at all;\n"; });
+  const ProgramResult r = gpu::run_program_gpu(p, ro, lc, &t);
+  gpu::compiled::set_source_hook(nullptr);
+  require_same(r, twin);
+  CHECK(t.path == "interpreter");
+  CHECK(t.notice.find("NVRTC could not compile") != std::string::npos);
+  // Automatic: a small batch runs on the interpreter.
+  lc.kernel = gpu::KernelChoice::automatic;
+  require_same(gpu::run_program_gpu(p, ro, lc, &t), twin);
+  CHECK(t.path == "interpreter");
+  // The float shadow is the interpreter's: compiled falls back with a notice.
+  const Program a = lower_program(testing::random_arithmetic_circuit(rng, 6, 60, 3), {});
+  RunOptions ao;
+  ao.primes = {2147483647u};
+  ao.magnitude = true;
+  ao.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, 500};
+  lc.kernel = gpu::KernelChoice::compiled;
+  require_same(gpu::run_program_gpu(a, ao, lc, &t), run_program(a, ao));
+  CHECK(t.path == "interpreter");
+  CHECK(t.notice.find("float shadow") != std::string::npos);
+}
