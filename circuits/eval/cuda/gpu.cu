@@ -15,51 +15,16 @@
 
 #include "algebra/modp_ops.hpp"
 #include "circuits/eval/cuda/compiled.hpp"
+#include "circuits/eval/cuda/cuda_buffer.hpp"
 #include "circuits/eval/gate_ops.hpp"
 
 namespace rnncc::gpu {
 
 namespace {
 
-void check(cudaError_t e, const char* call, const std::string& context) {
-  if (e != cudaSuccess)
-    throw GpuError(std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + context + ")");
-}
-#define RNNCC_CUDA(call, context) check((call), #call, (context))
+using detail::Buffer;
 
 using ull = unsigned long long;
-
-// Device buffer owned by the host (freed on every path).
-template <class T>
-struct Buffer {
-  T* p = nullptr;
-  std::size_t n = 0;
-  Buffer() = default;
-  Buffer(std::size_t count, const std::string& what) : n(count) {
-    if (count)
-      RNNCC_CUDA(cudaMalloc(&p, count * sizeof(T)),
-                 "allocating " + std::to_string(count * sizeof(T)) + " bytes for " + what);
-  }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() {
-    if (p) cudaFree(p);
-  }
-  void upload(const T* src, const std::string& what) {
-    if (n)
-      RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
-  }
-  void fill(int byte, const std::string& what) {
-    if (n) RNNCC_CUDA(cudaMemset(p, byte, n * sizeof(T)), "clearing " + what);
-  }
-  std::vector<T> download(const std::string& what) const {
-    std::vector<T> v(n);
-    if (n)
-      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost),
-                 "downloading " + what);
-    return v;
-  }
-};
 
 struct Common {
   const uint4* code;
