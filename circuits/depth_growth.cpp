@@ -339,6 +339,10 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const std::strin
   return out;
 }
 
+std::string default_depth_lengths(CircuitTarget target) {
+  return target == CircuitTarget::boolean ? "4..256" : "2..1024";
+}
+
 std::vector<std::string> parse_architectures(const std::string& text, const std::string& flag) {
   std::vector<std::string> out;
   std::size_t at = 0;

@@ -99,6 +99,11 @@ void check_fit_lengths(const std::vector<std::size_t>& lengths);
 std::vector<std::size_t> parse_lengths(const std::string& text,
                                        const std::string& flag = "--lengths");
 
+// The default --lengths per target: "2..1024"; for boolean "4..256" — the dense boolean LRNNs
+// exceed the default --max-gates past 256, and n = 2 (where log₂log₂n = 0 and the word width is
+// smallest) is left out (docs/depth.md: what the criterion picks over which ranges).
+std::string default_depth_lengths(CircuitTarget target);
+
 // Parses a comma-separated architecture list (InputError naming the unknown name).
 std::vector<std::string> parse_architectures(const std::string& text,
                                              const std::string& flag = "--arch");

@@ -22,7 +22,7 @@ namespace rnncc::cli {
 Action add_depth_command(CLI::App& app) {
   struct Flags {
     std::string arch = "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter",
-                lengths = "2..1024", target = "arith", plot, model;
+                lengths, target = "arith", plot, model;
     bool csv = false, json = false;
     std::size_t max_gates = std::size_t{1} << 26;
   };
@@ -34,7 +34,8 @@ Action add_depth_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--model", f->model,
                   "model files (comma-separated), measured next to the architectures");
-  cmd->add_option("--lengths", f->lengths, "A..B: n = A, 2A, 4A, … up to B")->capture_default_str();
+  cmd->add_option("--lengths", f->lengths,
+                  "A..B: n = A, 2A, 4A, … up to B (default 2..1024; boolean 4..256)");
   cmd->add_option("--target", f->target, "arith, boolean or threshold")->capture_default_str();
   cmd->add_option("--plot", f->plot, "write an SVG plot (gnuplot)");
   cmd->add_flag("--csv", f->csv, "print CSV instead of the table");
@@ -48,7 +49,8 @@ Action add_depth_command(CLI::App& app) {
     // With --model, the built-in architectures only where --arch names them.
     const auto archs = with_models && cmd->count("--arch") == 0 ? std::vector<std::string>{}
                                                                 : parse_architectures(f->arch);
-    const auto lengths = parse_lengths(f->lengths);
+    const auto lengths =
+        parse_lengths(!f->lengths.empty() ? f->lengths : default_depth_lengths(target));
     const bool fitting = !f->csv;  // the CSV has no fits
     if (fitting) check_fit_lengths(lengths);
     std::vector<std::pair<std::string, DepthSubject>> models;
