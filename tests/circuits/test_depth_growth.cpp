@@ -82,35 +82,37 @@ TEST_CASE("fits recover the law a synthetic series follows, exact and noisy", "[
 }
 
 TEST_CASE("AICc by hand on four points; perfect fits and ties", "[depth-growth]") {
-  // n = 2, 4, 8, 16 (log₂n = 1..4), depth 3, 5, 6, 9. a·log₂n + b: x̄ = 2.5, ȳ = 5.75,
-  // Sxy = (−1.5)(−2.75) + (−0.5)(−0.75) + (0.5)(0.25) + (1.5)(3.25) = 9.5, Sxx = 5, so a = 1.9,
-  // b = 5.75 − 4.75 = 1; residuals 0.1, 0.2, −0.7, 0.4, RSS = 0.70;
-  // AICc = 4·ln(0.70/4) + 4 + 12/1 = 16 + 4·ln 0.175 ≈ 9.03.
-  // The constant: b = 5.75, RSS = 7.5625 + 0.5625 + 0.0625 + 10.5625 = 18.75;
-  // AICc = 4·ln(18.75/4) + 2 + 4/2 = 4 + 4·ln 4.6875 ≈ 10.18.
-  const DepthFit fit = fit_series("hand", {2, 4, 8, 16}, {3, 5, 6, 9});
+  // n = 2, 4, 8, 16 (log₂n = 1..4), depth 3, 5, 8, 9. a·log₂n + b: x̄ = 2.5, ȳ = 6.25,
+  // Sxy = (−1.5)(−3.25) + (−0.5)(−1.25) + (0.5)(1.75) + (1.5)(2.75) = 10.5, Sxx = 5, so a = 2.1,
+  // b = 6.25 − 5.25 = 1; residuals −0.1, −0.2, 0.7, −0.4, RSS = 0.70;
+  // AICc = 4·ln(0.70/4) + 2·2 + 2·2·3/(4 − 2 − 1) = 16 + 4·ln 0.175 ≈ 9.03.
+  // The constant: b = 6.25, RSS = 10.5625 + 1.5625 + 3.0625 + 7.5625 = 22.75;
+  // AICc = 4·ln(22.75/4) + 2 + 2·1·2/(4 − 1 − 1) = 4 + 4·ln 5.6875 ≈ 10.95.
+  const DepthFit fit = fit_series("hand", {2, 4, 8, 16}, {3, 5, 8, 9});
   const GrowthFit& lg = fit.models[1];
   REQUIRE(lg.model == GrowthModel::log);
-  REQUIRE(lg.a == Approx(1.9));
+  REQUIRE(lg.a == Approx(2.1));
   REQUIRE(lg.b == Approx(1.0));
   REQUIRE(lg.rss == Approx(0.70));
+  REQUIRE(lg.rms == Approx(std::sqrt(0.175)));
   REQUIRE(lg.aicc == Approx(16 + 4 * std::log(0.175)));
-  REQUIRE(fit.models[0].rss == Approx(18.75));
-  REQUIRE(fit.models[0].aicc == Approx(4 + 4 * std::log(4.6875)));
+  REQUIRE(fit.models[0].rss == Approx(22.75));
+  REQUIRE(fit.models[0].aicc == Approx(4 + 4 * std::log(5.6875)));
+  for (std::size_t i = 2; i < 5; ++i) REQUIRE(fit.models[i].aicc > lg.aicc);
   REQUIRE(aicc(0.62, 4, 2) == Approx(16 + 4 * std::log(0.155)));
   REQUIRE(aicc(2.0, 5, 1) == Approx(5 * std::log(0.4) + 2 + 4.0 / 3));
   REQUIRE(std::isinf(aicc(0, 4, 2)));
-  // Per-point residuals of the chosen law (log: AICc 9.03 against the constant's 10.18).
+  // Per-point residuals of the chosen law (log: AICc 9.03, the smallest).
   REQUIRE(fit.best().model == GrowthModel::log);
-  REQUIRE(fit.residuals[0] == Approx(0.1));
-  REQUIRE(fit.residuals[1] == Approx(0.2));
-  REQUIRE(fit.residuals[2] == Approx(-0.7));
+  REQUIRE(fit.residuals[0] == Approx(-0.1));
+  REQUIRE(fit.residuals[1] == Approx(-0.2));
+  REQUIRE(fit.residuals[2] == Approx(0.7));
+  REQUIRE(fit.residuals[3] == Approx(-0.4));
   // A constant series: every law fits perfectly; the one with fewer parameters wins.
   const DepthFit flat = fit_series("flat", {2, 4, 8, 16, 32}, {4, 4, 4, 4, 4});
   REQUIRE(flat.best().model == GrowthModel::constant);
   for (const auto& m : flat.models) REQUIRE(m.rss == 0);
-  // Two two-parameter laws both perfect (the term is 0 ↔ log for n = 1, 2 only at n ≤ 2 …): a
-  // series exact in log₂n chooses log over the faster laws.
+  // A series exact in log₂n (from n = 1) chooses log over the faster laws.
   const DepthFit lg2 = fit_series("log", {1, 2, 4, 8}, {5, 7, 9, 11});
   REQUIRE(lg2.best().model == GrowthModel::log);
 }
