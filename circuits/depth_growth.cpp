@@ -501,7 +501,9 @@ DepthSubject model_depth_subject(const std::string& path, CircuitTarget target) 
   try {
     s.model = load_model(path);
   } catch (const InputError& e) {
-    throw InputError("--model", path + ": " + e.what());
+    std::string why = e.what();  // "PATH: reason" already names the file
+    if (e.where() != path) why = path + ": " + why;
+    throw InputError("--model", why);
   }
   s.options.target = target;
   s.options.compile.scan = ScanKind::brent_kung;

@@ -119,15 +119,18 @@ Action add_depth_command(CLI::App& app) {
     std::map<std::pair<std::string, std::size_t>, double> residual;
     for (const auto& x : fits)
       for (std::size_t i = 0; i < x.n.size(); ++i) residual[{x.arch, x.n[i]}] = x.residuals[i];
-    std::cout << fmt::format("{:<10} {:>7} {:>12} {:>7} {:>14} {:>9}\n", "arch", "n", "size",
+    std::size_t w = 10;  // the label column: model stems may be longer than the built-in names
+    for (const auto& x : points) w = std::max(w, x.arch.size());
+    std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14} {:>9}\n", "arch", w, "n", "size",
                              "depth", "fan-in-2 depth", "residual");
     for (const auto& x : points)
-      std::cout << fmt::format("{:<10} {:>7} {:>12} {:>7} {:>14} {:>9.3f}\n", x.arch, x.n, x.size,
-                               x.depth, x.bounded_fanin_depth, residual[{x.arch, x.n}] + 0.0);
+      std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14} {:>9.3f}\n", x.arch, w, x.n,
+                               x.size, x.depth, x.bounded_fanin_depth,
+                               residual[{x.arch, x.n}] + 0.0);
     std::cout << "\nfits of depth (least squares; chosen by AICc = m*ln(RSS/m) + 2k + "
                  "2k(k+1)/(m-k-1),\nHurvich & Tsai 1989; residual = depth - chosen fit; -inf: "
                  "RSS = 0):\n";
-    std::cout << fmt::format("{:<10} {:<7} {:>9} {:>9} {:>8}  {}\n", "arch", "chosen", "a", "b",
+    std::cout << fmt::format("{:<{}} {:<7} {:>9} {:>9} {:>8}  {}\n", "arch", w, "chosen", "a", "b",
                              "RMS", "AICc of 1 / log / loglog / log^2 / n");
     for (const auto& x : fits) {
       std::string crit;
@@ -136,7 +139,7 @@ Action add_depth_command(CLI::App& app) {
                                         ? std::string("-inf")
                                         : fmt::format("{:.1f}", x.models[i].aicc));
       const GrowthFit& c = x.best();
-      std::cout << fmt::format("{:<10} {:<7} {:>9.4f} {:>9.3f} {:>8.3f}  {}\n", x.arch,
+      std::cout << fmt::format("{:<{}} {:<7} {:>9.4f} {:>9.3f} {:>8.3f}  {}\n", x.arch, w,
                                short_name(c.model), c.a, c.b, c.rms, crit);
     }
     return 0;
