@@ -729,7 +729,8 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
 //   work·(1/R_interp − 1/R_compiled) > C,
 // work = gate instructions × patterns (× primes). R: the interpreter ≈ 1.2·10¹³ boolean gate
 // evals/s and 2.5·10¹¹ per prime (issue 15, one H200); the compiled kernels ≈ 6·10¹³ and 1·10¹²
-// (bench/gpu_eval.cpp --sections compiled; docs/performance.md has the measured figures). C:
+// — ASSUMED (half the issue's goals), not yet measured: `bench/gpu_eval.cpp --sections compiled`
+// measures them (docs/performance.md, "Compiled kernels"); replace these once it has run. C:
 // NVRTC + ptxas take ≈ 1.7 ms per gate instruction on one core (EPFL multiplier, partitions of
 // 4096: 46 s of compile time over 7 kernels, measured on the 2-core build machine), the
 // partitions compiled in parallel on the host's cores: C ≈ 0.5 s + 1.7 ms × instructions /
