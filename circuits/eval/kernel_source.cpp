@@ -140,7 +140,7 @@ class Emitter {
                       std::size_t part) {
     const std::int64_t d = operand_defs_[i][which];
     if (d == kNoDef) {
-      if (p_.boolean) return loc_index(loc) ? "~0ull" : "0ull";
+      if (p_.boolean) return loc_index(loc) ? "~0u" : "0u";
       return "__ldg(A.constants + " + std::to_string(j * p_.constants.size() + loc_index(loc)) +
              ")";
     }
@@ -149,7 +149,7 @@ class Emitter {
     if (loaded_.insert(name).second) {
       const std::string id = std::to_string(cross_[static_cast<std::size_t>(d)]);
       if (p_.boolean)
-        body_ << "  const u64 " << name << " = A.cross[" << id << "ull * A.cross_stride + w];\n";
+        body_ << "  const u32 " << name << " = X[" << id << "ull * xs + u];\n";
       else
         body_ << "  const u32 " << name << " = A.cross[(" << id << "ull * " << np_ << " + " << j
               << ") * A.cross_stride + k];\n";
@@ -169,7 +169,7 @@ class Emitter {
     const std::string id = std::to_string(cross_[i]);
     for (std::uint32_t j = 0; j < np_; ++j) {
       if (p_.boolean)
-        stmt_ << "  A.cross[" << id << "ull * A.cross_stride + w] = " << var(i64(i), j) << ";\n";
+        stmt_ << "  X[" << id << "ull * xs + u] = " << var(i64(i), j) << ";\n";
       else
         stmt_ << "  A.cross[(" << id << "ull * " << np_ << " + " << j
               << ") * A.cross_stride + k] = " << var(i64(i), j) << ";\n";
@@ -185,36 +185,38 @@ class Emitter {
     const std::string v = var(i64(i), 0);
     switch (in.op()) {
       case ProgOp::input:
-        stmt_ << "  const u64 " << v << " = patterns::bool_word(A.spec, first_word + w, " << in.b
-              << "u);\n";
+        stmt_ << "  const u32 " << v
+              << " = static_cast<u32>(patterns::bool_word(A.spec, first_word + w, " << in.b
+              << "u) >> sh);\n";
         break;
       case ProgOp::spill:
         return;
       case ProgOp::output:
-        stmt_ << "  { const u64 x = " << bool_operand(i, 0, in.a, ia, part)
-              << "; if (A.store && active) A.store[w * A.d.outputs + " << in.b
-              << "] = x; count_ones(A.ones + " << in.b << ", x & mask); }\n";
+        stmt_ << "  { const u32 x = " << bool_operand(i, 0, in.a, ia, part)
+              << "; if (A.store && active) S[2 * (w * A.d.outputs + " << in.b
+              << ") + h] = x; count_ones(A.ones + " << in.b << ", x & mask); }\n";
         return;
       case ProgOp::compare:
         stmt_ << "  compare_words(A.d, " << in.b << ", (" << bool_operand(i, 0, in.a, ia, part)
               << " ^ " << bool_operand(i, 1, in.d, ib, part)
-              << ") & mask, A.spec.first + 64 * w);\n";
+              << ") & mask, A.spec.first + 64 * w + sh);\n";
         return;
       case ProgOp::thr: {
         // The CPU twin's counter (program.cpp, run_program, case thr), constants inlined.
         const std::int32_t* aux = p_.aux.data() + in.a;
         const std::uint32_t k = in.b, B = static_cast<std::uint32_t>(aux[2 * k + 1]);
-        stmt_ << "  u64 " << v << ";\n  { u64 pl[" << B << "] = {};\n";
+        stmt_ << "  u32 " << v << ";\n  { u64 pl[" << B << "] = {};\n";
         for (std::uint32_t q = 0; q < k; ++q)
           stmt_ << "    bits::add_masked(pl, " << B << "u, " << lit(aux[k + q]) << ", "
                 << operand(i, q, static_cast<std::uint32_t>(aux[q]), 0, part) << ");\n";
         stmt_ << "    bits::add_masked(pl, " << B << "u, " << lit(-std::int64_t{aux[2 * k]})
-              << ", ~0ull);\n    " << v << " = bits::nonnegative(pl, " << B << "u); }\n";
+              << ", ~0ull);\n    " << v << " = static_cast<u32>(bits::nonnegative(pl, " << B
+              << "u)); }\n";
         break;
       }
       default: {
         const char* op = in.op() == ProgOp::and2 ? " & " : in.op() == ProgOp::or2 ? " | " : " ^ ";
-        stmt_ << "  const u64 " << v << " = " << (io ? "~(" : "(")
+        stmt_ << "  const u32 " << v << " = " << (io ? "~(" : "(")
               << bool_operand(i, 0, in.a, ia, part) << op << bool_operand(i, 1, in.b, ib, part)
               << ");\n";
         break;
@@ -334,20 +336,29 @@ class Emitter {
       << " gate instructions, " << part.loads << " cross loads, " << part.stores
       << " cross stores (circuits/eval/kernel_source.cpp)\n"
       << kernel_prelude() << "\nextern \"C\" __global__ void __launch_bounds__(" << o_.threads
-      << ") " << kEntry << "(const rnncc::kernels::" << (p_.boolean ? "BoolArgs" : "ModArgs")
+      << ", 1) " << kEntry << "(const rnncc::kernels::" << (p_.boolean ? "BoolArgs" : "ModArgs")
       << " A) {\n  using namespace rnncc;\n  using namespace rnncc::kernels;\n";
     if (p_.boolean) {
+      // A thread owns half a word (unit u = 2w + h: patterns 64w + 32h .. + 31), so a value
+      // takes one 32-bit register, not two: the same logic instructions per pattern, half the
+      // register pressure (ptxas spills far less). The cross and store buffers keep their
+      // 64-bit word layout, addressed as 32-bit halves (little-endian: h = 0 is the low half).
       s << "  const u64 words = (A.spec.count + 63) / 64, first_word = A.spec.first / 64;\n"
-           "  (void)first_word;\n"
+           "  const u64 units = 2 * words, xs = 2 * A.cross_stride;\n"
+           "  u32* const X = reinterpret_cast<u32*>(A.cross);\n"
+           "  u32* const S = reinterpret_cast<u32*>(A.store);\n"
+           "  (void)first_word;\n  (void)xs;\n  (void)X;\n  (void)S;\n"
            "  // Every thread of a block runs the same passes (full warps for the reductions); a\n"
-           "  // thread past the end recomputes the last word with an empty mask.\n"
-           "  for (u64 base = static_cast<u64>(blockIdx.x) * blockDim.x; base < words;\n"
+           "  // thread past the end recomputes the last half word with an empty mask.\n"
+           "  for (u64 base = static_cast<u64>(blockIdx.x) * blockDim.x; base < units;\n"
            "       base += static_cast<u64>(gridDim.x) * blockDim.x) {\n"
-           "  const bool active = base + threadIdx.x < words;\n"
-           "  const u64 w = active ? base + threadIdx.x : words - 1;\n"
-           "  const u64 valid = A.spec.count - 64 * w;\n"
-           "  const u64 mask = !active ? 0ull : valid >= 64 ? ~0ull : (1ull << valid) - 1;\n"
-           "  (void)mask;\n";
+           "  const bool active = base + threadIdx.x < units;\n"
+           "  const u64 u = active ? base + threadIdx.x : units - 1;\n"
+           "  const u64 w = u >> 1, h = u & 1, sh = 32 * h;\n"
+           "  const u64 lo = 64 * w + sh;\n"
+           "  const u64 valid = A.spec.count > lo ? A.spec.count - lo : 0;\n"
+           "  const u32 mask = !active ? 0u : valid >= 32 ? ~0u : (1u << valid) - 1;\n"
+           "  (void)mask;\n  (void)h;\n";
     } else {
       for (std::uint32_t j = 0; j < np_; ++j)
         s << "  const mont31::Field F" << j << " = A.f[" << j << "];\n  const u32 O" << j

@@ -8,10 +8,12 @@
 // own (static single assignment: location → the variable that last defined it), so the slot file,
 // the spill instructions and the instruction decoding of the interpreter all disappear and the
 // compiler allocates registers. A `spill` instruction is a rename (no code).
-//   - boolean: a thread owns one 64-bit word = 64 patterns; and/or/xor with the inversion flags
-//     folded into `~`; a threshold gate is the bit-sliced two's-complement counter of
-//     gate_ops.hpp (bits::add_masked over B planes, value = ~plane[B−1]) exactly as the CPU twin
-//     runs it (program.cpp, run_program, case thr), with its constant weights, θ and B inlined;
+//   - boolean: a thread owns half of a 64-bit word = 32 patterns (one 32-bit register per value:
+//     the same logic instructions per pattern as 64-bit words, half the registers); and/or/xor
+//     with the inversion flags folded into `~`; a threshold gate is the bit-sliced two's-complement
+//     counter of gate_ops.hpp (bits::add_masked over B planes, value = ~plane[B−1]) exactly as the
+//     CPU twin runs it (program.cpp, run_program, case thr), with its constant weights, θ and B
+//     inlined;
 //   - arithmetic: a thread owns one pattern and evaluates every prime of the run (NP ≤ 8
 //     residues per value, Montgomery form, algebra/mont31.hpp); truth-valued gates give 0 or the
 //     Montgomery one, as exec_mod in program.hpp;
@@ -29,9 +31,11 @@
 // addresses: coalesced) and loaded by each later partition that reads it, at its first use there.
 // The partitions run in order, each over the whole chunk of patterns.
 //
-// What bounds a kernel: registers. Live values are registers (boolean: 2 per value; arithmetic:
-// NP per value); when the peak of live values exceeds the 255-register limit (or the occupancy
-// target) ptxas spills to local memory (L1, then L2/HBM). The schedule is the program's
+// What bounds a kernel: registers. Live values are registers (boolean: 1 per value; arithmetic:
+// NP per value); when the peak of live values exceeds the 255-register limit ptxas spills to
+// local memory (L1, then L2/HBM). The kernels declare __launch_bounds__(T, 1): with the bare
+// __launch_bounds__(T), ptxas 13.0 chose 32 registers (and kilobytes of spills) for some large
+// partitions of the EPFL multiplier. The schedule is the program's
 // (depth-first, few live values), so the register peak is close to Program::peak_live.
 #pragma once
 

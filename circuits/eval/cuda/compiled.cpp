@@ -444,8 +444,8 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
     for (std::size_t i = 0; i < nk; ++i) {
       void* argv[] = {args};
       const std::uint64_t units =
-          p.boolean ? (static_cast<kernels::BoolArgs*>(args)->spec.count + 63) / 64
-                    : static_cast<kernels::ModArgs*>(args)->spec.count;
+          p.boolean ? 2 * ((static_cast<kernels::BoolArgs*>(args)->spec.count + 63) / 64)
+                    : static_cast<kernels::ModArgs*>(args)->spec.count;  // boolean: half words
       const std::uint32_t blocks =
           static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks_of[i], (units + T - 1) / T));
       RNNCC_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(libs[i]->kernel), dim3(blocks),

@@ -727,22 +727,24 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
 // The automatic choice: compile when the run time the compiled kernels save pays for compiling
 // them,
 //   work·(1/R_interp − 1/R_compiled) > C,
-// work = gate instructions × patterns (× primes). R: the interpreter ≈ 1.2·10¹³ boolean gate
-// evals/s and 2.5·10¹¹ per prime (issue 15, one H200); the compiled kernels ≈ 6·10¹³ and 1·10¹²
-// — ASSUMED (half the issue's goals), not yet measured: `bench/gpu_eval.cpp --sections compiled`
-// measures them (docs/performance.md, "Compiled kernels"); replace these once it has run. C:
-// NVRTC + ptxas take ≈ 1.7 ms per gate instruction on one core (EPFL multiplier, partitions of
-// 4096: 46 s of compile time over 7 kernels, measured on the 2-core build machine), the
-// partitions compiled in parallel on the host's cores: C ≈ 0.5 s + 1.7 ms × instructions /
-// min(cores, kernels). So the multiplier (27k ANDs, C ≈ 3–7 s) pays for itself from about 10⁹
-// patterns. When every kernel is already in the disk cache C is milliseconds: compiled from a
-// saving of 10 ms (the check generates the source, so it is only made above that).
+// work = gate instructions × patterns (× primes). R, measured on one H200
+// (bench/results/h200-2026-12-02-compiled, `gpu_eval --sections compiled`; docs/performance.md,
+// "Compiled kernels"), the lower figure of each pair: boolean, the interpreter 1.15–1.33·10¹³
+// gate evals/s, the compiled kernels 1.06·10¹⁴ (hyp) – 1.87·10¹⁴ (multiplier); arithmetic per
+// prime, the interpreter 2.3–3.1·10¹¹, compiled 7.8·10¹¹ (1 prime) – 1.2·10¹² (4 primes).
+// C = NVRTC + ptxas, the partitions compiled in parallel on the host's cores:
+// C ≈ 0.5 s + k × instructions × primes / min(cores, kernels), k = 1.5 ms per boolean gate
+// instruction (multiplier 4.1 s over 7 kernels, hyp 20.1 s over 53 kernels, 16 cores) and 15 ms
+// per arithmetic operation and prime (DPLR d = 3: 8.4 s for 14 kernels of ≈ 511 operations).
+// So the multiplier (27k ANDs, C ≈ 3–4 s) pays for itself from about 2·10⁹ patterns. When
+// every kernel is already in the disk cache C is milliseconds: compiled from a saving of 10 ms
+// (the check generates the source, so it is only made above that).
 bool worth_compiling(const Program& p, const RunOptions& o, const LaunchConfig& config) {
   const double primes =
       p.boolean ? 1.0 : static_cast<double>(std::max<std::size_t>(o.primes.size(), 1));
   const double work =
       static_cast<double>(p.gate_instructions) * static_cast<double>(o.patterns.count) * primes;
-  const double r_interp = p.boolean ? 1.2e13 : 2.5e11, r_compiled = p.boolean ? 6e13 : 1e12;
+  const double r_interp = p.boolean ? 1.15e13 : 2.3e11, r_compiled = p.boolean ? 1.06e14 : 7.8e11;
   const double saving = work * (1 / r_interp - 1 / r_compiled);
   const double per_kernel = config.max_gate_instructions
                                 ? static_cast<double>(config.max_gate_instructions)
@@ -750,7 +752,8 @@ bool worth_compiling(const Program& p, const RunOptions& o, const LaunchConfig& 
   const double kernels =
       std::ceil(static_cast<double>(p.gate_instructions) / std::max(per_kernel, 1.0));
   const double cores = std::max(1.0, static_cast<double>(std::thread::hardware_concurrency()));
-  const double compile = 0.5 + 1.7e-3 * static_cast<double>(p.gate_instructions) /
+  const double k = p.boolean ? 1.5e-3 : 1.5e-2;
+  const double compile = 0.5 + k * static_cast<double>(p.gate_instructions) * primes /
                                    std::min(cores, std::max(kernels, 1.0));
   if (saving > compile) return true;
   return saving > 0.01 && compiled::cached(p, o, config);
