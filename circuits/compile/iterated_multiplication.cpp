@@ -183,6 +183,8 @@ std::vector<GateId> unsigned_bits(const SumWord& w) {
   return bits;
 }
 
+constexpr unsigned kCrtBlockBits = 8;
+
 struct Suffix {
   std::vector<GateId> mag;  // bits of |p_{t,i}| (raw, scale 2^F), least significant first
   GateId neg = kNoGate;     // the sign of the product (kNoGate: never negative)
@@ -278,8 +280,13 @@ Suffix suffix_product(CircuitBuilder& b, const DiagonalConstants& p, std::size_t
     for (std::size_t bit = 0; bit < vbits; ++bit)
       if (!bit_or[bit].empty()) crt_terms.push_back({b.or_(bit_or[bit]), Integer(Mm << bit)});
   }
-  // S = Σ V_m·(M/m) < #primes·M; G_j = [S ≥ jM]; P + h = S − M·Σ G_j + h.
-  const SumWord Sw = iterated_sum(b, crt_terms, 0, 0, so);
+  // S = Σ V_m·(M/m) < #primes·M; G_j = [S ≥ jM]; P + h = S − M·Σ G_j + h. The CRT words have
+  // Θ(k·log|α|) bits; blocks of at most kCrtBlockBits bits make them multi-block (so the final
+  // carry-lookahead adder is there) from small k on, and the measured depth the same for every n
+  // past that (docs/depth.md).
+  IteratedSumOptions crt = so;
+  if (crt.block_bits == 0) crt.block_bits = kCrtBlockBits;
+  const SumWord Sw = iterated_sum(b, crt_terms, 0, 0, crt);
   const std::vector<GateId> Sbits = unsigned_bits(Sw);
   const unsigned shift = static_cast<unsigned>(p.F * (k - 1));
   const Integer h =
@@ -292,7 +299,7 @@ Suffix suffix_product(CircuitBuilder& b, const DiagonalConstants& p, std::size_t
   Integer bound = 1;
   for (std::size_t f = 0; f < k; ++f) bound *= amax;
   const std::size_t W = bit_length(bound + h) + 1;
-  const SumWord Pw = iterated_sum(b, pterms, h, W, so);
+  const SumWord Pw = iterated_sum(b, pterms, h, W, crt);
   // Rounding: bits shift.. of P + h; nearest-even clears bit 0 on a tie.
   for (std::size_t bit = shift; bit + 1 < W; ++bit) out.mag.push_back(Pw.bits[bit]);
   if (out.mag.empty()) out.mag.push_back(b.constant(Rational(0)));
