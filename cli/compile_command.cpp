@@ -122,8 +122,8 @@ Action add_compile_command(CLI::App& app) {
     if (f->stats || f->output.empty()) {
       print_report(c, f->json);
       // Where the circuit's function is not the model's sequential rule, say which it is.
-      const char* note = circuit_function_note(load_model(f->model_path),
-                                               target_options_from_flags(f->flags));
+      const char* note =
+          circuit_function_note(load_model(f->model_path), target_options_from_flags(f->flags));
       if (note && !f->json) std::cout << "function: " << note << "\n";
     }
     return 0;

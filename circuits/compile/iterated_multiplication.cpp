@@ -72,8 +72,8 @@ DiagonalConstants diagonal_params(const Model& model, std::size_t n, const Thres
       for (std::size_t j = 0; j < l->d; ++j)
         if (i != j && l->A[s](i, j) != 0)
           throw InputError("layer 0", "A of symbol '" + model.alphabet.symbol(s) + "' has entry [" +
-                                          std::to_string(i) + "][" + std::to_string(j) + "] = " +
-                                          to_string(l->A[s](i, j)) +
+                                          std::to_string(i) + "][" + std::to_string(j) +
+                                          "] = " + to_string(l->A[s](i, j)) +
                                           ": the diagonal threshold compiler needs diagonal "
                                           "transitions");
   if (model.accept.row >= l->readout.rows() || model.accept.col >= l->m)
@@ -152,7 +152,8 @@ GateId at_least_constant(CircuitBuilder& b, const std::vector<GateId>& x, const 
   if (K <= 0) return b.constant(Rational(1));
   if (bit_length(K) > W) return b.constant(Rational(0));
   std::vector<GateId> lit(W);  // the literal "X_j = K_j"
-  for (std::size_t j = 0; j < W; ++j) lit[j] = boost::multiprecision::bit_test(K, static_cast<unsigned>(j)) ? x[j] : b.not_(x[j]);
+  for (std::size_t j = 0; j < W; ++j)
+    lit[j] = boost::multiprecision::bit_test(K, static_cast<unsigned>(j)) ? x[j] : b.not_(x[j]);
   std::vector<GateId> alts;
   for (std::size_t i = 0; i < W; ++i) {
     if (boost::multiprecision::bit_test(K, static_cast<unsigned>(i))) continue;
@@ -241,8 +242,9 @@ Suffix suffix_product(CircuitBuilder& b, const DiagonalConstants& p, std::size_t
       const unsigned L = dlog[r];
       for (std::size_t bit = 0; bit < c[s].size(); ++bit) {
         const unsigned wgt =
-            order == 1 ? 0u
-                       : static_cast<unsigned>((std::uint64_t{L} << bit) % order);  // L·2^b mod (m−1)
+            order == 1
+                ? 0u
+                : static_cast<unsigned>((std::uint64_t{L} << bit) % order);  // L·2^b mod (m−1)
         if (wgt == 0) continue;
         ops.push_back(c[s][bit]);
         wts.push_back(wgt);
@@ -354,7 +356,7 @@ CompiledCircuit compile_diagonal_threshold(const Model& model, std::size_t n,
                                            const ThresholdOptions& options) {
   const DiagonalConstants p = diagonal_params(model, n, options);
   // The inputs alone, and a rough floor of the per-suffix work, against the budget first.
-  options.budget.check(n * p.S + n * p.d, "at least");
+  options.budget.check(estimate_diagonal_threshold_gates(model, n, options));
   CompiledCircuit cc;
   CircuitBuilder b;
   cc.regions.push_back(Region{RegionKind::input, 0});
@@ -434,6 +436,65 @@ CompiledCircuit compile_diagonal_threshold(const Model& model, std::size_t n,
   cc.combine_levels = so.levels;
   detail::finish_compiled(cc, b, std::move(outs), std::move(names));
   return cc;
+}
+
+std::size_t estimate_diagonal_threshold_gates(const Model& model, std::size_t n,
+                                              const ThresholdOptions& options) {
+  const DiagonalConstants p = diagonal_params(model, n, options);
+  const std::size_t limit = options.budget.max_gates;
+  std::size_t total = n * p.S + 8;
+  std::vector<Integer> final_w;
+  // Phase 1 (cheap, exits early past the limit): counts, and per prime the log-sum, one-hot and
+  // lookup gates. Phase 2: the CRT sums and the final sum by estimate_iterated_sum.
+  struct Pair {
+    std::size_t k;
+    Integer amax;
+  };
+  std::vector<Pair> pairs;
+  for (std::size_t t = 0; t < n && total <= limit; ++t) {
+    const std::size_t k = n - t;
+    const std::size_t cbits = bit_length(Integer(k));
+    total += p.S * estimate_iterated_sum(std::vector<Integer>(k, Integer(1))).gates;
+    for (std::size_t i = 0; i < p.d && total <= limit; ++i) {
+      Integer amax = 0;
+      for (std::size_t s = 0; s < p.S; ++s)
+        amax = std::max(amax, Integer(boost::multiprecision::abs(p.alpha[s][i])));
+      if (p.gamma[i] == 0 || amax == 0) continue;
+      for (unsigned m : crt_primes(amax, k)) {
+        total += 2 * m + p.S * cbits + bit_length(Integer(m)) + 2;
+        if (total > limit) break;
+      }
+      pairs.push_back({k, amax});
+    }
+  }
+  if (total > limit) return total;
+  for (const Pair& pr : pairs) {
+    const std::vector<unsigned> primes = crt_primes(pr.amax, pr.k);
+    Integer M = 1;
+    for (unsigned m : primes) M *= m;
+    std::vector<Integer> crt_w;
+    for (unsigned m : primes)
+      for (std::size_t bit = 0; bit < bit_length(Integer(m - 1)); ++bit)
+        crt_w.push_back(Integer(Integer(M / m) << bit));
+    IteratedSumOptions crt = options.sum;
+    if (crt.block_bits == 0) crt.block_bits = kCrtBlockBits;
+    const SumSize ss = estimate_iterated_sum(crt_w, 0, 0, crt);
+    std::vector<Integer> pw;
+    for (std::size_t bit = 0; bit < ss.width; ++bit) pw.push_back(Integer(1) << bit);
+    for (std::size_t j = 1; j < primes.size(); ++j) pw.push_back(-M);
+    Integer bound = 1;
+    for (std::size_t f = 0; f < pr.k; ++f) bound *= pr.amax;
+    const unsigned shift = static_cast<unsigned>(p.F * (pr.k - 1));
+    const std::size_t W = bit_length(Integer(bound + (Integer(1) << shift))) + 1;
+    const SumSize ps = estimate_iterated_sum(pw, 0, W, crt);
+    total += ss.gates + ps.gates + primes.size() * (2 * ss.width + 2) + shift + 3;
+    for (std::size_t b = 0; b + shift + 1 < W; ++b)
+      for (std::size_t s = 0; s < 2 * p.S; ++s) final_w.push_back(Integer(1) << (b % 64));
+    total += 2 * p.S * (W - std::min(W, std::size_t{shift}));
+    if (total > limit) return total;
+  }
+  total += estimate_iterated_sum(final_w, 0, bit_length(y_bound(p)) + 2, options.sum).gates;
+  return total;
 }
 
 DiagonalValue evaluate_diagonal_rounded_once(const Model& model, std::span<const std::size_t> w,

@@ -77,6 +77,12 @@ const char* diagonal_threshold_function();
 CompiledCircuit compile_diagonal_threshold(const Model& model, std::size_t n,
                                            const ThresholdOptions& options = {});
 
+// About the gates compile_diagonal_threshold creates (the same plan, nothing built): the
+// iterated sums by estimate_iterated_sum, the rest counted per prime. Stops counting once past
+// options.budget.max_gates (the result is then only "more than the limit").
+std::size_t estimate_diagonal_threshold_gates(const Model& model, std::size_t n,
+                                              const ThresholdOptions& options = {});
+
 // The twins, plain C++ with Integer arithmetic (no CRT, no circuit): w = symbol ids, |w| ≥ 1.
 struct DiagonalValue {
   Integer scaled = 0;  // Y (rounded once: scale 2^{3F}) or the raw y_n (sequential: scale 2^F)

@@ -129,13 +129,17 @@ bool finite_state(const Model& m) {
 
 // Why an input-dependent, non-diagonal layer has no threshold compiler: which case applies.
 std::string non_diagonal_reason(const LrnnLayer& l) {
-  const bool pd = l.family == Family::pd;
-  return std::string(
-             "input-dependent transitions that are not diagonal (") +
-         (pd ? "PD: permutation × diagonal" : "family " + to_string(l.family)) +
+  const std::string tail =
+      " — a constant-depth threshold circuit would show TC⁰ = NC¹. (Input-dependent DIAGONAL "
+      "transitions commute and do compile: iterated multiplication [HAB02].)";
+  if (l.family == Family::pd)
+    return "input-dependent PD transitions (permutation × diagonal) compose permutations; the "
+           "word problem of S₅, products of 5×5 permutation matrices, is NC¹-complete [Bar89]" +
+           tail;
+  return "input-dependent transitions that are not diagonal (family " + to_string(l.family) +
          ") compose matrix products, which are NC¹-hard already for 5×5 permutation matrices "
-         "[Bar89] — a constant-depth threshold circuit would show TC⁰ = NC¹. (Input-dependent "
-         "DIAGONAL transitions commute and do compile: iterated multiplication, [HAB02].)";
+         "[Bar89]" +
+         tail;
 }
 
 std::string describe(const Model& m) {
@@ -342,7 +346,7 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
     case Route::unique_hard_threshold:
       return estimate_unique_hard_threshold_gates(model, n, attention_options(o));
     case Route::diagonal_threshold:
-      return std::nullopt;  // the CRT sums' size depends on the primes; checked while building
+      return estimate_diagonal_threshold_gates(model, n, threshold_options(o));
   }
   return std::nullopt;
 }

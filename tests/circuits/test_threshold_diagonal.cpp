@@ -201,7 +201,8 @@ TEST_CASE("diagonal threshold: hand-checked n = 2 and 3", "[threshold][diagonal]
   check_strings(m, {bbb}, o);
 }
 
-TEST_CASE("diagonal threshold: every string against the rounded-once twin", "[threshold][diagonal]") {
+TEST_CASE("diagonal threshold: every string against the rounded-once twin",
+          "[threshold][diagonal]") {
   std::mt19937_64 rng(16003);
   for (int trial = 0; trial < 6; ++trial) {
     const Model m = random_model(rng, 2, 2);
@@ -256,6 +257,13 @@ TEST_CASE("diagonal threshold: depth constant in n (8, 16, 32)", "[threshold][di
   std::vector<std::size_t> depths;
   for (std::size_t n : {8u, 16u, 32u})
     depths.push_back(compute_stats(compile_model(s.model, n, s.options).circuit).depth);
+  for (std::size_t n : {4u, 8u, 16u}) {
+    const std::size_t built = compile_model(s.model, n, s.options).circuit.size();
+    const std::optional<std::size_t> est = estimate_model_gates(s.model, n, s.options);
+    REQUIRE(est);
+    REQUIRE(*est >= built);
+    REQUIRE(*est <= 3 * built);
+  }
   REQUIRE(depths[0] == depths[1]);
   REQUIRE(depths[1] == depths[2]);
 }
@@ -267,8 +275,8 @@ TEST_CASE("diagonal threshold: routing and refusals name the case", "[threshold]
   const Model diag = diagonal_model({{Rational(1, 2)}, {Rational(3, 4)}}, {{1}, {-1}}, {1}, {1});
   REQUIRE(compiler_name(diag, t) == "compile_diagonal_threshold");
   REQUIRE(std::string(circuit_function_note(diag, t)).find("rounded once") != std::string::npos);
-  const Model gla = diagonal_model({{Rational(1, 2)}, {Rational(3, 4)}}, {{1}, {-1}}, {1}, {1}, 0,
-                                   Family::gla);
+  const Model gla =
+      diagonal_model({{Rational(1, 2)}, {Rational(3, 4)}}, {{1}, {-1}}, {1}, {1}, 0, Family::gla);
   REQUIRE(compiler_name(gla, t) == "compile_diagonal_threshold");
   // Time-invariant decays keep the convolution route.
   const Model s4 = diagonal_model({{Rational(1, 2)}, {Rational(1, 2)}}, {{1}, {-1}}, {1}, {1});
@@ -294,7 +302,9 @@ TEST_CASE("diagonal threshold: routing and refusals name the case", "[threshold]
                                              {{{1, 0}, {Rational(1), Rational(1)}, b},
                                               {{0, 1}, {Rational(1, 2), Rational(1)}, b}},
                                              true)});
-  REQUIRE_THROWS_WITH(compiler_name(pd, t), Catch::Contains("not diagonal (PD: permutation × diagonal)"));
+  REQUIRE_THROWS_WITH(
+      compiler_name(pd, t),
+      Catch::Contains("PD transitions (permutation × diagonal) compose permutations"));
   REQUIRE_THROWS_WITH(compiler_name(pd, t), Catch::Contains("NC¹-hard"));
   // Direct calls: bad length, exact precision, a non-diagonal entry, the gate budget.
   ThresholdOptions o;
