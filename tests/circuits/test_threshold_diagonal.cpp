@@ -305,7 +305,7 @@ TEST_CASE("diagonal threshold: routing and refusals name the case", "[threshold]
   REQUIRE_THROWS_WITH(
       compiler_name(pd, t),
       Catch::Contains("PD transitions (permutation × diagonal) compose permutations"));
-  REQUIRE_THROWS_WITH(compiler_name(pd, t), Catch::Contains("NC¹-hard"));
+  REQUIRE_THROWS_WITH(compiler_name(pd, t), Catch::Contains("NC¹-complete [Bar89]"));
   // Direct calls: bad length, exact precision, a non-diagonal entry, the gate budget.
   ThresholdOptions o;
   REQUIRE(where_of([&] { (void)compile_diagonal_threshold(diag, 0, o); }) == "--length");
