@@ -459,15 +459,25 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
     s.options.compile.acceptance = true;
     return s;
   }
-  if (arch == "diagonal")
-    throw InputError("--target",
-                     "threshold: diagonal: input-dependent decays make y a sum of "
-                     "iterated products (in TC⁰ by iterated multiplication [MJLLS26], "
-                     "not built); only the time-invariant s4 compiles to thresholds");
+  if (arch == "diagonal") {  // input-dependent decays: iterated multiplication [HAB02]
+    // The representative's decay vectors come out equal for both symbols (the parameter
+    // sequence repeats with period 3), which the threshold router would take as time-invariant;
+    // here symbol b's decays are those of a rotated by one coordinate (1/4,3/4,2/4 against
+    // 2/4,1/4,3/4...), so the row measures input-dependent decays.
+    s.model = representative_model(arch);
+    auto& l = std::get<LrnnLayer>(s.model.layers[0].layer);
+    const std::size_t d = l.d;
+    for (std::size_t i = 0; i < d; ++i) l.A[1](i, i) = l.A[0]((i + 1) % d, (i + 1) % d);
+    if (auto* rec = std::get_if<DiagonalParams>(&l.record[1]))
+      for (std::size_t i = 0; i < d; ++i) rec->decay[i] = l.A[1](i, i);
+    s.options.precision.log_c = 1;
+    s.options.compile.acceptance = true;
+    return s;
+  }
   if (lrnn_arch(arch))
     throw InputError("--target",
                      "threshold: " + arch +
-                         ": input-dependent transitions compose "
+                         ": input-dependent non-diagonal transitions compose "
                          "matrix products, NC¹-hard already for 5×5 permutations [Bar89]; a "
                          "constant-depth threshold circuit would show TC⁰ = NC¹");
   if (arch == "relu-rnn")

@@ -27,6 +27,7 @@
 //              uhat (log:1)                                 threshold circuit, thr gates lowered
 //   threshold  s4, counter (log:1, convolution-rounded)     compile_time_invariant_threshold
 //              uhat (log:1)                                 compile_unique_hard_threshold
+//              diagonal (log:1, product rounded once)       compile_diagonal_threshold
 // Other pairs have no compiler; depth_subject says why (for most, a complexity-class reason).
 #pragma once
 

@@ -48,7 +48,8 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
       ->capture_default_str();
 }
 
-CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
+namespace {
+TargetOptions target_options_from_flags(const CompileFlags& f) {
   TargetOptions t;
   CompileOptions& o = t.compile;
   o.scan = parse_scan(f.scan);
@@ -65,8 +66,12 @@ CompiledCircuit compile_from_flags(const std::string& model_path, const CompileF
   t.precision.overflow = parse_overflow(f.overflow);
   t.precision.int_bits = f.int_bits;
   t.max_states = f.max_states;
-  Model model = load_model(model_path);
-  return compile_model(model, f.length, t);
+  return t;
+}
+}  // namespace
+
+CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
+  return compile_model(load_model(model_path), f.length, target_options_from_flags(f));
 }
 
 namespace {
@@ -114,7 +119,13 @@ Action add_compile_command(CLI::App& app) {
       out->write(circuit_file_text(c, f->output));
       out->commit();
     }
-    if (f->stats || f->output.empty()) print_report(c, f->json);
+    if (f->stats || f->output.empty()) {
+      print_report(c, f->json);
+      // Where the circuit's function is not the model's sequential rule, say which it is.
+      const char* note =
+          circuit_function_note(load_model(f->model_path), target_options_from_flags(f->flags));
+      if (note && !f->json) std::cout << "function: " << note << "\n";
+    }
     return 0;
   };
 }

@@ -10,6 +10,7 @@
 #include "algebra/precision.hpp"
 #include "circuits/compile/attention.hpp"
 #include "circuits/compile/finite_state.hpp"
+#include "circuits/compile/iterated_multiplication.hpp"
 #include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/compile/nonlinear.hpp"
 #include "circuits/compile/threshold.hpp"
@@ -66,6 +67,7 @@ enum class Route {
   unique_hard_lowered,
   time_invariant,
   unique_hard_threshold,
+  diagonal_threshold,
 };
 
 const char* route_name(Route r) {
@@ -88,6 +90,8 @@ const char* route_name(Route r) {
       return "compile_time_invariant_threshold";
     case Route::unique_hard_threshold:
       return "compile_unique_hard_threshold";
+    case Route::diagonal_threshold:
+      return "compile_diagonal_threshold";
   }
   return "?";
 }
@@ -121,6 +125,21 @@ bool finite_state(const Model& m) {
   } catch (const InputError&) {
     return false;
   }
+}
+
+// Why an input-dependent, non-diagonal layer has no threshold compiler: which case applies.
+std::string non_diagonal_reason(const LrnnLayer& l) {
+  const std::string tail =
+      " — a constant-depth threshold circuit would show TC⁰ = NC¹. (Input-dependent DIAGONAL "
+      "transitions commute and do compile: iterated multiplication [HAB02].)";
+  if (l.family == Family::pd)
+    return "input-dependent PD transitions (permutation × diagonal) compose permutations; the "
+           "word problem of S₅, products of 5×5 permutation matrices, is NC¹-complete [Bar89]" +
+           tail;
+  return "input-dependent transitions that are not diagonal (family " + to_string(l.family) +
+         ") compose matrix products, which are NC¹-hard already for 5×5 permutation matrices "
+         "[Bar89]" +
+         tail;
 }
 
 std::string describe(const Model& m) {
@@ -174,14 +193,18 @@ Route choose(const Model& model, const TargetOptions& o) {
                                     "unique-hard attention layer (hybrids: use --target arith)");
     case CircuitTarget::threshold:
       if (single(model) && std::holds_alternative<LrnnLayer>(model.layers[0].layer)) {
-        if (time_invariant(std::get<LrnnLayer>(model.layers[0].layer)))
-          return Route::time_invariant;
-        throw InputError("model",
-                         what +
-                             ": --target threshold compiles time-invariant LRNN layers (the same "
-                             "A for every symbol, e.g. s4); input-dependent transitions compose "
-                             "matrix products, which are NC¹-hard already for 5×5 permutations "
-                             "[Bar89] — a constant-depth threshold circuit would show TC⁰ = NC¹");
+        const LrnnLayer& l = std::get<LrnnLayer>(model.layers[0].layer);
+        if (time_invariant(l)) return Route::time_invariant;
+        if (diagonal_transitions(l)) {
+          if (exact)
+            throw InputError("--precision",
+                             what +
+                                 ": input-dependent DIAGONAL transitions commute, so y is a sum "
+                                 "of iterated products of numbers, in TC⁰ [HAB02]; the circuit "
+                                 "is built at log precision: use --precision log:C");
+          return Route::diagonal_threshold;
+        }
+        throw InputError("model", what + ": " + non_diagonal_reason(l));
       }
       if (single(model) && last_attention(model) &&
           last_attention(model)->kind == AttentionKind::unique_hard) {
@@ -282,8 +305,15 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
       return compile_time_invariant_threshold(model, n, threshold_options(o));
     case Route::unique_hard_threshold:
       return compile_unique_hard_threshold(model, n, attention_options(o));
+    case Route::diagonal_threshold:
+      return compile_diagonal_threshold(model, n, threshold_options(o));
   }
   throw std::logic_error("compile_model: unhandled route");
+}
+
+const char* circuit_function_note(const Model& model, const TargetOptions& options) {
+  return choose(model, options) == Route::diagonal_threshold ? diagonal_threshold_function()
+                                                             : nullptr;
 }
 
 std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t n,
@@ -315,6 +345,8 @@ std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t 
       return estimate_time_invariant_threshold_gates(model, n, threshold_options(o));
     case Route::unique_hard_threshold:
       return estimate_unique_hard_threshold_gates(model, n, attention_options(o));
+    case Route::diagonal_threshold:
+      return estimate_diagonal_threshold_gates(model, n, threshold_options(o));
   }
   return std::nullopt;
 }

@@ -16,6 +16,9 @@
 //   log:C
 //               (A_σ the same for every σ) (convolution-rounded) one unique-hard attention layer
 //               compile_unique_hard_threshold     log:C
+//               one LRNN layer with input-dependent    compile_diagonal_threshold        log:C
+//               DIAGONAL A_σ (diagonal, gla, mamba2)   (product rounded once; HAB02 iterated
+//                                                       multiplication)
 //
 // Everything else is refused with an InputError that says what the target needs, and — where
 // the complexity class is the reason — which result makes a circuit of that kind unlikely.
@@ -53,6 +56,11 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
 
 // Which compiler compile_model would use ("compile_lrnn", …); InputError as compile_model.
 std::string compiler_name(const Model& model, const TargetOptions& options);
+
+// For routes whose circuit computes a function other than the model's sequential log-precision
+// rule in a way the CLI must state: a one-line description (today the input-dependent diagonal
+// threshold route, "product rounded once …"); nullptr otherwise.
+const char* circuit_function_note(const Model& model, const TargetOptions& options);
 
 // An upper bound on the gates compile_model creates, computed without building the circuit
 // (for --max-gates checks over many lengths). nullopt where the compiler has no estimate short

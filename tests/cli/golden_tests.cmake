@@ -146,3 +146,10 @@ rnncc_golden(verify-no-proof 0 verify_no_proof.txt stdout verify wfa examples/wf
 rnncc_golden(verify-wfa-model 0 verify_wfa_model.txt stdout verify wfa examples/wfa_count_ab.att --family dplr --model tests/cli/models/count_ab_dplr.json --exhaustive 4 --random 10 --seed 1 --no-timing)
 rnncc_golden(verify-wfa-model-edited 1 verify_wfa_model_edited.txt stdout verify wfa examples/wfa_count_ab.att --family dplr --model tests/cli/models/count_ab_dplr_edited.json --exhaustive 4 --random 0 --no-timing)
 rnncc_golden(err-verify-model-alphabet 2 err_verify_model_alphabet.txt stderr verify wfa examples/wfa_count_ab.att --family dplr --model examples/parity_deltanet.json)
+# Input-dependent diagonal (Mamba-style) layers at log precision: the TC⁰ route by iterated
+# multiplication (circuits/compile/iterated_multiplication.hpp); the function line; refusals.
+rnncc_golden(compile-threshold-diagonal 0 compile_threshold_diagonal.txt stdout compile tests/cli/models/mamba_selective.json -n 8 --target threshold --precision log:1)
+rnncc_golden(err-threshold-diagonal-exact 2 err_threshold_diagonal_exact.txt stderr compile tests/cli/models/mamba_selective.json -n 8 --target threshold)
+rnncc_golden(err-threshold-pd 2 err_threshold_pd.txt stderr compile examples/s5_word_problem.json -n 8 --target threshold --precision log:1)
+rnncc_golden(depth-threshold-diagonal 0 depth_threshold_diagonal.txt stdout depth --arch diagonal --lengths 2..16 --target threshold)
+rnncc_golden(depth-model-threshold-diagonal 0 depth_model_threshold_diagonal.txt stdout depth --model tests/cli/models/mamba_selective.json --lengths 2..16 --target threshold)
