@@ -1,19 +1,22 @@
-// Threshold lowering (the adder-comparator of the header).
+// Threshold lowering (the Dadda tree + carry-lookahead comparator of the header, and its ripple
+// twin).
 #include "circuits/passes/lower_threshold.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "circuits/compile/integer_arith.hpp"
 #include "circuits/passes/dead_gates.hpp"
 
 namespace rnncc {
 
 namespace {
 
-GateId lower_threshold(CircuitBuilder& b, std::span<const GateId> ops,
-                       std::span<const std::int64_t> weights, std::int64_t theta) {
+GateId lower_threshold_ripple(CircuitBuilder& b, std::span<const GateId> ops,
+                              std::span<const std::int64_t> weights, std::int64_t theta) {
   const Circuit& c = b.view();
   std::int64_t T = theta;
   std::uint64_t W = 0;
@@ -91,9 +94,62 @@ GateId lower_threshold(CircuitBuilder& b, std::span<const GateId> ops,
   return g == kNoGate ? b.constant(Rational(1)) : g;
 }
 
-}  // namespace
+// [S ≥ T] as the top bit of S + 2^m − T (m = bit length of W, see the header): a Dadda tree
+// of flat full adders to two rows x, y, then x_m ⊕ y_m ⊕ C_m with the one-level lookahead
+// carry C_m = OR_j (g_j ∧ p_{j+1} ∧ … ∧ p_{m−1}), g_j = x_j ∧ y_j, p_j = x_j ⊕ y_j.
+GateId lower_threshold_dadda(CircuitBuilder& b, std::span<const GateId> ops,
+                             std::span<const std::int64_t> weights, std::int64_t theta) {
+  const Circuit& c = b.view();
+  std::int64_t T = theta;
+  std::uint64_t W = 0;
+  std::vector<std::vector<GateId>> columns;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const std::int64_t w = weights[i];
+    if (w == 0) continue;
+    if (b.is_constant(ops[i])) {  // a constant term moves into the threshold
+      if (c.constant(ops[i]) != 0) T -= w;
+      continue;
+    }
+    GateId y = ops[i];
+    if (w < 0) {  // w·x = w + |w|·¬x
+      y = b.not_(y);
+      T += -w;
+    }
+    const std::uint64_t a = static_cast<std::uint64_t>(w < 0 ? -w : w);
+    W += a;
+    for (unsigned j = 0; j < 64; ++j)
+      if ((a >> j) & 1) {
+        if (columns.size() <= j) columns.resize(j + 1);
+        columns[j].push_back(y);
+      }
+  }
+  if (T <= 0) return b.constant(Rational(1));
+  if (static_cast<std::uint64_t>(T) > W) return b.constant(Rational(0));
+  const std::size_t m = static_cast<std::size_t>(std::bit_width(W));  // W < 2^m
+  columns.resize(m + 1);  // S + 2^m − T < 2^(m+1): exact in m + 1 columns
+  const Integer offset = (Integer(1) << m) - Integer(T);
+  const TwoRows r =
+      reduce_bit_heap(b, std::move(columns), offset, Reduction::dadda, FullAdderForm::flat);
+  const auto gate = [&](GateKind kind, std::span<const GateId> v) {  // one operand: itself
+    return v.size() == 1 ? v[0] : kind == GateKind::and_ ? b.and_(v) : b.or_(v);
+  };
+  std::vector<GateId> p(m), terms, chain;
+  for (std::size_t j = 0; j < m; ++j) {
+    const GateId xy[] = {r.x[j], r.y[j]};
+    p[j] = b.xor_(xy);
+  }
+  for (std::size_t j = 0; j < m; ++j) {
+    const GateId xy[] = {r.x[j], r.y[j]};
+    chain.assign(1, b.and_(xy));  // g_j ∧ p_{j+1} ∧ … ∧ p_{m−1}
+    chain.insert(chain.end(), p.begin() + static_cast<std::ptrdiff_t>(j + 1), p.end());
+    terms.push_back(gate(GateKind::and_, chain));
+  }
+  const GateId top[] = {r.x[m], r.y[m], gate(GateKind::or_, terms)};
+  return b.xor_(top);
+}
 
-Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
+template <class Lower>
+Circuit lower_all(const Circuit& c, LowerThresholdStats* stats, Lower lower_threshold) {
   CircuitBuilder b;
   b.reserve(c.size());
   std::vector<GateId> map(c.size(), kNoGate);
@@ -137,6 +193,16 @@ Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
     *stats = {
         .gates_in = c.size(), .gates_out = out.size(), .lowered = lowered, .swept = sweep.dead};
   return out;
+}
+
+}  // namespace
+
+Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
+  return lower_all(c, stats, lower_threshold_dadda);
+}
+
+Circuit lower_threshold_gates_ripple(const Circuit& c, LowerThresholdStats* stats) {
+  return lower_all(c, stats, lower_threshold_ripple);
 }
 
 }  // namespace rnncc

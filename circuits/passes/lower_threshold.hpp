@@ -31,5 +31,11 @@ struct LowerThresholdStats {
 // unused gates are swept (sweep_dead_gates, circuits/passes/dead_gates.hpp); c's own gates are
 // all kept, dead or not.
 Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats = nullptr);
+// The plain twin (the previous lowering, kept for differential tests): the same S and T, the
+// columns compressed one after another from the least significant up (each column a FIFO of
+// full and half adders), then the ripple comparator g₋₁ = 1, g_j = s_j ∧ g_{j−1} where bit j of
+// T is 1 and g_j = s_j ∨ g_{j−1} where it is 0. Depth O(log k · log W) adder levels plus
+// ⌈log₂(W+1)⌉ comparator levels, linear in the bit width.
+Circuit lower_threshold_gates_ripple(const Circuit& c, LowerThresholdStats* stats = nullptr);
 
 }  // namespace rnncc
