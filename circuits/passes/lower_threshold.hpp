@@ -4,14 +4,17 @@
 // Construction (a bit-sliced adder-comparator): with yᵢ = xᵢ for wᵢ > 0 and yᵢ = ¬xᵢ for wᵢ < 0
 // (wᵢxᵢ = wᵢ − |wᵢ|·¬xᵢ), thr(x; w; θ) = [Σ wᵢxᵢ ≥ θ] = [S ≥ T] with S = Σ |wᵢ|·yᵢ and
 // T = θ + Σ_{wᵢ<0} |wᵢ|; maj(x₁..x_k) = [Σ xᵢ ≥ ⌊k/2⌋ + 1]. T ≤ 0 is the constant 1 and T > Σ|wᵢ|
-// the constant 0. Otherwise yᵢ is put into column j of a bit matrix for every bit j set in |wᵢ|,
-// and the columns are compressed from the least significant up (a Wallace/Dadda reduction):
-// three bits of a column become a full adder (t = a⊕b, sum = t⊕c, carry = (a∧b) ∨ (c∧t), the
-// carry going one column up), two bits a half adder (a⊕b, a∧b), until every column holds at
-// most one bit s_j. Then S ≥ T by the ripple comparator g₋₁ = 1, g_j = s_j ∧ g_{j−1} where bit
-// j of T is 1 and g_j = s_j ∨ g_{j−1} where it is 0 (S[j..0] ≥ T[j..0] iff s_j > t_j, or they are
-// equal and the lower bits compare ≥). Size: O(Σ bits(|wᵢ|)) gates; depth O(log k + log W)
-// adder levels plus ⌈log₂ (W+1)⌉ comparator levels, W = Σ|wᵢ|.
+// the constant 0. Otherwise, with m = bit length of W = Σ|wᵢ| (W < 2^m), [S ≥ T] is bit m of
+// V = S + (2^m − T) < 2^(m+1): yᵢ goes into column j for every bit j set in |wᵢ|, the constant
+// 2^m − T is added, and the heap (m + 1 columns, height h ≤ k + 1) is reduced to two rows x, y
+// by a Dadda tree [Dad65] (reduce_bit_heap, circuits/compile/integer_arith.hpp: column heights
+// brought down the sequence …, 13, 9, 6, 4, 3, 2) of flat full adders (sum = xor(a, b, c),
+// carry = or(a∧b, a∧c, b∧c)) and half adders; then V_m = x_m ⊕ y_m ⊕ C_m with the one-level
+// carry-lookahead C_m = OR_j (g_j ∧ p_{j+1} ∧ … ∧ p_{m−1}), g_j = x_j∧y_j, p_j = x_j⊕y_j
+// ([Knu98 §4.3.1]; the textbook CLA formula). Depth: 2·s(h) + 4 unbounded fan-in,
+// 3·s(h) + ⌈log₂(m+1)⌉ + ⌈log₂ m⌉ + 3 bounded, s(h) = compressor_stages(dadda, h) ≈ log_{3/2} h.
+// Size: ≤ 5 gates per full adder (one per heap bit), 2 per half adder, 3m + 2 for the carry
+// (O(m²) operand slots), so O(Σ bits(|wᵢ|) + m·s(h)) gates.
 #pragma once
 
 #include <cstddef>
