@@ -12,6 +12,7 @@
 #include "../abc_testing.hpp"
 #include "../netlist_testing.hpp"
 #include "circuits/analysis.hpp"
+#include "circuits/compile/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/passes/lower_threshold.hpp"
@@ -200,6 +201,8 @@ TEST_CASE("lower_threshold_gates: Dadda lowering == ripple twin == Σ wᵢxᵢ �
     const std::size_t n = exhaustive ? 1 + trial % 6 : 7 + rng() % 34;
     const Circuit c = random_threshold_circuit(rng, n, 8, spec);
     const Circuit dadda = lower_threshold_gates(c), ripple = lower_threshold_gates_ripple(c);
+    // The stated depth (header): 2·s(h) + 4, +1 for the not of a negative weight; h ≤ 41.
+    CHECK(compute_stats(dadda).depth <= 2 * compressor_stages(Reduction::dadda, 41) + 5);
     for (GateId id = 0; id < dadda.size(); ++id) {
       REQUIRE(dadda.kind(id) != GateKind::maj);
       REQUIRE(dadda.kind(id) != GateKind::thr);
