@@ -2,6 +2,7 @@
 // twin).
 #include "circuits/passes/lower_threshold.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -130,8 +131,18 @@ GateId lower_threshold_dadda(CircuitBuilder& b, std::span<const GateId> ops,
   const Integer offset = (Integer(1) << m) - Integer(T);
   const TwoRows r =
       reduce_bit_heap(b, std::move(columns), offset, Reduction::dadda, FullAdderForm::flat);
-  const auto gate = [&](GateKind kind, std::span<const GateId> v) {  // one operand: itself
-    return v.size() == 1 ? v[0] : kind == GateKind::and_ ? b.and_(v) : b.or_(v);
+  // A balanced tree of gates of at most 3 operands (so a netlist's and/or covers stay small and
+  // ABC strashes our BLIF and AIGER alike); one operand: itself. Depth ⌈log₃ k⌉.
+  const auto gate = [&](GateKind kind, std::vector<GateId> v) {
+    while (v.size() > 1) {
+      std::vector<GateId> next;
+      for (std::size_t i = 0; i < v.size(); i += 3) {
+        const std::span<const GateId> g(v.data() + i, std::min<std::size_t>(3, v.size() - i));
+        next.push_back(g.size() == 1 ? g[0] : kind == GateKind::and_ ? b.and_(g) : b.or_(g));
+      }
+      v = std::move(next);
+    }
+    return v[0];
   };
   std::vector<GateId> p(m), terms, chain;
   for (std::size_t j = 0; j < m; ++j) {

@@ -11,10 +11,11 @@
 // brought down the sequence …, 13, 9, 6, 4, 3, 2) of flat full adders (sum = xor(a, b, c),
 // carry = or(a∧b, a∧c, b∧c)) and half adders; then V_m = x_m ⊕ y_m ⊕ C_m with the one-level
 // carry-lookahead C_m = OR_j (g_j ∧ p_{j+1} ∧ … ∧ p_{m−1}), g_j = x_j∧y_j, p_j = x_j⊕y_j
-// ([Knu98 §4.3.1]; the textbook CLA formula). Depth: 2·s(h) + 4 unbounded fan-in,
-// 3·s(h) + ⌈log₂(m+1)⌉ + ⌈log₂ m⌉ + 3 bounded, s(h) = compressor_stages(dadda, h) ≈ log_{3/2} h.
-// Size: ≤ 5 gates per full adder (one per heap bit), 2 per half adder, 3m + 2 for the carry
-// (O(m²) operand slots), so O(Σ bits(|wᵢ|) + m·s(h)) gates.
+// ([Knu98 §4.3.1]; the textbook CLA formula), its ANDs and OR as balanced trees of gates of at
+// most 3 operands. Depth: 2·s(h) + 2 + 2⌈log₃ m⌉ unbounded fan-in, 3·s(h) + 3 + 4⌈log₃ m⌉
+// bounded (a 3-operand gate counts 2), s(h) = compressor_stages(dadda, h) ≈ log_{3/2} h; +1 for
+// the not of a negative weight. Size: ≤ 5 gates per full adder (one per heap bit), 2 per half
+// adder, O(m²) for the carry: O(Σ bits(|wᵢ|) + m·s(h) + m²) gates.
 #pragma once
 
 #include <cstddef>
