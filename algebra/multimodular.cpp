@@ -132,6 +132,14 @@ std::vector<std::uint32_t> primes_below_2_31(std::size_t count,
       count, [&](std::uint32_t p) { return !std::binary_search(sorted.begin(), sorted.end(), p); });
 }
 
+double log2_of(const Integer& v) {
+  if (v <= 0) return -INFINITY;
+  const std::size_t bits = msb(v) + 1;
+  if (bits <= 53) return std::log2(v.convert_to<double>());
+  const Integer top = v >> (bits - 53);
+  return std::log2(top.convert_to<double>()) + static_cast<double>(bits - 53);
+}
+
 std::size_t primes_for_bits(double bits, std::span<const std::uint32_t> primes) {
   if (std::isnan(bits) || bits == HUGE_VAL)
     throw std::invalid_argument("primes_for_bits: the bit bound must be finite or −∞");

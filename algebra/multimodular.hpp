@@ -52,6 +52,10 @@ std::vector<std::uint32_t> primes_below_2_31(std::size_t count,
 // std::invalid_argument for NaN or +∞, or when all of `primes` together fall short.
 std::size_t primes_for_bits(double bits, std::span<const std::uint32_t> primes);
 
+// log₂ v of a positive integer from its bit length and leading 53 bits (−∞ for v ≤ 0): a few
+// ulps, enough to report a bound and size a prime count, which callers then check exactly.
+double log2_of(const Integer& v);
+
 // ---- Chinese remaindering ----------------------------------------------------------------------
 
 // The unique integer x with x ≡ residues[i] (mod primes[i]) for all i and x in the symmetric

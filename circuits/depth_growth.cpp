@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <limits>
 #include <map>
 
 #include "algebra/error.hpp"
@@ -12,6 +14,7 @@
 #include "circuits/compile/nonlinear.hpp"
 #include "circuits/compile/target.hpp"
 #include "rnn/families.hpp"
+#include "rnn/model_json.hpp"
 #include "rnn/nonlinear.hpp"
 
 namespace rnncc {
@@ -172,16 +175,144 @@ Model representative_model(const std::string& arch) {
   throw InputError("--arch", "unknown architecture '" + arch + "'");
 }
 
+const std::vector<GrowthModel>& growth_models() {
+  static const std::vector<GrowthModel> all = {GrowthModel::constant, GrowthModel::log,
+                                               GrowthModel::log_loglog, GrowthModel::log_squared,
+                                               GrowthModel::linear};
+  return all;
+}
+
 std::string to_string(GrowthModel m) {
   switch (m) {
+    case GrowthModel::constant:
+      return "b";
     case GrowthModel::log:
       return "a*log2(n)+b";
+    case GrowthModel::log_loglog:
+      return "a*log2(n)*log2(log2(n))+b";
     case GrowthModel::log_squared:
       return "a*log2(n)^2+b";
     case GrowthModel::linear:
       return "a*n+b";
   }
   return "?";
+}
+
+std::string short_name(GrowthModel m) {
+  switch (m) {
+    case GrowthModel::constant:
+      return "1";
+    case GrowthModel::log:
+      return "log";
+    case GrowthModel::log_loglog:
+      return "loglog";
+    case GrowthModel::log_squared:
+      return "log^2";
+    case GrowthModel::linear:
+      return "n";
+  }
+  return "?";
+}
+
+std::size_t parameter_count(GrowthModel m) {
+  return m == GrowthModel::constant ? 1 : 2;
+}
+
+double growth_term(GrowthModel m, double n) {
+  const double l = std::log2(n);
+  switch (m) {
+    case GrowthModel::constant:
+      return 0;
+    case GrowthModel::log:
+      return l;
+    case GrowthModel::log_loglog:
+      return n <= 2 ? 0.0 : l * std::log2(l);
+    case GrowthModel::log_squared:
+      return l * l;
+    case GrowthModel::linear:
+      return n;
+  }
+  return 0;
+}
+
+double aicc(double rss, std::size_t m, std::size_t k) {
+  if (m < k + 2)
+    throw InputError("--lengths", "AICc of a " + std::to_string(k) +
+                                      "-parameter model needs at least " + std::to_string(k + 2) +
+                                      " points, not " + std::to_string(m));
+  if (rss <= 0) return -std::numeric_limits<double>::infinity();
+  const double md = static_cast<double>(m), kd = static_cast<double>(k);
+  return md * std::log(rss / md) + 2 * kd + 2 * kd * (kd + 1) / (md - kd - 1);
+}
+
+void check_fit_lengths(const std::vector<std::size_t>& lengths) {
+  if (lengths.size() >= kMinFitPoints) return;
+  const std::size_t a = lengths.empty() ? 2 : lengths.front();
+  throw InputError("--lengths",
+                   std::to_string(lengths.size()) + " length" + (lengths.size() == 1 ? "" : "s") +
+                       ", but the fits need at least " + std::to_string(kMinFitPoints) +
+                       " (AICc of a two-parameter law needs m ≥ k + 2 = 4 points); e.g. " +
+                       std::to_string(a) + ".." + std::to_string(8 * a));
+}
+
+DepthFit fit_series(const std::string& arch, const std::vector<double>& ns,
+                    const std::vector<double>& ys) {
+  const std::size_t m = ys.size();
+  if (m < kMinFitPoints)
+    throw InputError("--lengths", arch + ": " + std::to_string(m) + " point" + (m == 1 ? "" : "s") +
+                                      ", but the fits need at least " +
+                                      std::to_string(kMinFitPoints) +
+                                      " (AICc of a two-parameter law needs m ≥ k + 2 = 4 points)");
+  DepthFit out;
+  out.arch = arch;
+  double syy = 0;
+  for (double y : ys) syy += y * y;
+  const double zero = 1e-18 * std::max(1.0, syy);  // rounding of an exact fit
+  const double md = static_cast<double>(m);
+  for (GrowthModel g : growth_models()) {
+    GrowthFit fit;
+    fit.model = g;
+    std::vector<double> xs(m);
+    for (std::size_t i = 0; i < m; ++i) xs[i] = growth_term(g, ns[i]);
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < m; ++i)
+      sx += xs[i], sy += ys[i], sxx += xs[i] * xs[i], sxy += xs[i] * ys[i];
+    const double den = md * sxx - sx * sx;
+    if (g != GrowthModel::constant && den > 0) {
+      // Ordinary least squares for y = a·x + b (closed form).
+      fit.a = (md * sxy - sx * sy) / den;
+      fit.b = (sy - fit.a * sx) / md;
+    } else {
+      fit.b = sy / md;  // the constant, or a term that does not vary over these lengths
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      const double e = ys[i] - (fit.a * xs[i] + fit.b);
+      fit.rss += e * e;
+    }
+    if (fit.rss <= zero) fit.rss = 0;
+    fit.rms = std::sqrt(fit.rss / md);
+    fit.aicc = aicc(fit.rss, m, parameter_count(g));
+    out.models.push_back(fit);
+  }
+  // Smallest AICc; equal values (−∞ for perfect fits) go to fewer parameters, then to the
+  // slower-growing class — the earlier one in growth_models() order, so strict < keeps it.
+  auto better = [](const GrowthFit& x, const GrowthFit& y) {
+    const bool xi = std::isinf(x.aicc), yi = std::isinf(y.aicc);
+    if (xi || yi) {
+      if (xi != yi) return xi;
+    } else if (std::abs(x.aicc - y.aicc) > 1e-9 * (1 + std::abs(y.aicc))) {
+      return x.aicc < y.aicc;
+    }
+    return parameter_count(x.model) < parameter_count(y.model);
+  };
+  for (std::size_t i = 1; i < out.models.size(); ++i)
+    if (better(out.models[i], out.models[out.chosen])) out.chosen = i;
+  const GrowthFit& c = out.best();
+  for (std::size_t i = 0; i < m; ++i) {
+    out.n.push_back(static_cast<std::size_t>(ns[i]));
+    out.residuals.push_back(c.rss == 0 ? 0.0 : ys[i] - (c.a * growth_term(c.model, ns[i]) + c.b));
+  }
+  return out;
 }
 
 std::vector<std::size_t> parse_lengths(const std::string& text, const std::string& flag) {
@@ -206,6 +337,10 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const std::strin
   }
   if (out.back() != b) out.push_back(b);
   return out;
+}
+
+std::string default_depth_lengths(CircuitTarget target) {
+  return target == CircuitTarget::boolean ? "4..256" : "2..1024";
 }
 
 std::vector<std::string> parse_architectures(const std::string& text, const std::string& flag) {
@@ -342,6 +477,62 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target) {
   throw InputError("--target", "threshold: hybrid: its GDN layer is NC¹-hard (see deltanet/gdn)");
 }
 
+std::string model_label(const std::string& path) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  return stem.empty() ? path : stem;
+}
+
+std::vector<std::string> parse_model_paths(const std::string& text, const std::string& flag) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    std::string path = text.substr(at, comma - at);
+    if (path.empty())
+      throw InputError(flag, "'" + text + "': an empty entry (expected FILE.json,FILE.json,…)");
+    out.push_back(std::move(path));
+    at = comma + 1;
+  }
+  return out;
+}
+
+DepthSubject model_depth_subject(const std::string& path, CircuitTarget target) {
+  DepthSubject s;
+  try {
+    s.model = load_model(path);
+  } catch (const InputError& e) {
+    std::string why = e.what();  // "PATH: reason" already names the file
+    if (e.where() != path) why = path + ": " + why;
+    throw InputError("--model", why);
+  }
+  s.options.target = target;
+  s.options.compile.scan = ScanKind::brent_kung;
+  s.options.compile.acceptance = false;
+  s.options.compile.outputs = OutputMode::last;
+  if (target == CircuitTarget::threshold) s.options.precision.log_c = 1;
+  std::string route;
+  try {
+    try {
+      route = compiler_name(s.model, s.options);
+    } catch (const InputError& e) {
+      // The boolean target: exact only for finite-state layers; otherwise log:1.
+      if (target != CircuitTarget::boolean || e.where() != "--precision") throw;
+      s.options.precision.log_c = 1;
+      route = compiler_name(s.model, s.options);
+    }
+  } catch (const InputError& e) {
+    std::string why = e.what();
+    if (!e.where().empty() && why.rfind(e.where() + ": ", 0) == 0)
+      why = why.substr(e.where().size() + 2);
+    throw InputError("--model", path + ": no " + to_string(target) + " circuit: " + why);
+  }
+  // The verdict too where the built-ins measure it (attention, finite-state, threshold).
+  s.options.compile.acceptance =
+      target == CircuitTarget::threshold || route.find("attention") != std::string::npos ||
+      route.find("unique_hard") != std::string::npos || route == "compile_finite_state";
+  return s;
+}
+
 std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                        const std::vector<std::size_t>& lengths,
                                        CircuitTarget target, std::size_t max_gates,
@@ -370,14 +561,26 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                      "this target" +
                                      all);
   }
+  return measure_subjects(subjects, lengths, target, max_gates);
+}
+
+std::vector<DepthPoint> measure_subjects(
+    const std::vector<std::pair<std::string, DepthSubject>>& subjects,
+    const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates) {
+  std::vector<TargetOptions> options;
+  for (const auto& s : subjects) {
+    options.push_back(s.second.options);
+    options.back().compile.budget.max_gates = max_gates;
+  }
   // Every estimate first, so a range too large fails before any work; the message names the
   // largest length of the range that fits.
-  for (const auto& [a, sub] : subjects) {
+  for (std::size_t i = 0; i < subjects.size(); ++i) {
+    const auto& [a, sub] = subjects[i];
     std::optional<std::size_t> largest_ok;
     for (std::size_t n : lengths) {
       std::optional<std::size_t> est;
       try {
-        est = estimate_model_gates(sub.model, n, sub.options);
+        est = estimate_model_gates(sub.model, n, options[i]);
       } catch (const InputError& e) {  // e.g. the inputs alone exceed the limit
         throw with_arch(e, a, n);
       }
@@ -395,11 +598,12 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
     }
   }
   std::vector<DepthPoint> out;
-  for (const auto& [a, sub] : subjects)
+  for (std::size_t i = 0; i < subjects.size(); ++i)
     for (std::size_t n : lengths) {
+      const auto& [a, sub] = subjects[i];
       CompiledCircuit c;
       try {
-        c = compile_model(sub.model, n, sub.options);
+        c = compile_model(sub.model, n, options[i]);
       } catch (const InputError& e) {  // limits only the compiler can check (states, wires)
         throw with_arch(e, a, n);
       }
@@ -410,49 +614,16 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
 }
 
 std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points) {
-  std::map<std::string, std::vector<const DepthPoint*>> by_arch;
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> by_arch;
   std::vector<std::string> order;
   for (const auto& p : points) {
     if (!by_arch.count(p.arch)) order.push_back(p.arch);
-    by_arch[p.arch].push_back(&p);
+    by_arch[p.arch].first.push_back(static_cast<double>(p.n));
+    by_arch[p.arch].second.push_back(static_cast<double>(p.depth));
   }
   std::vector<DepthFit> out;
-  for (const auto& arch : order) {
-    const auto& ps = by_arch[arch];
-    const std::size_t first = out.size();
-    for (GrowthModel g : {GrowthModel::log, GrowthModel::log_squared, GrowthModel::linear}) {
-      auto f = [&](double n) {
-        const double l = std::log2(n);
-        return g == GrowthModel::log ? l : g == GrowthModel::log_squared ? l * l : n;
-      };
-      // Ordinary least squares for y = a·x + b.
-      double sx = 0, sy = 0, sxx = 0, sxy = 0;
-      const double k = static_cast<double>(ps.size());
-      for (const DepthPoint* p : ps) {
-        const double x = f(static_cast<double>(p->n)), y = static_cast<double>(p->depth);
-        sx += x, sy += y, sxx += x * x, sxy += x * y;
-      }
-      const double den = k * sxx - sx * sx;
-      if (ps.size() < 2 || den == 0) continue;
-      DepthFit fit{arch, g, (k * sxy - sx * sy) / den, 0, 0, false};
-      fit.b = (sy - fit.a * sx) / k;
-      double ss = 0;
-      for (const DepthPoint* p : ps) {
-        const double e =
-            static_cast<double>(p->depth) - (fit.a * f(static_cast<double>(p->n)) + fit.b);
-        ss += e * e;
-      }
-      fit.residual = std::sqrt(ss / k);
-      out.push_back(fit);
-    }
-    if (out.size() > first) {
-      auto best = std::min_element(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                                   [](const DepthFit& x, const DepthFit& y) {
-                                     return x.residual < y.residual - 1e-9 * (1 + y.residual);
-                                   });
-      best->best = true;
-    }
-  }
+  for (const auto& arch : order)
+    out.push_back(fit_series(arch, by_arch[arch].first, by_arch[arch].second));
   return out;
 }
 

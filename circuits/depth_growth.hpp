@@ -2,9 +2,18 @@
 // [MJLLS26] (Merrill, Jiang, Li, Lin, Sabharwal 2026, Figure 1) as measured numbers. For each
 // architecture, a representative model (state size d = 3, |Σ| = 2, generic rational parameters
 // fixed by a seed) is compiled at each length n and its circuit measured: size, depth
-// (unbounded fan-in) and bounded-fan-in depth (circuits/analysis.hpp). Depth is then fitted by
-// least squares to a·log₂n + b, a·log₂²n + b and a·n + b; the model with the smallest residual
-// (root-mean-square) is named best.
+// (unbounded fan-in) and bounded-fan-in depth (circuits/analysis.hpp). Any model file can be
+// measured next to them (model_depth_subject). Depth is then fitted by least squares (closed
+// form) to five growth models — b, a·log₂n + b, a·log₂n·log₂log₂n + b, a·log₂²n + b, a·n + b —
+// and one is chosen by the corrected Akaike information criterion (Hurvich & Tsai 1989)
+//   AICc = m·ln(RSS/m) + 2k + 2k(k+1)/(m − k − 1)
+// (m points, k parameters: 1 for the constant, 2 for the others), the smallest winning. AICc
+// rather than the residual alone: with the residual alone a two-parameter law always beats the
+// constant (and ties with it on constant data); AICc rather than BIC because the series are short
+// (m = 5…13), where AICc's small-sample correction matters and BIC's ln m penalty is barely
+// larger than 2k. RSS = 0 (up to rounding: RSS ≤ 10⁻¹⁸·Σy²) is AICc = −∞: a perfect fit wins;
+// ties go to fewer parameters, then to the slower-growing class (the enum order below).
+// AICc needs m ≥ k + 2, so a fit needs at least 4 lengths (fit_depths refuses fewer).
 //
 // Architectures, targets and what is compiled (compile_model, circuits/compile/target.hpp):
 //   arith      diagonal, s4, pd, dplr, deltanet, gdn, rwkv7,  compile_lrnn, Brent–Kung (exact)
@@ -44,20 +53,56 @@ struct DepthPoint {
   std::size_t n = 0, size = 0, depth = 0, bounded_fanin_depth = 0;
 };
 
-enum class GrowthModel { log, log_squared, linear };
-std::string to_string(GrowthModel m);  // "a·log2(n)+b", …
+// Slowest-growing first (the tie order).
+enum class GrowthModel { constant, log, log_loglog, log_squared, linear };
+const std::vector<GrowthModel>& growth_models();  // all five, in that order
+std::string to_string(GrowthModel m);        // "b", "a*log2(n)+b", "a*log2(n)*log2(log2(n))+b", …
+std::string short_name(GrowthModel m);       // "1", "log", "loglog", "log^2", "n"
+std::size_t parameter_count(GrowthModel m);  // k: 1 for constant, else 2
+// f(n) in a·f(n) + b (0 for the constant). log₂n·log₂log₂n is taken as 0 for n ≤ 2.
+double growth_term(GrowthModel m, double n);
 
+// AICc = m·ln(rss/m) + 2k + 2k(k+1)/(m − k − 1); −∞ for rss = 0. InputError if m < k + 2.
+double aicc(double rss, std::size_t m, std::size_t k);
+// The smallest number of points every model's AICc is defined for: 4.
+constexpr std::size_t kMinFitPoints = 4;
+
+struct GrowthFit {
+  GrowthModel model = GrowthModel::constant;
+  double a = 0, b = 0;  // depth ≈ a·f(n) + b (a = 0 for the constant)
+  double rss = 0;       // Σ (depth − fit)², 0 exactly for a perfect fit
+  double rms = 0;       // sqrt(rss / m)
+  double aicc = 0;      // −∞ for rss = 0
+};
+
+// One series (an architecture or a model file) fitted: every model, and the chosen one.
 struct DepthFit {
   std::string arch;
-  GrowthModel model = GrowthModel::log;
-  double a = 0, b = 0, residual = 0;  // residual: RMS of depth − (a·f(n) + b)
-  bool best = false;
+  std::vector<GrowthFit> models;  // growth_models() order
+  std::size_t chosen = 0;         // index into models
+  std::vector<std::size_t> n;     // the lengths, in the points' order
+  std::vector<double> residuals;  // depth − chosen fit, per point
+  const GrowthFit& best() const { return models[chosen]; }
 };
+
+// Fits one series by least squares and chooses by AICc (as above). InputError ("--lengths")
+// naming `arch` for fewer than kMinFitPoints points.
+DepthFit fit_series(const std::string& arch, const std::vector<double>& n,
+                    const std::vector<double>& depth);
+
+// InputError ("--lengths") unless there are at least kMinFitPoints lengths: the message says how
+// many are needed and gives a range that has them.
+void check_fit_lengths(const std::vector<std::size_t>& lengths);
 
 // Parses "A..B": the lengths A, 2A, 4A, … up to B, and B. InputError (naming `flag`) for bad
 // syntax, A < 1, B < A.
 std::vector<std::size_t> parse_lengths(const std::string& text,
                                        const std::string& flag = "--lengths");
+
+// The default --lengths per target: "2..1024"; for boolean "4..256" — the dense boolean LRNNs
+// exceed the default --max-gates past 256, and n = 2 (where log₂log₂n = 0 and the word width is
+// smallest) is left out (docs/depth.md: what the criterion picks over which ranges).
+std::string default_depth_lengths(CircuitTarget target);
 
 // Parses a comma-separated architecture list (InputError naming the unknown name).
 std::vector<std::string> parse_architectures(const std::string& text,
@@ -71,6 +116,24 @@ struct DepthSubject {
 };
 DepthSubject depth_subject(const std::string& arch, CircuitTarget target);
 
+// A model file (rnn/model_json.hpp, as `rnncc run`/`compile` read it) as a depth subject:
+// exact for arith and for the finite-state boolean route, log:1 otherwise (as the built-ins).
+// InputError ("--model", naming the file) when it cannot be read or the target has no compiler
+// for it, with compile_model's reason (for most, a complexity-class reason).
+DepthSubject model_depth_subject(const std::string& path, CircuitTarget target);
+
+// The file's stem ("examples/dplr_d3.json" → "dplr_d3"), its label in the tables.
+std::string model_label(const std::string& path);
+
+// Parses a comma-separated list of model files (InputError for an empty entry).
+std::vector<std::string> parse_model_paths(const std::string& text,
+                                           const std::string& flag = "--model");
+
+// Measures labelled subjects at every length (the checks and errors of measure_depths below).
+std::vector<DepthPoint> measure_subjects(
+    const std::vector<std::pair<std::string, DepthSubject>>& subjects,
+    const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates);
+
 // Measures every (arch, n). Checks every estimate against max_gates before compiling anything
 // (InputError naming the architecture, n and the largest length that fits). An architecture
 // with no compiler for the target throws — or, when `skipped` is given, is left out with
@@ -80,8 +143,7 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                        CircuitTarget target, std::size_t max_gates,
                                        std::vector<std::string>* skipped = nullptr);
 
-// Least-squares fits of depth per architecture (needs ≥ 2 distinct lengths; ≥ 3 to tell the
-// models apart meaningfully).
+// fit_series for every architecture of the points, in their order of first appearance.
 std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points);
 
 // The points as CSV: "arch,n,size,depth,bounded_fanin_depth".

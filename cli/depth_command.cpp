@@ -1,9 +1,13 @@
-// rnncc depth --arch LIST --lengths A..B [--target arith|boolean|threshold] [--plot OUT.svg]
-// [--csv] [--json] [--max-gates N]: circuit depth growth across architectures
+// rnncc depth [--arch LIST] [--model A.json,B.json,…] --lengths A..B
+// [--target arith|boolean|threshold] [--plot OUT.svg] [--csv] [--json] [--max-gates N]: circuit
+// depth growth across architectures and model files, growth laws chosen by AICc
 // (circuits/depth_growth.hpp).
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "algebra/error.hpp"
@@ -18,15 +22,20 @@ namespace rnncc::cli {
 Action add_depth_command(CLI::App& app) {
   struct Flags {
     std::string arch = "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter",
-                lengths = "2..1024", target = "arith", plot;
+                lengths, target = "arith", plot, model;
     bool csv = false, json = false;
     std::size_t max_gates = std::size_t{1} << 26;
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
       "depth", "Compare circuit depth growth across architectures, with fitted growth laws");
-  cmd->add_option("--arch", f->arch, "architectures (comma-separated)")->capture_default_str();
-  cmd->add_option("--lengths", f->lengths, "A..B: n = A, 2A, 4A, … up to B")->capture_default_str();
+  cmd->add_option("--arch", f->arch,
+                  "architectures (comma-separated; with --model, only those named here)")
+      ->capture_default_str();
+  cmd->add_option("--model", f->model,
+                  "model files (comma-separated), measured next to the architectures");
+  cmd->add_option("--lengths", f->lengths,
+                  "A..B: n = A, 2A, 4A, … up to B (default 2..1024; boolean 4..256)");
   cmd->add_option("--target", f->target, "arith, boolean or threshold")->capture_default_str();
   cmd->add_option("--plot", f->plot, "write an SVG plot (gnuplot)");
   cmd->add_flag("--csv", f->csv, "print CSV instead of the table");
@@ -36,19 +45,43 @@ Action add_depth_command(CLI::App& app) {
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     const CircuitTarget target = parse_target(f->target);
-    const auto archs = parse_architectures(f->arch);
-    const auto lengths = parse_lengths(f->lengths);
+    const bool with_models = !f->model.empty();
+    // With --model, the built-in architectures only where --arch names them.
+    const auto archs = with_models && cmd->count("--arch") == 0 ? std::vector<std::string>{}
+                                                                : parse_architectures(f->arch);
+    const auto lengths =
+        parse_lengths(!f->lengths.empty() ? f->lengths : default_depth_lengths(target));
+    const bool fitting = !f->csv;  // the CSV has no fits
+    if (fitting) check_fit_lengths(lengths);
+    std::vector<std::pair<std::string, DepthSubject>> models;
+    if (with_models)
+      for (const auto& path : parse_model_paths(f->model)) {
+        std::string label = model_label(path);
+        bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
+        for (const auto& m : models) taken = taken || m.first == label;
+        models.emplace_back(taken ? path : label, model_depth_subject(path, target));
+      }
     std::vector<std::string> skipped;
-    const auto points = measure_depths(archs, lengths, target, f->max_gates, &skipped);
+    std::vector<DepthPoint> points;
+    if (!archs.empty()) points = measure_depths(archs, lengths, target, f->max_gates, &skipped);
+    const auto more = measure_subjects(models, lengths, target, f->max_gates);
+    points.insert(points.end(), more.begin(), more.end());
     for (const auto& why : skipped)
       std::cerr << "rnncc: note: no " << to_string(target) << " circuit for " << why << "\n";
-    const auto fits = fit_depths(points);
+    const auto fits = fitting ? fit_depths(points) : std::vector<DepthFit>{};
     if (!f->plot.empty() && !plot_depths_svg(points, f->plot)) {
       const std::string csv_path = f->plot + ".csv";
       write_file_atomically(csv_path, depth_csv(points));
       std::cerr << "rnncc: gnuplot is not installed; wrote the data to " << csv_path
                 << " instead of " << f->plot << "\n";
     }
+    if (f->csv) {
+      std::cout << depth_csv(points);
+      return 0;
+    }
+    auto finite = [](double v) -> nlohmann::ordered_json {
+      return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+    };
     if (f->json) {
       nlohmann::ordered_json p = nlohmann::ordered_json::array(),
                              q = nlohmann::ordered_json::array();
@@ -58,34 +91,57 @@ Action add_depth_command(CLI::App& app) {
                      {"size", x.size},
                      {"depth", x.depth},
                      {"bounded_fanin_depth", x.bounded_fanin_depth}});
-      for (const auto& x : fits)
+      for (const auto& x : fits) {
+        nlohmann::ordered_json ms = nlohmann::ordered_json::array();
+        for (const auto& g : x.models)
+          ms.push_back({{"model", to_string(g.model)},
+                        {"k", parameter_count(g.model)},
+                        {"a", g.a},
+                        {"b", g.b},
+                        {"rss", g.rss},
+                        {"rms", g.rms},
+                        {"aicc", finite(g.aicc)}});
+        const GrowthFit& c = x.best();
         q.push_back({{"arch", x.arch},
-                     {"model", to_string(x.model)},
-                     {"a", x.a},
-                     {"b", x.b},
-                     {"residual", x.residual},
-                     {"best", x.best}});
-      std::cout << json_text(
-                       nlohmann::ordered_json{{"points", p}, {"fits", q}, {"skipped", skipped}})
+                     {"chosen", to_string(c.model)},
+                     {"a", c.a},
+                     {"b", c.b},
+                     {"rms", c.rms},
+                     {"n", x.n},
+                     {"residuals", x.residuals},
+                     {"models", ms}});
+      }
+      std::cout << json_text(nlohmann::ordered_json{
+                       {"criterion", "AICc"}, {"points", p}, {"fits", q}, {"skipped", skipped}})
                 << "\n";
       return 0;
     }
-    if (f->csv) {
-      std::cout << depth_csv(points);
-      return 0;
-    }
-    std::cout << fmt::format("{:<10} {:>7} {:>12} {:>7} {:>14}\n", "arch", "n", "size", "depth",
-                             "fan-in-2 depth");
-    for (const auto& x : points)
-      std::cout << fmt::format("{:<10} {:>7} {:>12} {:>7} {:>14}\n", x.arch, x.n, x.size, x.depth,
-                               x.bounded_fanin_depth);
-    std::cout << "\nfits of depth (least squares; residual = RMS):\n";
-    if (fits.empty())
-      std::cout << "  (none: a fit needs at least two lengths; three tell the laws apart)\n";
+    std::map<std::pair<std::string, std::size_t>, double> residual;
     for (const auto& x : fits)
-      std::cout << fmt::format("{:<10} {:<15} a = {:>9.4f}  b = {:>9.3f}  residual {:>8.3f}{}\n",
-                               x.arch, to_string(x.model), x.a, x.b, x.residual,
-                               x.best ? "  best" : "");
+      for (std::size_t i = 0; i < x.n.size(); ++i) residual[{x.arch, x.n[i]}] = x.residuals[i];
+    std::size_t w = 10;  // the label column: model stems may be longer than the built-in names
+    for (const auto& x : points) w = std::max(w, x.arch.size());
+    std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14} {:>9}\n", "arch", w, "n", "size",
+                             "depth", "fan-in-2 depth", "residual");
+    for (const auto& x : points)
+      std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14} {:>9.3f}\n", x.arch, w, x.n,
+                               x.size, x.depth, x.bounded_fanin_depth,
+                               residual[{x.arch, x.n}] + 0.0);
+    std::cout << "\nfits of depth (least squares; chosen by AICc = m*ln(RSS/m) + 2k + "
+                 "2k(k+1)/(m-k-1),\nHurvich & Tsai 1989; residual = depth - chosen fit; -inf: "
+                 "RSS = 0):\n";
+    std::cout << fmt::format("{:<{}} {:<7} {:>9} {:>9} {:>8}  {}\n", "arch", w, "chosen", "a", "b",
+                             "RMS", "AICc of 1 / log / loglog / log^2 / n");
+    for (const auto& x : fits) {
+      std::string crit;
+      for (std::size_t i = 0; i < x.models.size(); ++i)
+        crit += (i ? " / " : "") + (std::isinf(x.models[i].aicc)
+                                        ? std::string("-inf")
+                                        : fmt::format("{:.1f}", x.models[i].aicc));
+      const GrowthFit& c = x.best();
+      std::cout << fmt::format("{:<{}} {:<7} {:>9.4f} {:>9.3f} {:>8.3f}  {}\n", x.arch, w,
+                               short_name(c.model), c.a, c.b, c.rms, crit);
+    }
     return 0;
   };
 }

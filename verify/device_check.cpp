@@ -22,16 +22,6 @@ Integer ceil_integer(double x) {
   return Integer(std::ceil(x));
 }
 
-// log2 of a positive Integer, from its bit length and leading bits (a few ulps are enough here:
-// it only reports the bound and sizes the prime count, which is then checked exactly).
-double log2_of(const Integer& v) {
-  if (v <= 0) return -INFINITY;
-  const std::size_t bits = msb(v) + 1;
-  if (bits <= 53) return std::log2(v.convert_to<double>());
-  const Integer top = v >> (bits - 53);
-  return std::log2(top.convert_to<double>()) + static_cast<double>(bits - 53);
-}
-
 }  // namespace
 
 DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& o) {

@@ -18,16 +18,6 @@ namespace rnncc {
 
 namespace {
 
-// log2 of a positive Integer from its bit length and leading bits (reporting and prime counts
-// only; the prime count is then checked exactly against 2N < P).
-double log2_of(const Integer& v) {
-  if (v <= 0) return -INFINITY;
-  const std::size_t bits = msb(v) + 1;
-  if (bits <= 53) return std::log2(v.convert_to<double>());
-  const Integer top = v >> (bits - 53);
-  return std::log2(top.convert_to<double>()) + static_cast<double>(bits - 53);
-}
-
 Integer den_lcm(const Integer& acc, const Rational& r) {
   return lcm(acc, Integer(boost::multiprecision::denominator(r)));
 }

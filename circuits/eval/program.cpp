@@ -558,6 +558,15 @@ Program lower_program(const Circuit& c, const ProgramOptions& options) {
   return Lowering(c, options).run();
 }
 
+std::uint32_t montgomery_constant(const Rational& c, const mont31::Field& f) {
+  const std::uint64_t p = f.p;
+  const Integer num = numerator(c), den = denominator(c);
+  const auto dn = static_cast<std::uint64_t>(Integer(((den % p) + p) % p));
+  if (dn == 0) throw std::invalid_argument("prime " + std::to_string(p) + " divides a denominator");
+  const auto nm = static_cast<std::uint64_t>(Integer(((num % p) + p) % p));
+  return mont31::to_mont(static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, p), p)), f);
+}
+
 ProgramResult run_program(const Program& p, const RunOptions& o) {
   ProgramResult r;
   r.patterns = o.patterns.count;
@@ -632,16 +641,7 @@ ProgramResult run_program(const Program& p, const RunOptions& o) {
   std::vector<std::vector<std::uint32_t>> constants(np);
   for (std::size_t j = 0; j < np; ++j) {
     fields.push_back(mont31::make_field(o.primes[j]));
-    for (const Rational& c : p.constants) {
-      const std::uint64_t pj = o.primes[j];
-      const Integer num = numerator(c), den = denominator(c);
-      const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % pj) + pj) % pj));
-      if (dn == 0)
-        throw std::invalid_argument("prime " + std::to_string(pj) + " divides a denominator");
-      const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % pj) + pj) % pj));
-      const std::uint64_t v = modp::mul(nm, modp::inv(dn, pj), pj);
-      constants[j].push_back(mont31::to_mont(static_cast<std::uint32_t>(v), fields[j]));
-    }
+    for (const Rational& c : p.constants) constants[j].push_back(montgomery_constant(c, fields[j]));
   }
   std::vector<std::vector<std::uint64_t>> sums(np, std::vector<std::uint64_t>(p.outputs, 0));
   std::vector<char> differs(p.pairs);

@@ -259,6 +259,11 @@ struct RunOptions {
   std::size_t max_first_mismatches = 8;
 };
 
+// A constant c = num/den of the program in Montgomery form mod f.p: num · den⁻¹ · R mod p.
+// Throws std::invalid_argument when p divides den (an unlucky prime; callers choose primes that
+// divide no denominator).
+std::uint32_t montgomery_constant(const Rational& c, const mont31::Field& f);
+
 // Runs the program pattern by pattern (word by word) on one thread: the plain twin of the GPU
 // kernels. Boolean: patterns.count is rounded up to whole words; lanes past count are masked.
 ProgramResult run_program(const Program& p, const RunOptions& options);

@@ -700,16 +700,7 @@ ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa,
     s.fields.push_back(f);
     s.ones.push_back(mont31::to_mont(1, f));
     std::vector<std::uint32_t> cs;
-    for (const Rational& c : p.constants) {
-      const std::uint64_t pj = o.primes[j];
-      const Integer num = numerator(c), den = denominator(c);
-      const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % pj) + pj) % pj));
-      if (dn == 0)
-        throw std::invalid_argument("prime " + std::to_string(pj) + " divides a denominator");
-      const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % pj) + pj) % pj));
-      cs.push_back(
-          mont31::to_mont(static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, pj), pj)), f));
-    }
+    for (const Rational& c : p.constants) cs.push_back(montgomery_constant(c, f));
     s.constants.push_back(std::move(cs));
   }
   auto cell = [&](std::uint32_t loc) -> std::uint32_t {

@@ -247,3 +247,16 @@ TEST_CASE("unlucky primes are skipped and replaced", "[algebra][multimodular]") 
   CHECK_THROWS_AS(divides_any(3, zero), std::invalid_argument);
   CHECK_THROWS_AS(lucky_primes(1, zero), std::invalid_argument);
 }
+
+TEST_CASE("log2_of: exact powers, leading bits beyond a double, non-positive values",
+          "[algebra][multimodular]") {
+  using rnncc::Integer;
+  using rnncc::log2_of;
+  CHECK(log2_of(Integer(1)) == 0.0);
+  CHECK(log2_of(Integer(1) << 100) == 100.0);
+  CHECK(log2_of(Integer(1) << 4000) == 4000.0);  // past a double's range: from the bit length
+  CHECK(log2_of(Integer(3) << 200) == Approx(200 + std::log2(3.0)).epsilon(1e-15));
+  CHECK(log2_of((Integer(1) << 60) - 1) == Approx(60.0).epsilon(1e-15));
+  CHECK(log2_of(Integer(0)) == -std::numeric_limits<double>::infinity());
+  CHECK(log2_of(Integer(-8)) == -std::numeric_limits<double>::infinity());
+}

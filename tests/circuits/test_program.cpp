@@ -226,3 +226,14 @@ TEST_CASE("lowering rejects what a program cannot evaluate", "[program][errors]"
   ro.patterns.count = 1;
   REQUIRE_THROWS_WITH(run_program(ap, ro), Catch::Contains("prime"));
 }
+
+TEST_CASE("montgomery_constant: num · den⁻¹ in Montgomery form; an unlucky prime is refused",
+          "[circuits][program]") {
+  const mont31::Field f7 = mont31::make_field(7);
+  CHECK(mont31::from_mont(montgomery_constant(Rational(3, 4), f7), f7) == 6);  // 3·2 ≡ 6 (mod 7)
+  CHECK(mont31::from_mont(montgomery_constant(Rational(-1, 3), f7), f7) == 2);  // −5 ≡ 2 (mod 7)
+  CHECK(montgomery_constant(Rational(0), f7) == 0);
+  const mont31::Field fp = mont31::make_field(2147483647);
+  CHECK(mont31::from_mont(montgomery_constant(Rational(5), fp), fp) == 5);
+  CHECK_THROWS_AS(montgomery_constant(Rational(1, 14), f7), std::invalid_argument);
+}

@@ -103,9 +103,15 @@ rnncc_golden(depth-json 0 depth_json.txt stdout depth --arch dplr,relu-rnn --len
 rnncc_golden(depth-threshold 0 depth_threshold.txt stdout depth --arch s4,counter,uhat,pd --lengths 2..64 --target threshold)
 rnncc_golden(depth-threshold-notes 0 depth_threshold_notes.txt stderr depth --arch s4,counter,uhat,pd --lengths 2..64 --target threshold)
 rnncc_golden(depth-boolean 0 depth_boolean.txt stdout depth --arch pd,relu-rnn,counter --lengths 2..32 --target boolean)
-rnncc_golden(err-depth-none 2 err_depth_none.txt stderr depth --arch pd,relu-rnn --lengths 2..8 --target threshold)
+rnncc_golden(err-depth-none 2 err_depth_none.txt stderr depth --arch pd,relu-rnn --lengths 2..16 --target threshold)
 rnncc_golden(err-depth-arch 2 err_depth_arch.txt stderr depth --arch dplr,transformer --lengths 2..8)
 rnncc_golden(err-depth-lengths 2 err_depth_lengths.txt stderr depth --arch dplr --lengths 64..8)
+rnncc_golden(depth-model 0 depth_model.txt stdout depth --arch dplr --model examples/dplr_d3.json,examples/majority_counter.json --lengths 2..64)
+rnncc_golden(depth-model-threshold 0 depth_model_threshold.txt stdout depth --model examples/majority_counter.json,examples/attention_most_recent_a.json --target threshold --lengths 2..64)
+rnncc_golden(err-depth-model-path 2 err_depth_model_path.txt stderr depth --model examples/dplr_d3.json,examples/no_such_model.json --lengths 2..16)
+rnncc_golden(err-depth-model-target 2 err_depth_model_target.txt stderr depth --model examples/dplr_d3.json --target threshold --lengths 2..16)
+rnncc_golden(err-depth-model-empty 2 err_depth_model_empty.txt stderr depth --model examples/dplr_d3.json, --lengths 2..16)
+rnncc_golden(err-depth-few-lengths 2 err_depth_few_lengths.txt stderr depth --arch dplr --lengths 2..8)
 rnncc_golden(err-depth-max-gates 2 err_depth_max_gates.txt stderr depth --arch dplr --lengths 2..65536 --max-gates 100000)
 
 # BLIF and ISCAS .bench (circuits/io/blif.hpp, circuits/io/iscas.hpp): convert between formats
@@ -125,7 +131,7 @@ rnncc_golden(err-negative-steps 2 err_negative_steps.txt stderr verify tm 1RB1LB
 rnncc_golden(err-negative-generate 2 err_negative_generate.txt stderr run examples/tm_bb2_hybrid.json ^ --generate -1)
 rnncc_golden(err-huge-unsigned 2 err_huge_unsigned.txt stderr verify tm 1RB1LB_1LA1RZ --max-steps 99999999999999999999)
 rnncc_golden(err-huge-length 2 err_huge_length.txt stderr compile examples/majority_counter.json -n 1099511627776 --target threshold)
-rnncc_golden(err-depth-huge-length 2 err_depth_huge_length.txt stderr depth --arch counter --target threshold --lengths 1099511627776..1099511627776)
+rnncc_golden(err-depth-huge-length 2 err_depth_huge_length.txt stderr depth --arch counter --target threshold --lengths 1099511627776..1099511627776 --csv)
 # verify proves linear constructions for every length (issue 13), or refutes them with the
 # shortest counterexample; --certificate writes the proof for check-certificate
 rnncc_golden(verify-proved 0 verify_proved.txt stdout verify wfa examples/wfa_binary_value.att --family dplr --no-timing --seed 1)

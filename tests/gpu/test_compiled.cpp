@@ -15,27 +15,16 @@
 #include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/aiger.hpp"
+#include "tests/gpu/gpu_testing.hpp"
 
 using namespace rnncc;
 
 namespace {
 
-const gpu::DeviceInfo& device() {
-  static const gpu::DeviceInfo d = gpu::probe();
-  return d;
-}
-
-#define REQUIRE_DEVICE() \
-  if (!device().available) RNNCC_SKIP("no GPU: " << device().why_not)
+using test::device;
 
 void require_same(const ProgramResult& g, const ProgramResult& c) {
-  REQUIRE(g.patterns == c.patterns);
-  REQUIRE(g.ones == c.ones);
-  REQUIRE(g.sums == c.sums);
-  REQUIRE(g.mismatches == c.mismatches);
-  REQUIRE(g.first_mismatch == c.first_mismatch);
-  REQUIRE(g.max_difference_bound == c.max_difference_bound);
-  REQUIRE(g.stored == c.stored);
+  test::require_same_digest(g, c);
   // Some mismatching patterns: each one a real mismatch of the twin's full list is not kept, so
   // check they lie at or after the first one.
   for (std::uint64_t m : g.first_mismatches) REQUIRE(m >= *c.first_mismatch);

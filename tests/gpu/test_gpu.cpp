@@ -20,28 +20,17 @@
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/gpu/gpu_testing.hpp"
 #include "verify/device_check.hpp"
 
 using namespace rnncc;
 
 namespace {
 
-const gpu::DeviceInfo& device() {
-  static const gpu::DeviceInfo d = gpu::probe();
-  return d;
-}
-
-#define REQUIRE_DEVICE() \
-  if (!device().available) RNNCC_SKIP("no GPU: " << device().why_not)
+using test::device;
 
 void require_same(const ProgramResult& g, const ProgramResult& c) {
-  REQUIRE(g.patterns == c.patterns);
-  REQUIRE(g.ones == c.ones);
-  REQUIRE(g.sums == c.sums);
-  REQUIRE(g.mismatches == c.mismatches);
-  REQUIRE(g.first_mismatch == c.first_mismatch);
-  REQUIRE(g.max_difference_bound == c.max_difference_bound);
-  REQUIRE(g.stored == c.stored);
+  test::require_same_digest(g, c);
 }
 
 // The repository root: RNNCC_SOURCE_DIR from the environment (the device machine runs a copy

@@ -11,6 +11,7 @@
 #include "circuits/eval/cuda/gpu.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
+#include "tests/gpu/gpu_testing.hpp"
 #include "verify/device_check.hpp"
 #include "verify/prefix_check.hpp"
 
@@ -18,13 +19,7 @@ using namespace rnncc;
 
 namespace {
 
-const gpu::DeviceInfo& device() {
-  static const gpu::DeviceInfo d = gpu::probe();
-  return d;
-}
-
-#define REQUIRE_DEVICE() \
-  if (!device().available) RNNCC_SKIP("no GPU: " << device().why_not)
+using test::device;
 
 std::filesystem::path source_dir() {
   const char* env = std::getenv("RNNCC_SOURCE_DIR");

@@ -1,6 +1,7 @@
 // NVRTC compilation, the kernel cache and the launches of compiled kernels; the design is in
 // compiled.hpp, the kernels' text in circuits/eval/kernel_source.hpp.
 #include "circuits/eval/cuda/compiled.hpp"
+#include "circuits/eval/cuda/cuda_buffer.hpp"
 
 #include <cuda_runtime.h>
 #include <nvrtc.h>
@@ -27,14 +28,10 @@ namespace rnncc::gpu::compiled {
 
 namespace {
 
+using detail::Buffer;
+
 using ull = unsigned long long;
 using Clock = std::chrono::steady_clock;
-
-void check(cudaError_t e, const char* call, const std::string& context) {
-  if (e != cudaSuccess)
-    throw GpuError(std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + context + ")");
-}
-#define RNNCC_CUDA(call, context) check((call), #call, (context))
 
 void check_nvrtc(nvrtcResult r, const char* call) {
   if (r != NVRTC_SUCCESS)
@@ -58,38 +55,6 @@ std::string hex(std::uint64_t v) {
 
 std::mutex hook_mutex;
 std::function<void(std::string&)> source_hook;
-
-// Device buffer owned by the host (freed on every path).
-template <class T>
-struct Buffer {
-  T* p = nullptr;
-  std::size_t n = 0;
-  Buffer() = default;
-  Buffer(std::size_t count, const std::string& what) : n(count) {
-    if (count)
-      RNNCC_CUDA(cudaMalloc(&p, count * sizeof(T)),
-                 "allocating " + std::to_string(count * sizeof(T)) + " bytes for " + what);
-  }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() {
-    if (p) cudaFree(p);
-  }
-  void upload(const T* src, const std::string& what) {
-    if (n)
-      RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
-  }
-  void fill(int byte, const std::string& what) {
-    if (n) RNNCC_CUDA(cudaMemset(p, byte, n * sizeof(T)), "clearing " + what);
-  }
-  std::vector<T> download(const std::string& what) const {
-    std::vector<T> v(n);
-    if (n)
-      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost),
-                 "downloading " + what);
-    return v;
-  }
-};
 
 struct Library {
   cudaLibrary_t lib = nullptr;

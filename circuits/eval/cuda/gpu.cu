@@ -15,51 +15,16 @@
 
 #include "algebra/modp_ops.hpp"
 #include "circuits/eval/cuda/compiled.hpp"
+#include "circuits/eval/cuda/cuda_buffer.hpp"
 #include "circuits/eval/gate_ops.hpp"
 
 namespace rnncc::gpu {
 
 namespace {
 
-void check(cudaError_t e, const char* call, const std::string& context) {
-  if (e != cudaSuccess)
-    throw GpuError(std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + context + ")");
-}
-#define RNNCC_CUDA(call, context) check((call), #call, (context))
+using detail::Buffer;
 
 using ull = unsigned long long;
-
-// Device buffer owned by the host (freed on every path).
-template <class T>
-struct Buffer {
-  T* p = nullptr;
-  std::size_t n = 0;
-  Buffer() = default;
-  Buffer(std::size_t count, const std::string& what) : n(count) {
-    if (count)
-      RNNCC_CUDA(cudaMalloc(&p, count * sizeof(T)),
-                 "allocating " + std::to_string(count * sizeof(T)) + " bytes for " + what);
-  }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() {
-    if (p) cudaFree(p);
-  }
-  void upload(const T* src, const std::string& what) {
-    if (n)
-      RNNCC_CUDA(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice), "uploading " + what);
-  }
-  void fill(int byte, const std::string& what) {
-    if (n) RNNCC_CUDA(cudaMemset(p, byte, n * sizeof(T)), "clearing " + what);
-  }
-  std::vector<T> download(const std::string& what) const {
-    std::vector<T> v(n);
-    if (n)
-      RNNCC_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost),
-                 "downloading " + what);
-    return v;
-  }
-};
 
 struct Common {
   const uint4* code;
@@ -764,7 +729,8 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
 //   work·(1/R_interp − 1/R_compiled) > C,
 // work = gate instructions × patterns (× primes). R: the interpreter ≈ 1.2·10¹³ boolean gate
 // evals/s and 2.5·10¹¹ per prime (issue 15, one H200); the compiled kernels ≈ 6·10¹³ and 1·10¹²
-// (bench/gpu_eval.cpp --sections compiled; docs/performance.md has the measured figures). C:
+// — ASSUMED (half the issue's goals), not yet measured: `bench/gpu_eval.cpp --sections compiled`
+// measures them (docs/performance.md, "Compiled kernels"); replace these once it has run. C:
 // NVRTC + ptxas take ≈ 1.7 ms per gate instruction on one core (EPFL multiplier, partitions of
 // 4096: 46 s of compile time over 7 kernels, measured on the 2-core build machine), the
 // partitions compiled in parallel on the host's cores: C ≈ 0.5 s + 1.7 ms × instructions /

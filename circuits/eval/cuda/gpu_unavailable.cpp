@@ -1,5 +1,6 @@
 // The GPU interface when rnncc is built without CUDA: probe() says so, and callers fall back
 // to the CPU (gpu.hpp).
+#include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 
 namespace rnncc::gpu {
@@ -31,5 +32,16 @@ double copy_bandwidth(std::size_t) {
 double montgomery_multiply_rate() {
   throw GpuError(probe().why_not);
 }
+
+// Compiled kernels need NVRTC: without CUDA nothing compiles (callers that reach here are the
+// benchmarks and the GPU tests, which skip first without a device).
+namespace compiled {
+
+Cubin compile(const std::string&, int) {
+  throw CompileError(probe().why_not);
+}
+void set_source_hook(std::function<void(std::string&)>) {}
+
+}  // namespace compiled
 
 }  // namespace rnncc::gpu
