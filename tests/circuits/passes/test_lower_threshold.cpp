@@ -15,6 +15,7 @@
 #include "circuits/compile/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
+#include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 
 using namespace rnncc;
@@ -89,13 +90,31 @@ TEST_CASE("lower_threshold_gates: stats on hand-checked cases",
     CHECK(d.output_names() == c.output_names());
     CHECK(d.input_names() == c.input_names());
     CHECK(truth_table(d, 0) == 0xE8);  // majority of three: minterms 3, 5, 6, 7
-    // The Dadda lowering: S + 2² − 2 = x + y + z + 0b10, one flat full adder in column 0
-    // (sum xor(x,y,z), carry or(x∧y, x∧z, y∧z)), the constant 1 in column 1; bit 2 of the
-    // sum is the carry's lookahead over the two rows (measured: 9 gates, 3 swept).
+    // The Dadda lowering: S + 2² − 2 = x + y + z + 0b10; Dadda's one stage (target 2) takes a
+    // half adder x⊕y, x∧y in column 0 (rows x⊕y, z; column 1: x∧y and the constant 1); the
+    // carry out of the low two columns folds to (x∧y) ∨ 1∧((x⊕y)∧z) = (x∧y) ∨ ((x⊕y)∧z):
+    // 4 gates, as the ripple twin.
     const Circuit e = lower_threshold_gates(c, &st);
-    CHECK(st.gates_out == 9);
-    CHECK(st.swept == 3);
+    CHECK(st.gates_out == 3 + 4);
+    CHECK(e.kind(e.outputs()[0]) == GateKind::or_);
     CHECK(truth_table(e, 0) == 0xE8);
+  }
+  SECTION("common factors divide out; all-ones and any-one thresholds are one gate") {
+    CircuitBuilder b;
+    const GateId x = b.input(), y = b.input(), z = b.input();
+    const GateId xyz[] = {x, y, z};
+    const std::int32_t w3[] = {3, 3, 3}, w46[] = {4, 6, -6};
+    const GateId all = b.raw(GateKind::thr, xyz, w3, 7);    // 3(x+y+z) ≥ 7 ⇔ x+y+z ≥ 3: and
+    const GateId any = b.raw(GateKind::thr, xyz, w46, -5);  // 4x + 6y + 6¬z ≥ 1: or(x, y, ¬z)
+    const Circuit c = b.finish({all, any});
+    LowerThresholdStats st;
+    const Circuit d = lower_threshold_gates(c, &st);
+    CHECK(st.gates_out == 3 + 3);  // inputs, x∧y∧z, ¬z, x∨y∨¬z
+    CHECK(d.kind(d.outputs()[0]) == GateKind::and_);
+    CHECK(d.operands(d.outputs()[0]).size() == 3);
+    CHECK(d.kind(d.outputs()[1]) == GateKind::or_);
+    CHECK(truth_table(d, 0) == 0x80);
+    CHECK(truth_table(d, 1) == truth_table(lower_threshold_gates_ripple(c), 1));
   }
   SECTION("thresholds out of reach fold to constants; other gates are copied") {
     CircuitBuilder b;
@@ -260,4 +279,80 @@ TEST_CASE("lower_threshold_gates: ABC's cec proves the Dadda and ripple lowering
     INFO(out);
     CHECK_THAT(out, Catch::Contains("Networks are equivalent"));
   }
+}
+
+TEST_CASE("lower_threshold_gates: every threshold θ from below 0 to above W, against the twin",
+          "[circuits][passes][lower_threshold]") {
+  // The constant 2^m − T of the comparator takes every value: for each weight vector (unit,
+  // common factors, powers of two as in a comparison of two words, mixed signs), every θ with
+  // T from 0 to W + 1, exhaustively on n ≤ 6 inputs: the Dadda lowering (folded constant,
+  // gcd, and/or cases) == the ripple twin == Σ wᵢxᵢ ≥ θ.
+  const std::vector<std::vector<std::int32_t>> weight_sets = {{1, 1, 1, 1, 1, 1},
+                                                              {6, 6, -6, 12, 18},
+                                                              {1, 2, 4, -1, -2, -4},
+                                                              {64, 64, -64, -64},
+                                                              {5, -3, 7, 1, 9, -11},
+                                                              {1},
+                                                              {-2},
+                                                              {1000003, -999999, 3, 1 << 20}};
+  for (const auto& w : weight_sets) {
+    const std::size_t n = w.size();
+    std::int64_t lo = 0, hi = 0;
+    for (std::int32_t a : w) (a < 0 ? lo : hi) += a;
+    for (std::int64_t theta = lo - 1; theta <= hi + 1; theta += (hi - lo > 200 ? 997 : 1)) {
+      INFO("n = " << n << ", θ = " << theta);
+      CircuitBuilder b;
+      std::vector<GateId> in;
+      for (std::size_t i = 0; i < n; ++i) in.push_back(b.input());
+      const Circuit c = b.finish({b.raw(GateKind::thr, in, w, static_cast<std::int32_t>(theta))});
+      const Circuit d = lower_threshold_gates(c), r = lower_threshold_gates_ripple(c);
+      std::uint64_t want = 0;
+      for (std::size_t p = 0; p < (std::size_t{1} << n); ++p) {
+        std::int64_t s = 0;
+        for (std::size_t i = 0; i < n; ++i)
+          if ((p >> i) & 1) s += w[i];
+        if (s >= theta) want |= std::uint64_t{1} << p;
+      }
+      const std::uint64_t mask = n == 6 ? ~std::uint64_t{0} : (std::uint64_t{1} << (1u << n)) - 1;
+      CHECK((truth_table(d, 0) & mask) == want);
+      CHECK((truth_table(r, 0) & mask) == want);
+    }
+  }
+}
+
+TEST_CASE("at_least: the comparator with a constant operand == its ripple twin == s ≥ T",
+          "[circuits][passes][lower_threshold]") {
+  // Every width w ≤ 6 and every constant T = 0 … 2^w + 1, exhaustively: the folded comparator
+  // (runs of T's 1-bits as ands, 0-bits as ors, a radix-3 lookahead tree) against the plain
+  // twin g₋₁ = 1, g_j = s_j ∧ g_{j−1} (bit j of T is 1) or s_j ∨ g_{j−1} (0), and against the
+  // value of s; its stated depth ≤ 2⌈log₃(w + 1)⌉ and size ≤ 2w.
+  for (std::size_t w = 1; w <= 6; ++w)
+    for (std::uint64_t T = 0; T <= (std::uint64_t{1} << w) + 1; ++T) {
+      INFO("w = " << w << ", T = " << T);
+      CircuitBuilder b;
+      std::vector<GateId> s;
+      for (std::size_t j = 0; j < w; ++j) s.push_back(b.input());
+      const GateId folded = at_least(b, s, T);
+      GateId g = b.constant(Rational(1));
+      for (std::size_t j = 0; j < w; ++j) {
+        const GateId sg[] = {s[j], g};
+        g = ((T >> j) & 1) ? b.and_(sg) : b.or_(sg);
+      }
+      const GateId twin = T >> w ? b.constant(Rational(0)) : g;
+      const Circuit c = b.finish({folded, twin});
+      std::uint64_t want = 0;
+      for (std::uint64_t p = 0; p < (std::uint64_t{1} << w); ++p)
+        if (p >= T) want |= std::uint64_t{1} << p;
+      CHECK(truth_table(c, 0) == want);
+      CHECK(truth_table(c, 1) == want);
+      CircuitBuilder alone;
+      std::vector<GateId> t;
+      for (std::size_t j = 0; j < w; ++j) t.push_back(alone.input());
+      const GateId out = at_least(alone, t, T);
+      const Circuit only = sweep_dead_gates(alone.finish({out}));
+      std::size_t levels = 0;
+      for (std::size_t k = 1; k < w + 1; k *= 3) ++levels;
+      CHECK(compute_stats(only).depth <= 2 * levels);
+      CHECK(only.size() <= w + 1 + 2 * w);  // inputs, a constant, gates
+    }
 }
