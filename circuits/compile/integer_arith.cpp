@@ -52,7 +52,8 @@ GateId tree(std::span<const GateId> bits, GateId empty, Op op) {
 // A bit heap: columns of bits of weight 2^c (c < width), plus a constant, all mod 2^width.
 class BitHeap {
  public:
-  BitHeap(CircuitBuilder& b, std::size_t width) : b_(b), cols_(width) {}
+  BitHeap(CircuitBuilder& b, std::size_t width, FullAdderForm form = FullAdderForm::fan_in_2)
+      : b_(b), cols_(width), form_(form) {}
 
   void add_bit(GateId g, std::size_t col) {
     if (col >= cols_.size()) return;
@@ -98,6 +99,12 @@ class BitHeap {
 
   // Reduces to two rows and adds them: the value of the heap mod 2^width.
   Word sum(Reduction reduction, const AdderSpec& spec) {
+    const TwoRows r = reduce(reduction);
+    return add_prefix(b_, r.x, r.y, spec).sum;
+  }
+
+  // Reduces to two rows x, y with x + y ≡ the heap (mod 2^width).
+  TwoRows reduce(Reduction reduction) {
     const std::size_t width = cols_.size();
     const Integer modulus = Integer(1) << width;
     Integer k = constant_ % modulus;
@@ -113,12 +120,12 @@ class BitHeap {
         if (targets[i] < h) stage(targets[i]);
     }
     while (max_height() > 2) stage(0);  // Wallace stages (target 0: compress all)
-    Word x, y;
+    TwoRows r;
     for (std::size_t c = 0; c < width; ++c) {
-      x.bits.push_back(cols_[c].size() > 0 ? cols_[c][0] : zero(b_));
-      y.bits.push_back(cols_[c].size() > 1 ? cols_[c][1] : zero(b_));
+      r.x.bits.push_back(cols_[c].size() > 0 ? cols_[c][0] : zero(b_));
+      r.y.bits.push_back(cols_[c].size() > 1 ? cols_[c][1] : zero(b_));
     }
-    return add_prefix(b_, x, y, spec).sum;
+    return r;
   }
 
   std::size_t stages() const { return stages_; }
@@ -177,6 +184,13 @@ class BitHeap {
 
   template <class Carry>
   void full_adder(GateId x, GateId y, GateId z, std::vector<GateId>& col, Carry& carry) {
+    if (form_ == FullAdderForm::flat) {
+      const GateId xyz[] = {x, y, z};
+      col.push_back(b_.xor_(xyz));
+      const GateId pairs[] = {and2(b_, x, y), and2(b_, x, z), and2(b_, y, z)};
+      carry(b_.or_(pairs));
+      return;
+    }
     const GateId t = xor2(b_, x, y);
     col.push_back(xor2(b_, t, z));
     carry(or2(b_, and2(b_, x, y), and2(b_, t, z)));
@@ -191,6 +205,7 @@ class BitHeap {
   std::vector<std::vector<GateId>> cols_;
   Integer constant_ = 0;
   std::size_t stages_ = 0;
+  FullAdderForm form_;
 };
 
 }  // namespace
@@ -348,6 +363,16 @@ Word dot_product_plain(CircuitBuilder& b, std::span<const Word> a, std::span<con
     acc = add_ripple(b, acc, shifted).sum;
   }
   return acc;
+}
+
+TwoRows reduce_bit_heap(CircuitBuilder& b, std::vector<std::vector<GateId>> columns,
+                        const Integer& constant, Reduction reduction, FullAdderForm form) {
+  if (columns.empty()) throw InputError("reduce_bit_heap", "expected at least one column");
+  BitHeap heap(b, columns.size(), form);
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    for (GateId g : columns[c]) heap.add_bit(g, c);
+  heap.add_constant(constant);
+  return heap.reduce(reduction);
 }
 
 // ---- comparators -------------------------------------------------------------------------

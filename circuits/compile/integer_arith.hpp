@@ -64,6 +64,13 @@ struct AdderSpec {
 
 enum class Reduction { dadda, wallace };
 
+// How a compressor tree builds a full adder (x, y, z) → (sum, carry):
+//   fan_in_2: t = x⊕y, sum = t⊕z, carry = (x∧y) ∨ (z∧t)      depth 2 / 3, 5 binary gates
+//   flat:     sum = xor(x, y, z), carry = or(x∧y, x∧z, y∧z)  depth 1 / 2 unbounded fan-in,
+//             2 / 3 bounded; 5 gates (the xor and the or have 3 operands)
+// Half adders are x⊕y, x∧y in both. Everything else in this header uses fan_in_2.
+enum class FullAdderForm { fan_in_2, flat };
+
 // ---- words -----------------------------------------------------------------------------
 
 // value mod 2^width as constant bits (value may be negative: two's complement).
@@ -119,6 +126,19 @@ Word dot_product(CircuitBuilder& b, std::span<const Word> a, std::span<const Wor
 // The plain twin of dot_product: multiply_array per term, ripple additions.
 Word dot_product_plain(CircuitBuilder& b, std::span<const Word> a, std::span<const Word> x,
                        const Word* addend, unsigned addend_shift, std::size_t out_width);
+
+// A bit heap reduced to two rows: x + y ≡ Σ_j Σ_{g ∈ columns[j]} g·2^j + constant (mod 2^w),
+// w = columns.size(), by the compressor tree of dot_product (Dadda: stages reduce every column
+// to the next smaller height of 2, 3, 4, 6, 9, 13, …, then Wallace stages if any column is
+// still above 2). compressor_stages(reduction, h) stages for h = the largest column height
+// (+1 when the constant is nonzero mod 2^w); each adds at most 3 levels (fan_in_2) or 2
+// (flat, unbounded fan-in). The bits of the constant become constant gates of the heap.
+struct TwoRows {
+  Word x, y;
+};
+TwoRows reduce_bit_heap(CircuitBuilder& b, std::vector<std::vector<GateId>> columns,
+                        const Integer& constant, Reduction reduction = Reduction::dadda,
+                        FullAdderForm form = FullAdderForm::fan_in_2);
 
 // ---- comparators -------------------------------------------------------------------------
 

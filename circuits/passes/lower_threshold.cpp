@@ -1,19 +1,43 @@
-// Threshold lowering (the adder-comparator of the header).
+// Threshold lowering (the Dadda tree + carry-lookahead comparator of the header, and its ripple
+// twin).
 #include "circuits/passes/lower_threshold.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <map>
+#include <numeric>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "circuits/compile/integer_arith.hpp"
 #include "circuits/passes/dead_gates.hpp"
 
 namespace rnncc {
 
 namespace {
 
-GateId lower_threshold(CircuitBuilder& b, std::span<const GateId> ops,
-                       std::span<const std::int64_t> weights, std::int64_t theta) {
+// Unbounded fan-in levels of the gates built so far (inputs and constants 0), extended on
+// demand.
+class Levels {
+ public:
+  std::uint32_t of(const Circuit& c, GateId g) {
+    for (GateId id = static_cast<GateId>(level_.size()); id < c.size(); ++id) {
+      std::uint32_t l = 0;
+      for (GateId o : c.operands(id)) l = std::max(l, level_[o] + 1);
+      level_.push_back(l);
+    }
+    return level_[g];
+  }
+
+ private:
+  std::vector<std::uint32_t> level_;
+};
+
+GateId lower_threshold_ripple(CircuitBuilder& b, std::span<const GateId> ops,
+                              std::span<const std::int64_t> weights, std::int64_t theta,
+                              bool /*shared*/, Levels* /*levels*/) {
   const Circuit& c = b.view();
   std::int64_t T = theta;
   std::uint64_t W = 0;
@@ -91,15 +115,152 @@ GateId lower_threshold(CircuitBuilder& b, std::span<const GateId> ops,
   return g == kNoGate ? b.constant(Rational(1)) : g;
 }
 
+// A (generate, transmit) pair; a group of columns generates a carry (g) or passes one on (t).
+struct GT {
+  GateId g, t;
+};
+
+// The carry out of a run of columns (least significant first): a radix-3 tree of the
+// carry-lookahead operator (G, T) = (G₂ ∨ T₂∧G₁ ∨ T₂∧T₁∧G₀, T₂∧T₁∧T₀) [Knu98 §4.3.1], 2 levels
+// per tree level; constant g's and t's fold, and the T's nobody reads are swept.
+GateId carry_tree(CircuitBuilder& b, std::vector<GT> level) {
+  while (level.size() > 1) {
+    std::vector<GT> next;
+    for (std::size_t i = 0; i < level.size(); i += 3) {
+      const std::size_t n = std::min<std::size_t>(3, level.size() - i);
+      std::vector<GateId> terms, ts, term;
+      for (std::size_t a = n; a-- > 0;) {  // g_a ∧ t_{a+1} ∧ … ∧ t_{n−1}
+        term.assign(1, level[i + a].g);
+        for (std::size_t h = a + 1; h < n; ++h) term.push_back(level[i + h].t);
+        terms.push_back(b.and_(term));
+        ts.push_back(level[i + a].t);
+      }
+      next.push_back({b.or_(terms), b.and_(ts)});
+    }
+    level = std::move(next);
+  }
+  return level[0].g;
+}
+
+// The carry into column m of x + y, two m-bit rows (bits may be constant gates; they fold):
+// the pairs g_j = x_j ∧ y_j, t_j = x_j ∨ y_j through carry_tree.
+GateId carry_into_top(CircuitBuilder& b, const Word& x, const Word& y) {
+  std::vector<GT> level;
+  for (std::size_t j = 0; j < x.width(); ++j) {
+    const GateId xy[] = {x[j], y[j]};
+    level.push_back({b.and_(xy), b.or_(xy)});
+  }
+  return carry_tree(b, std::move(level));
+}
+
 }  // namespace
 
-Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
+GateId at_least(CircuitBuilder& b, std::span<const GateId> s, std::uint64_t T) {
+  const GateId zero = b.constant(Rational(0)), one = b.constant(Rational(1));
+  if (s.size() < 64 && T >> s.size() != 0) return zero;
+  std::vector<GT> level{{one, zero}};  // g₋₁ = 1: s = T counts
+  for (std::size_t j = 0; j < s.size(); ++j)
+    level.push_back(j < 64 && ((T >> j) & 1) ? GT{zero, s[j]} : GT{s[j], one});
+  return carry_tree(b, std::move(level));
+}
+
+namespace {
+
+constexpr std::uint32_t kDaddaMargin = 4;
+
+// [S ≥ T] (see the header): weights divided by their gcd, the all-ones and any-one cases as
+// one and/or gate; otherwise both the Dadda construction and the ripple one, the Dadda kept
+// only when it is kDaddaMargin levels shallower (the other is swept).
+GateId lower_threshold_dadda(CircuitBuilder& b, std::span<const GateId> ops,
+                             std::span<const std::int64_t> weights, std::int64_t theta, bool shared,
+                             Levels* levels) {
+  const Circuit& c = b.view();
+  std::int64_t T = theta;
+  std::vector<std::pair<GateId, std::uint64_t>> terms;  // (yᵢ, |wᵢ|)
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const std::int64_t w = weights[i];
+    if (w == 0) continue;
+    if (b.is_constant(ops[i])) {  // a constant term moves into the threshold
+      if (c.constant(ops[i]) != 0) T -= w;
+      continue;
+    }
+    GateId y = ops[i];
+    if (w < 0) {  // w·x = w + |w|·¬x
+      y = b.not_(y);
+      T += -w;
+    }
+    terms.emplace_back(y, static_cast<std::uint64_t>(w < 0 ? -w : w));
+  }
+  if (T <= 0) return b.constant(Rational(1));
+  if (terms.empty()) return b.constant(Rational(0));
+  std::uint64_t g = 0, W = 0, least = UINT64_MAX;
+  for (const auto& [y, a] : terms) g = std::gcd(g, a);
+  for (auto& [y, a] : terms) {  // Σ aᵢyᵢ ≥ T ⇔ Σ (aᵢ/g)yᵢ ≥ ⌈T/g⌉
+    a /= g;
+    W += a;
+    least = std::min(least, a);
+  }
+  const std::uint64_t Tu = (static_cast<std::uint64_t>(T) + g - 1) / g;
+  if (Tu > W) return b.constant(Rational(0));
+  std::vector<GateId> ys;
+  std::vector<std::int64_t> as;
+  for (const auto& [y, a] : terms) {
+    ys.push_back(y);
+    as.push_back(static_cast<std::int64_t>(a));
+  }
+  if (Tu == W) return b.and_(ys);     // every yᵢ must be 1
+  if (Tu <= least) return b.or_(ys);  // any one yᵢ suffices
+  const GateId ripple =
+      lower_threshold_ripple(b, ys, as, static_cast<std::int64_t>(Tu), false, nullptr);
+  const std::size_t m = static_cast<std::size_t>(std::bit_width(W));  // W < 2^m
+  GateId dadda;
+  if (shared) {  // S = x + y once, shared by every gate over the same weighted operands
+    std::vector<std::vector<GateId>> columns(m);  // S < 2^m: the two rows add up exactly
+    for (const auto& [y, a] : terms)
+      for (std::size_t j = 0; j < m; ++j)
+        if ((a >> j) & 1) columns[j].push_back(y);
+    const TwoRows r =
+        reduce_bit_heap(b, std::move(columns), 0, Reduction::dadda, FullAdderForm::flat);
+    dadda = at_least(b, add_prefix(b, r.x, r.y).sum.bits, Tu);
+  } else {  // bit m of S + 2^m − T: the constant joins the heap
+    std::vector<std::vector<GateId>> columns(m + 1);
+    for (const auto& [y, a] : terms)
+      for (std::size_t j = 0; j < m; ++j)
+        if ((a >> j) & 1) columns[j].push_back(y);
+    const Integer offset = (Integer(1) << m) - Integer(Tu);
+    TwoRows r =
+        reduce_bit_heap(b, std::move(columns), offset, Reduction::dadda, FullAdderForm::flat);
+    const GateId xm = r.x[m], ym = r.y[m];
+    r.x.bits.pop_back();
+    r.y.bits.pop_back();
+    const GateId top[] = {xm, ym, carry_into_top(b, r.x, r.y)};
+    dadda = b.xor_(top);
+  }
+  // The ripple is kept unless the Dadda construction is kDaddaMargin levels shallower: below
+  // that (a Dadda stage is 2 levels) the ripple's smaller size wins; measured in docs/depth.md.
+  return levels->of(c, dadda) + kDaddaMargin <= levels->of(c, ripple) ? dadda : ripple;
+}
+
+template <class Lower>
+Circuit lower_all(const Circuit& c, LowerThresholdStats* stats, Lower lower_threshold) {
   CircuitBuilder b;
+  Levels levels;
   b.reserve(c.size());
   std::vector<GateId> map(c.size(), kNoGate);
   std::vector<GateId> ops;
   std::vector<std::int64_t> w;
   std::size_t lowered = 0;
+  // Gates over the same operands with the same weights (a family differing in θ, as the block
+  // sums of iterated addition) share one adder tree.
+  std::map<std::pair<std::vector<GateId>, std::vector<std::int64_t>>, std::size_t> family;
+  const auto key = [&](GateId id) {
+    const auto o = c.operands(id);
+    std::vector<std::int64_t> ws(o.size(), 1);
+    if (c.kind(id) == GateKind::thr) ws.assign(c.weights(id).begin(), c.weights(id).end());
+    return std::pair{std::vector<GateId>(o.begin(), o.end()), std::move(ws)};
+  };
+  for (GateId id = 0; id < c.size(); ++id)
+    if (c.kind(id) == GateKind::maj || c.kind(id) == GateKind::thr) ++family[key(id)];
   for (GateId id = 0; id < c.size(); ++id) {
     ops.clear();
     for (GateId o : c.operands(id)) ops.push_back(map[o]);
@@ -112,13 +273,14 @@ Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
         break;
       case GateKind::maj:  // [Σ xᵢ > k/2] = [Σ xᵢ ≥ ⌊k/2⌋ + 1]
         w.assign(ops.size(), 1);
-        map[id] = lower_threshold(b, ops, w, static_cast<std::int64_t>(ops.size() / 2 + 1));
+        map[id] = lower_threshold(b, ops, w, static_cast<std::int64_t>(ops.size() / 2 + 1),
+                                  family[key(id)] > 1, &levels);
         ++lowered;
         break;
       case GateKind::thr: {
         const auto ws = c.weights(id);
         w.assign(ws.begin(), ws.end());
-        map[id] = lower_threshold(b, ops, w, c.threshold(id));
+        map[id] = lower_threshold(b, ops, w, c.threshold(id), family[key(id)] > 1, &levels);
         ++lowered;
         break;
       }
@@ -137,6 +299,16 @@ Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
     *stats = {
         .gates_in = c.size(), .gates_out = out.size(), .lowered = lowered, .swept = sweep.dead};
   return out;
+}
+
+}  // namespace
+
+Circuit lower_threshold_gates(const Circuit& c, LowerThresholdStats* stats) {
+  return lower_all(c, stats, lower_threshold_dadda);
+}
+
+Circuit lower_threshold_gates_ripple(const Circuit& c, LowerThresholdStats* stats) {
+  return lower_all(c, stats, lower_threshold_ripple);
 }
 
 }  // namespace rnncc
