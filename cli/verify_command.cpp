@@ -204,6 +204,7 @@ Action add_construct_command(CLI::App& app) {
     for (const Claim& cl : c.claims)
       std::cout << "  claim " << cl.name << ": claimed " << cl.claimed << ", measured "
                 << cl.measured << (cl.ok ? "" : "  FAILS") << "\n";
+    for (const std::string& note : c.notes) std::cout << "  note: " << note << "\n";
     return 0;
   };
 }

@@ -48,7 +48,8 @@
 // Claims (measured on the built model by matmul3()): state dimension = 18, layers = 1,
 // tokens per matrix = 9 (from encode, for every generator), BOS tokens = 1, max over non-BOS
 // tokens of rank(A_σ − I) ≤ 1 and of rank(A_σ − diag(A_σ)) ≤ 1 (identity plus rank one,
-// DPLR), non-BOS tokens with B_σ ≠ 0 = 0, alphabet size ≤ 9·27·2 + 1 = 487.
+// DPLR), non-BOS tokens with B_σ ≠ 0 = 0, alphabet size ≤ 9·27·2 + 1 = 487 (entries in
+// {−1, 0, 1}; otherwise ≤ 18·|G| + 1, one token per sub-position, parity and generator).
 //
 // The flawed variant (init_on_bos = false) models the printed schedule: no BOS, S_0 = 0, and
 // the initialization is done by the first data token, i.e. every token "p0:<col>:odd" sets
