@@ -78,7 +78,8 @@ std::vector<OptionSpec> random_formula_options() {
            .help = "check a seeded random formula of exactly this depth instead of INPUT"},
           {.name = "--variables",
            .kind = OptionKind::whole_number,
-           .help = "random formula: its leaves draw from x1..xK (default min(depth + 1, 6) boolean, 4 arithmetic)"},
+           .help = "random formula: its leaves draw from x1..xK (default min(depth + 1, 6) "
+                   "boolean, 4 arithmetic)"},
           {.name = "--formula-seed",
            .kind = OptionKind::whole_number,
            .help = "random formula: the seed of its draw",
