@@ -91,7 +91,7 @@ void add_kinds(CLI::App* parent, bool verify, std::deque<KindCommand>& kinds) {
     k.app = parent->add_subcommand(kind.name, kind.help);
     if (!kind.input_help.empty()) {
       CLI::Option* in = k.app->add_option("INPUT", k.input, kind.input_help);
-      if (verify) in->required();
+      if (verify && !kind.input_optional) in->required();
     }
     add_kind_options(k, registry, verify);
   }
@@ -192,7 +192,7 @@ Action add_construct_command(CLI::App& app) {
       throw InputError("construct",
                        "'" + cmd->remaining().front() + "': expected " + one_of(names));
     }
-    if (k->input.empty() && !k->kind->input_help.empty())
+    if (k->input.empty() && !k->kind->input_help.empty() && !k->kind->input_optional)
       throw InputError("INPUT",
                        "construct " + k->kind->name + " needs an input (a WFA file or a formula)");
     OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
@@ -204,6 +204,7 @@ Action add_construct_command(CLI::App& app) {
     for (const Claim& cl : c.claims)
       std::cout << "  claim " << cl.name << ": claimed " << cl.claimed << ", measured "
                 << cl.measured << (cl.ok ? "" : "  FAILS") << "\n";
+    for (const std::string& note : c.notes) std::cout << "  note: " << note << "\n";
     return 0;
   };
 }

@@ -9,6 +9,7 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "constructions/random_formula.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
@@ -400,20 +401,34 @@ Construction barrington(const Formula& f, BarringtonDefect defect) {
 
 // ---- the `barrington` kind (constructions/registry.hpp) ----
 
+namespace {
+std::vector<OptionSpec> barrington_options() {
+  std::vector<OptionSpec> o = {{.name = "--defect",
+                                .kind = OptionKind::choice,
+                                .help = "none or swapped-cycle (a deliberately broken program)",
+                                .default_value = "none",
+                                .allowed = {"none", "swapped-cycle"}}};
+  for (OptionSpec& r : random_formula_options()) o.push_back(std::move(r));
+  return o;
+}
+}  // namespace
+
 void register_barrington(Registry& registry) {
   registry.add(
       {.name = "barrington",
        .help = "boolean formula → width-5 permutation program → PD LRNN, against the formula",
-       .input_help = "boolean formula: a file, or an inline S-expression",
-       .options = {{.name = "--defect",
-                    .kind = OptionKind::choice,
-                    .help = "none or swapped-cycle (a deliberately broken program)",
-                    .default_value = "none",
-                    .allowed = {"none", "swapped-cycle"}}},
+       .input_help =
+           "boolean formula: a file, or an inline S-expression (or --depth D: a random one)",
+       .input_optional = true,
+       .options = barrington_options(),
        .build_from = [](const OptionValues& v) {
-         return barrington(formula_from_argument(v.input()), v.text("--defect") == "swapped-cycle"
-                                                                 ? BarringtonDefect::swapped_cycle
+         std::vector<std::string> notes;
+         const Formula f = formula_from_options(v, true, notes);
+         Construction c =
+             barrington(f, v.text("--defect") == "swapped-cycle" ? BarringtonDefect::swapped_cycle
                                                                  : BarringtonDefect::none);
+         c.notes.insert(c.notes.end(), notes.begin(), notes.end());
+         return c;
        }});
 }
 

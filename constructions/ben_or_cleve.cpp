@@ -9,6 +9,7 @@
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "constructions/random_formula.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
@@ -338,19 +339,33 @@ Construction ben_or_cleve(const Formula& f, std::vector<Rational> values) {
 
 // ---- the `ben-or-cleve` kind (constructions/registry.hpp) ----
 
+namespace {
+std::vector<OptionSpec> ben_or_cleve_options() {
+  std::vector<OptionSpec> o = {{.name = "--values",
+                                .kind = OptionKind::rational_list,
+                                .help = "the variables' value set, e.g. -1,0,1,2 (the default)"}};
+  for (OptionSpec& r : random_formula_options()) o.push_back(std::move(r));
+  return o;
+}
+}  // namespace
+
 void register_ben_or_cleve(Registry& registry) {
-  registry.add({.name = "ben-or-cleve",
-                .help = "arithmetic formula → 3×3 elementary matrices → LRNN, against the formula",
-                .input_help = "arithmetic formula: a file, or an inline S-expression",
-                .options = {{.name = "--values",
-                             .kind = OptionKind::rational_list,
-                             .help = "the variables' value set, e.g. -1,0,1,2 (the default)"}},
-                .build_from = [](const OptionValues& v) {
-                  const Formula formula = formula_from_argument(v.input());
-                  std::vector<Rational> values = v.rationals("--values");
-                  return values.empty() ? ben_or_cleve(formula)
-                                        : ben_or_cleve(formula, std::move(values));
-                }});
+  registry.add(
+      {.name = "ben-or-cleve",
+       .help = "arithmetic formula → 3×3 elementary matrices → LRNN, against the formula",
+       .input_help =
+           "arithmetic formula: a file, or an inline S-expression (or --depth D: a random one)",
+       .input_optional = true,
+       .options = ben_or_cleve_options(),
+       .build_from = [](const OptionValues& v) {
+         std::vector<std::string> notes;
+         const Formula formula = formula_from_options(v, false, notes);
+         std::vector<Rational> values = v.rationals("--values");
+         Construction c =
+             values.empty() ? ben_or_cleve(formula) : ben_or_cleve(formula, std::move(values));
+         c.notes.insert(c.notes.end(), notes.begin(), notes.end());
+         return c;
+       }});
 }
 
 }  // namespace rnncc

@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "constructions/generators_file.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/families.hpp"
 
@@ -15,8 +16,8 @@ namespace rnncc {
 
 namespace {
 
-using Gen = std::array<int, 9>;  // row-major 3×3
-using Column = std::array<int, 3>;
+using Gen = Matrix3;  // row-major 3×3 over Q
+using Column = std::array<Rational, 3>;
 
 constexpr std::size_t kBuffer = 9;       // coordinates per buffer
 constexpr std::size_t kD = 2 * kBuffer;  // state dimension
@@ -49,7 +50,7 @@ std::size_t coord(std::size_t b, std::size_t r, std::size_t k) {
   return kBuffer * b + 3 * r + k;
 }
 
-int det3(const Gen& a) {
+int det3(const std::array<int, 9>& a) {
   return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
          a[2] * (a[3] * a[7] - a[4] * a[6]);
 }
@@ -58,10 +59,19 @@ Column column(const Gen& g, std::size_t s) {
   return {g[s], g[3 + s], g[6 + s]};
 }
 
+bool ternary(const Rational& x) {
+  return x == 0 || x == 1 || x == -1;
+}
+
+// "+0-" when every entry is −1, 0 or 1 (the paper's alphabet), else "[2;1/2;-3]".
 std::string column_name(const Column& c) {
   std::string out;
-  for (int x : c) out += x > 0 ? '+' : x < 0 ? '-' : '0';
-  return out;
+  if (std::all_of(c.begin(), c.end(), ternary)) {
+    for (const Rational& x : c) out += x > 0 ? '+' : x < 0 ? '-' : '0';
+    return out;
+  }
+  for (const Rational& x : c) out += (out.empty() ? "[" : ";") + to_string(x);
+  return out + "]";
 }
 
 // The parity of the matrix index i (1-based): q = 0 for odd i (reads buffer 0, writes 1).
@@ -74,7 +84,7 @@ struct Token {
   std::size_t p;  // sub-position 0..8: writes entry (p / 3, p mod 3) of P·A
   Column col;     // column p mod 3 of A
   std::size_t q;  // 0: active buffer 0 (odd matrix index), 1: active buffer 1
-  auto operator<=>(const Token&) const = default;
+  bool operator<(const Token& o) const { return std::tie(p, col, q) < std::tie(o.p, o.col, o.q); }
   std::string name() const {
     return "p" + std::to_string(p) + ":" + column_name(col) + ":" + parity_name(q);
   }
@@ -82,13 +92,22 @@ struct Token {
 
 std::vector<Gen> checked_generators(const Matmul3Options& o) {
   std::vector<Gen> gens = o.generators.empty() ? default_matmul3_generators() : o.generators;
-  for (std::size_t g = 0; g < gens.size(); ++g)
-    for (std::size_t e = 0; e < 9; ++e)
-      if (gens[g][e] < -1 || gens[g][e] > 1)
-        throw InputError("matmul3", "generator M" + std::to_string(g) + " entry [" +
-                                        std::to_string(e / 3) + "][" + std::to_string(e % 3) +
-                                        "] is " + std::to_string(gens[g][e]) +
-                                        ", expected −1, 0 or 1");
+  if (gens.size() > max_generators)
+    throw InputError("matmul3", std::to_string(gens.size()) + " generators; at most " +
+                                    std::to_string(max_generators) +
+                                    " (the model has up to 18 symbols per generator)");
+  // Mod p every entry must have a value: p may not divide a denominator (the model's parameters
+  // are the entries, and F_p's image of a/b is a·b⁻¹).
+  if (o.modulus && *o.modulus >= 2)
+    for (std::size_t g = 0; g < gens.size(); ++g)
+      for (std::size_t e = 0; e < 9; ++e)
+        if (denominator(gens[g][e]) % Integer(*o.modulus) == 0)
+          throw InputError("--modulus",
+                           std::to_string(*o.modulus) + " divides the denominator of generator M" +
+                               std::to_string(g) + " entry [" + std::to_string(e / 3) + "][" +
+                               std::to_string(e % 3) + "] = " + to_string(gens[g][e]) +
+                               ", which has no value mod " + std::to_string(*o.modulus) +
+                               "; choose a prime that divides no denominator");
   return gens;
 }
 
@@ -98,24 +117,24 @@ std::vector<std::string> generator_names(std::size_t n) {
   return names;
 }
 
-// f(w) = (M_{w₁}⋯M_{w_n})[0][0] over Z: only row 0 of the product is needed, v ← v·M.
+// f(w) = (M_{w₁}⋯M_{w_n})[0][0] over Q: only row 0 of the product is needed, v ← v·M.
 Target make_target(const std::vector<Gen>& gens) {
   Target t;
   t.alphabet = Alphabet(generator_names(gens.size()), "matmul3");
   t.value = [gens](const std::vector<std::size_t>& w) {
-    std::array<Integer, 3> v = {Integer(1), Integer(0), Integer(0)};
+    std::array<Rational, 3> v = {Rational(1), Rational(0), Rational(0)};
     for (std::size_t id : w) {
       if (id >= gens.size())
         throw InputError("matmul3", "symbol id " + std::to_string(id) + " is out of range");
       const Gen& m = gens[id];
-      std::array<Integer, 3> next;
+      std::array<Rational, 3> next;
       for (std::size_t s = 0; s < 3; ++s) next[s] = v[0] * m[s] + v[1] * m[3 + s] + v[2] * m[6 + s];
       v = next;
     }
-    return Rational(v[0]);
+    return v[0];
   };
   // The same row-vector product as a circuit in the one-hot inputs x[t,σ]:
-  // M_t[k][s] = Σ_σ x[t,σ]·M_σ[k][s], entries ±1 become ± the input.
+  // M_t[k][s] = Σ_σ x[t,σ]·M_σ[k][s], entries ±1 become ± the input, others c·x.
   const std::size_t sigma = gens.size();
   t.circuit = [gens, sigma](std::size_t n) {
     CircuitBuilder b;
@@ -128,7 +147,12 @@ Target make_target(const std::vector<Gen>& gens) {
       for (std::size_t e = 0; e < 9; ++e) {
         std::vector<GateId> terms;
         for (std::size_t s = 0; s < sigma; ++s)
-          if (gens[s][e] != 0) terms.push_back(gens[s][e] > 0 ? x[s] : b.neg(x[s]));
+          if (gens[s][e] == 1)
+            terms.push_back(x[s]);
+          else if (gens[s][e] == -1)
+            terms.push_back(b.neg(x[s]));
+          else if (gens[s][e] != 0)
+            terms.push_back(b.mul(b.constant(gens[s][e]), x[s]));
         m[e] = terms.empty() ? b.constant(0) : b.sum(terms);
       }
       std::array<GateId, 3> next;
@@ -150,7 +174,7 @@ Target make_target(const std::vector<Gen>& gens) {
   a.final = a.initial;
   for (const Gen& m : gens) {
     Matrix<Rational> M(3, 3, Rational(0));
-    for (std::size_t e = 0; e < 9; ++e) M(e / 3, e % 3) = Rational(static_cast<long>(m[e]));
+    for (std::size_t e = 0; e < 9; ++e) M(e / 3, e % 3) = m[e];
     a.transition.push_back(std::move(M));
   }
   t.automaton = std::move(a);
@@ -296,23 +320,30 @@ void add_common_claims(Construction& c, const LrnnLayer& upper, std::size_t non_
 
 }  // namespace
 
-std::vector<std::array<int, 9>> default_matmul3_generators() {
-  const Gen identity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+std::vector<Matrix3> default_matmul3_generators() {
+  using Small = std::array<int, 9>;
+  const Small identity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   std::mt19937_64 rng(3612);  // the arXiv number of [MJLLS26]
-  std::vector<Gen> gens;
+  std::vector<Small> gens;
   for (std::size_t i = 0; i < 6; ++i)
     for (;;) {
-      Gen m;
+      Small m;
       for (int& x : m) x = static_cast<int>(rng() % 3) - 1;
       const int d = det3(m);
-      const bool wanted = i == 0 ? d == 0 && m != Gen{} : i == 1 ? d == -1 : d != 0 && d != -1;
+      const bool wanted = i == 0 ? d == 0 && m != Small{} : i == 1 ? d == -1 : d != 0 && d != -1;
       if (wanted && m != identity && std::find(gens.begin(), gens.end(), m) == gens.end()) {
         gens.push_back(m);
         break;
       }
     }
   gens.push_back(identity);
-  return gens;
+  std::vector<Matrix3> out;
+  for (const Small& m : gens) {
+    Matrix3 q;
+    for (std::size_t e = 0; e < 9; ++e) q[e] = m[e];
+    out.push_back(std::move(q));
+  }
+  return out;
 }
 
 Construction matmul3(const Matmul3Options& options) {
@@ -371,8 +402,16 @@ Construction matmul3(const Matmul3Options& options) {
   const LrnnLayer& layer = std::get<LrnnLayer>(c.model.layers[0].layer);
   add_common_claims(c, layer, tokens.size(), gens.size(), bos);
   c.claims.push_back(claim_equal("layers", Integer(1), Integer(c.model.layers.size())));
-  c.claims.push_back(claim_at_most("alphabet size (BOS + Σ×[9]×parity over the 27 columns)",
-                                   Integer(9 * 27 * 2 + 1), Integer(c.model.alphabet.size())));
+  // Entries in {−1, 0, 1} (the paper's alphabet): at most the 27 possible columns per
+  // sub-position; otherwise at most one column per generator and sub-position.
+  if (std::all_of(gens.begin(), gens.end(),
+                  [](const Gen& g) { return std::all_of(g.begin(), g.end(), ternary); }))
+    c.claims.push_back(claim_at_most("alphabet size (BOS + Σ×[9]×parity over the 27 columns)",
+                                     Integer(9 * 27 * 2 + 1), Integer(c.model.alphabet.size())));
+  else
+    c.claims.push_back(claim_at_most("alphabet size (BOS + ≤ 9×2 tokens per generator)",
+                                     Integer(18 * gens.size() + 1),
+                                     Integer(c.model.alphabet.size())));
   return c;
 }
 
@@ -499,12 +538,25 @@ void register_matmul3(Registry& registry) {
                     .help = "compute modulo this prime (e.g. 29)"},
                    {.name = "--no-bos",
                     .kind = OptionKind::flag,
-                    .help = "the flawed schedule that initializes on the first data token"}},
+                    .help = "the flawed schedule that initializes on the first data token"},
+                   {.name = "--generators",
+                    .kind = OptionKind::text,
+                    .help = "3×3 matrices over Q from this file (JSON, docs/formats.md); "
+                            "default: the 7 seeded ones"},
+                   {.name = "--stacked",
+                    .kind = OptionKind::flag,
+                    .help = "two layers: a position counter supplies the sub-position and "
+                            "parity; the input is the matrices' columns"}},
        .build_from = [](const OptionValues& v) {
          Matmul3Options o;
          o.modulus = v.optional_whole_number("--modulus");
          o.init_on_bos = !v.flag("--no-bos");
-         return matmul3(o);
+         if (v.given("--generators")) {
+           if (v.text("--generators").empty())
+             throw InputError("--generators", "expected a generators file");
+           o.generators = load_generators(v.text("--generators"));
+         }
+         return v.flag("--stacked") ? matmul3_stacked(o) : matmul3(o);
        }});
 }
 

@@ -9,9 +9,11 @@
 // file builds both the audited model and the flawed one, so the checker can tell them apart.
 //
 // Target f (alphabet = generator names "M0", "M1", …): f(w) = (M_{w₁}·M_{w₂}⋯M_{w_n})[0][0]
-// exactly over Z (the empty product is I, so f(ε) = 1). With `modulus` set, verify compares
-// modulo it; the model's parameters are integers in {−1, 0, 1}, so its F_p run is the exact run
-// reduced mod p (docs/semantics.md, "Mod p") and nothing else is needed.
+// exactly over Q (the empty product is I, so f(ε) = 1). With `modulus` set, verify compares
+// modulo it; the model's parameters are the generators' entries (and 0, ±1), so its F_p run is
+// the exact run reduced mod p (docs/semantics.md, "Mod p") wherever p divides no denominator —
+// which the builder checks. The default generators (and the paper's) have entries in {−1, 0, 1};
+// any rational entries work (Matmul3Options::generators, a generator file).
 //
 // Model (column-vector convention S_t = A(z_t)S_{t−1} + B(z_t), docs/semantics.md), one
 // `rwkv7` layer, d = 18, m = 1, no constant coordinate:
@@ -31,21 +33,23 @@
 // Token alphabet (Σ × [9] × parity): "BOS" and "p<p>:<col>:<odd|even>" — p the sub-position
 // 0..8, col the three entries A[0][s] A[1][s] A[2][s] of the column s = p mod 3 written with
 // '+', '0', '-', and odd/even the parity of the matrix index i (odd reads buffer 0 and writes
-// buffer 1), e.g. "p5:+0-:even". Of the 9·27·2 = 486 possible overwrite tokens the model keeps
-// those some generator uses (a column col at sub-position p exists iff col is column p mod 3 of
-// a generator), at most 9·|G|·2, so that the reference evaluator's cost stays proportional to
-// what is used; the 7 default generators give 120 overwrite tokens + BOS = 121 symbols.
-// encode(w) = BOS, then 9 tokens per matrix.
-// Readout: per-symbol (y_t = (C + C_{token}) S_t, C = 0): a token with p < 8 and BOS read
-// entry (0,0) of the active buffer, a token with p = 8 reads entry (0,0) of the buffer it has
-// just completed. So at every position y_t = (product of the completed matrices)[0][0], and the
-// readout needs no knowledge of the parity of n. (A fixed readout summing both buffers' (0,0)
-// would need the inactive buffer kept at 0, which costs extra clearing overwrites.)
+// buffer 1), e.g. "p5:+0-:even"; a column with another entry is written "[2;1/2;-3]"
+// (canonical rationals), e.g. "p5:[2;1/2;-3]:even". Of the 9·27·2 = 486 possible overwrite tokens
+// the model keeps those some generator uses (a column col at sub-position p exists iff col is
+// column p mod 3 of a generator), at most 9·|G|·2, so that the reference evaluator's cost stays
+// proportional to what is used; the 7 default generators give 120 overwrite tokens + BOS = 121
+// symbols. encode(w) = BOS, then 9 tokens per matrix. Readout: per-symbol (y_t = (C + C_{token})
+// S_t, C = 0): a token with p < 8 and BOS read entry (0,0) of the active buffer, a token with p = 8
+// reads entry (0,0) of the buffer it has just completed. So at every position y_t = (product of the
+// completed matrices)[0][0], and the readout needs no knowledge of the parity of n. (A fixed
+// readout summing both buffers' (0,0) would need the inactive buffer kept at 0, which costs extra
+// clearing overwrites.)
 //
 // Claims (measured on the built model by matmul3()): state dimension = 18, layers = 1,
 // tokens per matrix = 9 (from encode, for every generator), BOS tokens = 1, max over non-BOS
 // tokens of rank(A_σ − I) ≤ 1 and of rank(A_σ − diag(A_σ)) ≤ 1 (identity plus rank one,
-// DPLR), non-BOS tokens with B_σ ≠ 0 = 0, alphabet size ≤ 9·27·2 + 1 = 487.
+// DPLR), non-BOS tokens with B_σ ≠ 0 = 0, alphabet size ≤ 9·27·2 + 1 = 487 (entries in
+// {−1, 0, 1}; otherwise ≤ 18·|G| + 1, one token per sub-position, parity and generator).
 //
 // The flawed variant (init_on_bos = false) models the printed schedule: no BOS, S_0 = 0, and
 // the initialization is done by the first data token, i.e. every token "p0:<col>:odd" sets
@@ -79,6 +83,7 @@
 #include <vector>
 
 #include "constructions/construction.hpp"
+#include "constructions/generators_file.hpp"
 
 namespace rnncc {
 
@@ -87,17 +92,19 @@ struct Matmul3Options {
   std::optional<std::uint64_t> modulus;
   // false: the flawed printed schedule (no BOS; the first data token initializes), see above.
   bool init_on_bos = true;
-  // The target alphabet: 3×3 matrices, row-major, entries in {−1, 0, 1}, named "M0", "M1", ….
+  // The target alphabet: 3×3 matrices over Q, row-major, named "M0", "M1", … (at most
+  // max_generators; a generator file, constructions/generators_file.hpp, reads them).
   // Empty: default_matmul3_generators().
-  std::vector<std::array<int, 9>> generators;
+  std::vector<Matrix3> generators;
 };
 
 // Seven matrices M0..M6: M0..M5 drawn from std::mt19937_64(3612) (entries rng() mod 3 − 1,
 // redrawn until M0 is singular and nonzero, det M1 = −1, det M2..M5 ∉ {0, −1}, all distinct
 // and ≠ I), and M6 = I.
-std::vector<std::array<int, 9>> default_matmul3_generators();
+std::vector<Matrix3> default_matmul3_generators();
 
-// The one-layer RWKV-7 model. Throws InputError for a generator entry outside {−1, 0, 1}.
+// The one-layer RWKV-7 model. Throws InputError for more than max_generators generators, and
+// (where "--modulus") when the modulus divides the denominator of an entry.
 Construction matmul3(const Matmul3Options& options);
 
 // Two layers: a position counter mod 18 under the overwrite layer (see above).

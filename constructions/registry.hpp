@@ -86,6 +86,9 @@ struct ConstructionKind {
   std::string help{};  // one line
   // What INPUT is ("WFA file (docs/formats.md)"); empty: the kind takes no INPUT.
   std::string input_help{};
+  // INPUT may be left out (the builder then reads an option instead, e.g. a formula kind's
+  // --depth for a random formula, and refuses neither with an InputError).
+  bool input_optional = false;
   std::vector<OptionSpec> options{};
   std::function<Construction(const OptionValues&)> build_from{};
   // Only `rnncc verify` offers it (e.g. `model`: a user's model file is no construction).

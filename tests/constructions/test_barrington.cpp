@@ -10,7 +10,10 @@
 #include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "circuits/eval/evaluate.hpp"
 #include "constructions/barrington.hpp"
+#include "constructions/random_formula.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/evaluate.hpp"
 
 using namespace rnncc;
@@ -287,4 +290,119 @@ TEST_CASE("diagnostic: Barrington takes a boolean formula", "[constructions][bar
   // The formula is shown cut short in the message.
   CHECK_THROWS_WITH(barrington_program(parse_formula(text, "big")),
                     Catch::Contains("(and (and (and") && Catch::Contains(" … would have 16777216"));
+}
+
+// ---- random formulas of any depth from the registry (issue 16, item 4) ----
+
+namespace {
+
+// Every assignment of k variables, in lexicographic order.
+std::vector<std::vector<std::size_t>> assignments(std::size_t k) {
+  std::vector<std::vector<std::size_t>> out(1);
+  for (std::size_t i = 0; i < k; ++i) {
+    std::vector<std::vector<std::size_t>> next;
+    for (const auto& a : out)
+      for (std::size_t b : {0, 1}) {
+        next.push_back(a);
+        next.back().push_back(b);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry x;
+    register_all(x);
+    return x;
+  }();
+  return r;
+}
+
+Construction build_kind(const std::string& kind, const ConstructionArgs& args) {
+  return registry().find(kind)->build(args, registry());
+}
+
+}  // namespace
+
+TEST_CASE("barrington: seeded random formulas of depth 1..6 = the formula on every assignment",
+          "[constructions][barrington]") {
+  for (std::size_t depth = 1; depth <= 6; ++depth)
+    for (std::uint64_t seed : {1, 2, 3}) {
+      RandomFormulaOptions o;
+      o.depth = depth;
+      o.variables = default_random_formula_variables(depth, true);
+      o.seed = seed;
+      const Formula f = random_formula(o);
+      INFO("depth " << depth << " seed " << seed << ": " << f.text);
+      REQUIRE(f.depth == depth);
+      REQUIRE(f.boolean);
+      REQUIRE(f.variables <= o.variables);
+      CHECK(random_formula(o).text == f.text);  // reproducible
+      // The registry's --depth path builds the same formula.
+      const Construction c =
+          build_kind("barrington", ConstructionArgs{}
+                                       .set("--depth", std::to_string(depth))
+                                       .set("--formula-seed", std::to_string(seed)));
+      REQUIRE(c.notes.size() == 1);
+      CHECK_THAT(c.notes[0], Catch::Contains("depth " + std::to_string(depth)));
+      CHECK(c.target.fixed_length == f.variables);
+      const auto program = barrington_program(f);
+      for (const auto& w : assignments(f.variables)) {
+        std::vector<Rational> x;
+        for (std::size_t b : w) x.push_back(Rational(static_cast<long>(b)));
+        const Rational want = evaluate(f.circuit, RationalField{}, std::span<const Rational>(x))[0];
+        INFO("assignment " << w.size());
+        REQUIRE(c.target.value(w) == want);
+        const Perm product = program_product(program, w);
+        REQUIRE(product == (want == 1 ? barrington_sigma() : Perm::identity()));
+        const auto y = evaluate(c.model, IntegerRing{}, c.encode(w)).outputs().back()(0, 0);
+        REQUIRE(Rational(y) == want);
+      }
+      for (const Claim& cl : c.claims) CHECK(cl.ok);
+    }
+  // Different seeds draw different formulas.
+  RandomFormulaOptions a, b;
+  a.depth = b.depth = 5;
+  b.seed = 2;
+  CHECK(random_formula(a).text != random_formula(b).text);
+}
+
+TEST_CASE("diagnostic: random formula options", "[constructions][barrington]") {
+  auto error_of = [](const std::string& kind, const ConstructionArgs& args) {
+    try {
+      build_kind(kind, args);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (const char* kind : {"barrington", "ben-or-cleve"}) {
+    INFO(kind);
+    CHECK_THAT(error_of(kind, ConstructionArgs{}),
+               Catch::Contains("INPUT") && Catch::Contains("or --depth D for a random one"));
+    ConstructionArgs both;
+    both.input = "(and x1 x2)";
+    CHECK_THAT(error_of(kind, both.set("--depth", "2")),
+               Catch::Contains("--depth") && Catch::Contains("give one or the other"));
+    CHECK_THAT(error_of(kind, ConstructionArgs{}.set("--variables", "3")),
+               Catch::Contains("--variables") && Catch::Contains("give --depth D"));
+    ConstructionArgs seeded;
+    seeded.input = "x1";
+    CHECK_THAT(error_of(kind, seeded.set("--formula-seed", "3")),
+               Catch::Contains("--formula-seed") && Catch::Contains("give --depth D"));
+    CHECK_THAT(error_of(kind, ConstructionArgs{}.set("--depth", "25")),
+               Catch::Contains("--depth") && Catch::Contains("from 0 to 24, got 25"));
+    CHECK_THAT(error_of(kind, ConstructionArgs{}.set("--depth", "2").set("--variables", "0")),
+               Catch::Contains("--variables") && Catch::Contains("got 0"));
+    CHECK_THAT(error_of(kind, ConstructionArgs{}.set("--depth", "x")),
+               Catch::Contains("--depth") && Catch::Contains("whole number"));
+  }
+  // Depth 0 is a leaf; a deep and/or tree past 2^22 instructions is refused by the builder.
+  CHECK_NOTHROW(build_kind("barrington", ConstructionArgs{}.set("--depth", "0")));
+  RandomFormulaOptions big;
+  big.depth = 24;
+  big.seed = 1;
+  CHECK_THROWS_AS(barrington(random_formula(big)), InputError);
 }

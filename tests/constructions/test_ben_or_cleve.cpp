@@ -8,7 +8,10 @@
 #include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "circuits/eval/evaluate.hpp"
 #include "constructions/ben_or_cleve.hpp"
+#include "constructions/random_formula.hpp"
+#include "constructions/registry.hpp"
 #include "rnn/evaluate.hpp"
 
 using namespace rnncc;
@@ -204,4 +207,65 @@ TEST_CASE("diagnostic: Ben-Or–Cleve inputs", "[constructions][ben-or-cleve]") 
   for (int d = 0; d < 12; ++d) big = "(* " + big + " " + big + ")";
   CHECK_THROWS_WITH(ben_or_cleve_program(parse_formula(big, "big")),
                     Catch::Contains("more than the limit"));
+}
+
+// ---- random formulas of any depth from the registry (issue 16, item 4) ----
+
+TEST_CASE("ben-or-cleve: seeded random formulas of depth 1..6 = the formula",
+          "[constructions][ben-or-cleve]") {
+  Registry registry;
+  register_all(registry);
+  const ConstructionKind& kind = *registry.find("ben-or-cleve");
+  const std::vector<Rational> V = default_ben_or_cleve_values();
+  for (std::size_t depth = 1; depth <= 6; ++depth)
+    for (std::uint64_t seed : {1, 2}) {
+      RandomFormulaOptions o;
+      o.depth = depth;
+      o.variables = default_random_formula_variables(depth, false);
+      o.seed = seed;
+      o.boolean = false;
+      const Formula f = random_formula(o);
+      INFO("depth " << depth << " seed " << seed << ": " << f.text);
+      REQUIRE(f.depth == depth);
+      REQUIRE(!f.boolean);
+      const Construction c = kind.build(ConstructionArgs{}
+                                            .set("--depth", std::to_string(depth))
+                                            .set("--formula-seed", std::to_string(seed)),
+                                        registry);
+      REQUIRE(c.notes.size() == 1);
+      CHECK(c.target.fixed_length == f.variables);
+      const auto program = ben_or_cleve_program(f);
+      // Every string of the domain up to depth 4 (≤ 4^4), 40 seeded ones beyond.
+      std::vector<std::vector<std::size_t>> words;
+      if (depth <= 4) {
+        words.emplace_back();
+        for (std::size_t i = 0; i < f.variables; ++i) {
+          std::vector<std::vector<std::size_t>> next;
+          for (const auto& w : words)
+            for (std::size_t v = 0; v < V.size(); ++v) {
+              next.push_back(w);
+              next.back().push_back(v);
+            }
+          words = std::move(next);
+        }
+      } else {
+        std::mt19937_64 rng(seed);
+        for (int i = 0; i < 40; ++i) {
+          std::vector<std::size_t> w(f.variables);
+          for (auto& v : w) v = rng() % V.size();
+          words.push_back(std::move(w));
+        }
+      }
+      for (const auto& w : words) {
+        std::vector<Rational> x;
+        for (std::size_t v : w) x.push_back(V[v]);
+        const Rational want = evaluate(f.circuit, RationalField{}, std::span<const Rational>(x))[0];
+        REQUIRE(c.target.value(w) == want);
+        const Matrix<Rational> M = program_matrix(program, x);
+        REQUIRE(M == elementary_matrix(0, 2, want));
+        const auto y = evaluate(c.model, RationalField{}, c.encode(w)).outputs().back()(0, 0);
+        REQUIRE(y == want);
+      }
+      for (const Claim& cl : c.claims) CHECK(cl.ok);
+    }
 }

@@ -9,9 +9,12 @@
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "circuits/io/json_output.hpp"
+#include "constructions/generators_file.hpp"
 #include "constructions/matmul3.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
+#include "rnn/model_json.hpp"
 
 using namespace rnncc;
 
@@ -92,19 +95,19 @@ Matrix<Rational> identity18() {
 TEST_CASE("matmul3: the default generators", "[constructions][matmul3]") {
   const auto gens = default_matmul3_generators();
   REQUIRE(gens.size() == 7);
-  auto det = [](const std::array<int, 9>& a) {
+  auto det = [](const Matrix3& a) {
     return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
            a[2] * (a[3] * a[7] - a[4] * a[6]);
   };
   CHECK(det(gens[0]) == 0);
   CHECK(det(gens[1]) == -1);
   for (std::size_t i = 2; i < 6; ++i) CHECK((det(gens[i]) != 0 && det(gens[i]) != -1));
-  CHECK(gens[6] == std::array<int, 9>{1, 0, 0, 0, 1, 0, 0, 0, 1});
+  CHECK(gens[6] == Matrix3{1, 0, 0, 0, 1, 0, 0, 0, 1});
   for (std::size_t i = 0; i < 7; ++i)
     for (std::size_t j = 0; j < i; ++j) CHECK(gens[i] != gens[j]);
   // Pinned: the default alphabet must not drift (docs/constructions.md lists these).
-  CHECK(gens[2] == std::array<int, 9>{0, -1, 1, -1, 0, -1, 1, 0, -1});
-  CHECK(gens[3] == std::array<int, 9>{-1, -1, 0, -1, 1, 0, 1, -1, -1});
+  CHECK(gens[2] == Matrix3{0, -1, 1, -1, 0, -1, 1, 0, -1});
+  CHECK(gens[3] == Matrix3{-1, -1, 0, -1, 1, 0, 1, -1, -1});
   const Construction c = matmul3({});
   CHECK(c.target.alphabet.symbols() ==
         std::vector<std::string>{"M0", "M1", "M2", "M3", "M4", "M5", "M6"});
@@ -352,10 +355,21 @@ TEST_CASE("matmul3: without BOS (the printed schedule) it is wrong from length 3
 }
 
 TEST_CASE("matmul3: bad generators are input errors", "[constructions][matmul3]") {
+  // Any rational entry is a generator now; what is refused: a modulus dividing a denominator
+  // (no value mod p) and more than max_generators matrices.
   Matmul3Options o;
-  o.generators = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1, 0, 0, 0, 2, 0, 0, 0, 1}};
+  o.generators = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1, 0, 0, 0, Rational(2, 29), 0, 0, 0, 1}};
+  CHECK_NOTHROW(matmul3(o));
+  o.modulus = 29;
   CHECK_THROWS_AS(matmul3(o), InputError);
-  CHECK_THROWS_WITH(matmul3(o), Catch::Contains("M1 entry [1][1] is 2"));
+  CHECK_THROWS_WITH(matmul3(o), Catch::Contains("29 divides the denominator of generator M1 entry "
+                                                "[1][1] = 2/29, which has no value mod 29"));
+  CHECK_THROWS_AS(matmul3_stacked(o), InputError);
+  o.modulus = 31;
+  CHECK_NOTHROW(matmul3(o));
+  o.modulus.reset();
+  o.generators.assign(max_generators + 1, Matrix3{1, 0, 0, 0, 1, 0, 0, 0, 1});
+  CHECK_THROWS_WITH(matmul3(o), Catch::Contains("257 generators; at most 256"));
   CHECK_THROWS_AS(matmul3_stacked(o), InputError);
 }
 
@@ -403,4 +417,192 @@ TEST_CASE("matmul3 stacked: a counter layer supplies the sub-position",
   const std::optional<Word> w = shortest_failure(matmul3_stacked(o), 3);
   REQUIRE(w.has_value());
   CHECK(w->size() == 3);
+}
+
+// ---- generator files and open generators (issue 16, item 4) ----
+
+namespace {
+
+// The exact product M_{w₁}⋯M_{w_n} by plain 3×3 matrix multiplication (an oracle independent
+// of the construction's row-vector target).
+Matrix<Rational> product(const std::vector<Matrix3>& gens, const Word& w) {
+  Matrix<Rational> p(3, 3, Rational(0));
+  for (std::size_t i = 0; i < 3; ++i) p(i, i) = 1;
+  for (std::size_t id : w) {
+    Matrix<Rational> next(3, 3, Rational(0));
+    for (std::size_t r = 0; r < 3; ++r)
+      for (std::size_t s = 0; s < 3; ++s)
+        for (std::size_t k = 0; k < 3; ++k) next(r, s) += p(r, k) * gens[id][3 * k + s];
+    p = std::move(next);
+  }
+  return p;
+}
+
+// Two constructions are the same: alphabets, model file, encodings and f on `words`.
+void check_same_construction(const Construction& a, const Construction& b,
+                             const std::vector<Word>& words) {
+  CHECK(a.name == b.name);
+  CHECK(a.target.alphabet.symbols() == b.target.alphabet.symbols());
+  CHECK(a.model.alphabet.symbols() == b.model.alphabet.symbols());
+  CHECK(json_text(model_to_json(a.model), 0) == json_text(model_to_json(b.model), 0));
+  CHECK(a.claims.size() == b.claims.size());
+  for (const Word& w : words) {
+    CHECK(a.encode(w) == b.encode(w));
+    CHECK(a.target.value(w) == b.target.value(w));
+  }
+}
+
+std::string gens_json(const std::string& matrices) {
+  return R"({"format": "rnncc-generators", "matrices": )" + matrices + "}";
+}
+
+}  // namespace
+
+TEST_CASE("generators file: the defaults from a file = the built-in path",
+          "[constructions][matmul3]") {
+  const std::vector<Matrix3> defaults = default_matmul3_generators();
+  const std::string text = generators_to_json(defaults);
+  const std::vector<Matrix3> read = parse_generators(text, "defaults.json");
+  REQUIRE(read == defaults);
+  const std::vector<Word> words = random_strings(16, 30, 7, 6);
+  for (bool stacked : {false, true})
+    for (bool bos : {true, false}) {
+      INFO((stacked ? "stacked" : "one layer") << (bos ? "" : ", no BOS"));
+      Matmul3Options builtin, from_file;
+      builtin.init_on_bos = from_file.init_on_bos = bos;
+      from_file.generators = read;
+      from_file.modulus = builtin.modulus = 29;
+      check_same_construction(stacked ? matmul3_stacked(builtin) : matmul3(builtin),
+                              stacked ? matmul3_stacked(from_file) : matmul3(from_file), words);
+    }
+  // Integers as JSON numbers or strings, and "-0", "2/2", "0.5" read as the same rationals.
+  const auto a = parse_generators(
+      gens_json(R"([[[1, 0, "-0"], ["2/2", -1, 0], ["0.5", 0, "1/2"]]])"), "a.json");
+  const auto b = parse_generators(
+      gens_json(R"([[["1", "0", 0], [1, "-1", "0"], ["1/2", "0", "0.5"]]])"), "b.json");
+  CHECK(a == b);
+  CHECK(a[0][6] == Rational(1, 2));
+}
+
+TEST_CASE("matmul3: two permutation matrices, every string up to length 4 by hand",
+          "[constructions][matmul3]") {
+  // M0 = the 3-cycle 0→1→2→0, M1 = the transposition (0 1), as permutation matrices with row i
+  // holding its 1 at column π(i). Then (M_{w₁}⋯M_{w_n})[0][0] = 1 iff the composite map
+  // i ↦ π_{w_n}(…π_{w₁}(i)) fixes 0 — computed here on indices, not matrices.
+  const std::array<std::array<std::size_t, 3>, 2> perm = {{{1, 2, 0}, {1, 0, 2}}};
+  const std::vector<Matrix3> gens = parse_generators(
+      gens_json(R"([[[0,1,0],[0,0,1],[1,0,0]], [["0","1","0"],["1","0","0"],["0","0","1"]]])"),
+      "perm.json");
+  for (std::size_t g = 0; g < 2; ++g)
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j) CHECK(gens[g][3 * i + j] == (j == perm[g][i] ? 1 : 0));
+  Matmul3Options o;
+  o.generators = gens;
+  for (bool stacked : {false, true}) {
+    const Construction c = stacked ? matmul3_stacked(o) : matmul3(o);
+    for (const Claim& cl : c.claims) {
+      INFO(cl.name << ": claimed " << cl.claimed << ", measured " << cl.measured);
+      CHECK(cl.ok);
+    }
+    std::size_t checked = 0, ones = 0;
+    for (std::size_t n = 0; n <= 4; ++n)
+      for (const Word& w : all_strings(2, n)) {
+        std::size_t x = 0;
+        for (std::size_t id : w) x = perm[id][x];
+        const int hand = x == 0 ? 1 : 0;
+        INFO((stacked ? "stacked " : "") << word_name(c, w));
+        REQUIRE(c.target.value(w) == hand);
+        REQUIRE(Rational(model_output(c, IntegerRing{}, w)) == hand);
+        ++checked;
+        ones += static_cast<std::size_t>(hand);
+      }
+    CHECK(checked == 31);
+    CHECK(ones == 11);  // 11 of the 31 words fix 0 (ε, M0³, M1², …), counted by hand
+  }
+}
+
+TEST_CASE("matmul3: rational generators are exact over Q and mod p", "[constructions][matmul3]") {
+  // D = diag(1/2, 1, 2), R = [[1, 1, 0], [0, 1, 0], [−3/4, 0, 1]].
+  const std::vector<Matrix3> gens = parse_generators(
+      gens_json(R"([[["1/2",0,0],[0,1,0],[0,0,2]], [[1,1,0],[0,1,0],["-3/4",0,1]]])"), "rat.json");
+  Matmul3Options o;
+  o.generators = gens;
+  const Construction c = matmul3(o);
+  // By hand: f(D) = 1/2, f(R) = 1, f(D R) = 1/2, f(R D) = 1/2, f(D D D) = 1/8,
+  // f(R R) = 1 + 0·… = (R²)[0][0] = 1·1 + 1·0 + 0·(−3/4) = 1; f(R D R) = row0(R D)·col0(R) =
+  // (1/2, 1, 0)·(1, 0, −3/4) = 1/2.
+  CHECK(c.target.value({0}) == Rational(1, 2));
+  CHECK(c.target.value({0, 1}) == Rational(1, 2));
+  CHECK(c.target.value({0, 0, 0}) == Rational(1, 8));
+  CHECK(c.target.value({1, 0, 1}) == Rational(1, 2));
+  CHECK(c.model.alphabet.find("p6:[1/2;0;0]:odd").has_value());
+  CHECK(c.model.alphabet.find("p0:[1;0;-3/4]:even").has_value());
+  RationalField Q;
+  ModP F(31);
+  Matmul3Options mod = o;
+  mod.modulus = 31;
+  const Construction cp = matmul3(mod);
+  for (std::size_t n = 0; n <= 3; ++n)
+    for (const Word& w : all_strings(2, n)) {
+      INFO(word_name(c, w));
+      const Rational want = product(gens, w)(0, 0);
+      REQUIRE(c.target.value(w) == want);
+      REQUIRE(model_output(c, Q, w) == want);
+      REQUIRE(F.equal(model_output(cp, F, w), F.from_rational(want)));
+    }
+  // The stacked variant on the same rational generators.
+  const Construction s = matmul3_stacked(o);
+  for (const Word& w : random_strings(5, 6, 2, 4)) {
+    INFO("stacked " << word_name(s, w));
+    REQUIRE(model_output(s, Q, w) == product(gens, w)(0, 0));
+  }
+  for (const Claim& cl : s.claims) {
+    INFO(cl.name);
+    CHECK(cl.ok);
+  }
+}
+
+TEST_CASE("diagnostic: generator files", "[constructions][matmul3]") {
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_generators(text, "gens.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string I = R"([[1,0,0],[0,1,0],[0,0,1]])";
+  CHECK_THAT(
+      error_of(gens_json("[" + I + "," + I + R"(,[[1,0,0],[0,1],[0,0,1]]])")),
+      Catch::Contains("gens.json: /matrices/2/1") && Catch::Contains("expected 3 entries, got 2"));
+  CHECK_THAT(error_of(gens_json(R"([[[1,0,0],[0,1,0]]])")),
+             Catch::Contains("/matrices/0") && Catch::Contains("expected 3 rows, got 2"));
+  CHECK_THAT(error_of(gens_json(R"([[1,0,0]])")),
+             Catch::Contains("/matrices/0/0") && Catch::Contains("expected a row"));
+  CHECK_THAT(error_of(gens_json(R"([5])")),
+             Catch::Contains("/matrices/0") && Catch::Contains("expected a 3×3 matrix"));
+  CHECK_THAT(error_of(gens_json(R"([[[1,0,0],[0,"x",0],[0,0,1]]])")),
+             Catch::Contains("/matrices/0/1/1") && Catch::Contains("expected a rational"));
+  CHECK_THAT(error_of(gens_json(R"([[[1,0,0],[0,0.5,0],[0,0,1]]])")),
+             Catch::Contains("/matrices/0/1/1") && Catch::Contains("exact rational"));
+  CHECK_THAT(error_of(gens_json(R"([[[1,0,0],[0,true,0],[0,0,1]]])")),
+             Catch::Contains("/matrices/0/1/1"));
+  CHECK_THAT(error_of(gens_json(R"([[[1,0,0],[0,1,0],[0,0,"3/0"]]])")),
+             Catch::Contains("/matrices/0/2/2") && Catch::Contains("zero denominator in \"3/0\""));
+  CHECK_THAT(error_of(gens_json("[]")),
+             Catch::Contains("gens.json: /matrices") && Catch::Contains("at least one matrix"));
+  std::string many = "[" + I;
+  for (std::size_t i = 0; i < max_generators; ++i) many += "," + I;
+  CHECK_THAT(error_of(gens_json(many + "]")),
+             Catch::Contains("/matrices") && Catch::Contains("at most 256 matrices, got 257"));
+  CHECK_NOTHROW(parse_generators(gens_json(many.substr(0, many.size() - I.size() - 1) + "]"), "x"));
+  CHECK_THAT(error_of(R"({"format": "rnncc-model", "matrices": []})"),
+             Catch::Contains("/format") && Catch::Contains("\"rnncc-generators\""));
+  CHECK_THAT(error_of(R"({"matrices": []})"), Catch::Contains("member \"format\""));
+  CHECK_THAT(error_of(R"({"format": "rnncc-generators"})"), Catch::Contains("member \"matrices\""));
+  CHECK_THAT(error_of(R"({"format": "rnncc-generators", "matrices": [], "extra": 1})"),
+             Catch::Contains("/extra") && Catch::Contains("unknown member"));
+  CHECK_THAT(error_of("[1, 2]"), Catch::Contains("expected an object"));
+  CHECK_THAT(error_of("{\"format\": "), Catch::Contains("gens.json:1:"));
+  CHECK_THROWS_AS(load_generators("/nonexistent/gens.json"), InputError);
 }
