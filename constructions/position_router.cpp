@@ -154,7 +154,8 @@ Plan reflection_plan(const RouterSpec& spec) {
 
 Plan permutation_plan(std::uint64_t period) {
   Plan p;
-  const std::vector<std::uint64_t> sizes = prime_powers(period);
+  std::vector<std::uint64_t> sizes = prime_powers(period);
+  if (sizes.empty()) sizes.push_back(1);  // period 1: one fixed coordinate
   const std::uint64_t total = std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0});
   if (total > kMaxPermutationCoordinates)
     throw InputError("--period", "the corrected router of period " + std::to_string(period) +

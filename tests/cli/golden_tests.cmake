@@ -146,3 +146,4 @@ rnncc_golden(verify-no-proof 0 verify_no_proof.txt stdout verify wfa examples/wf
 rnncc_golden(verify-wfa-model 0 verify_wfa_model.txt stdout verify wfa examples/wfa_count_ab.att --family dplr --model tests/cli/models/count_ab_dplr.json --exhaustive 4 --random 10 --seed 1 --no-timing)
 rnncc_golden(verify-wfa-model-edited 1 verify_wfa_model_edited.txt stdout verify wfa examples/wfa_count_ab.att --family dplr --model tests/cli/models/count_ab_dplr_edited.json --exhaustive 4 --random 0 --no-timing)
 rnncc_golden(err-verify-model-alphabet 2 err_verify_model_alphabet.txt stderr verify wfa examples/wfa_count_ab.att --family dplr --model examples/parity_deltanet.json)
+include(${CMAKE_CURRENT_LIST_DIR}/golden_errata.cmake)  # issue 16: errata as results
