@@ -115,6 +115,7 @@ struct VerifyCommand {
   std::string device = "cpu";
   std::string certificate;
   bool json = false, no_proof = false, no_timing = false;
+  bool as_printed = false;  // the paper's version beside the corrected one (docs/errata.md)
   std::uint64_t max_work = kDefaultMaxWork;
 };
 
@@ -160,6 +161,24 @@ void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint6
   std::string detail;
   for (const std::string& p : parts) detail += (detail.empty() ? "" : "; ") + p;
   check_work("--max-work", work, max_work, "verify would take", "symbol steps", detail);
+}
+
+// verify KIND --as-printed: both versions of an erratum (verify.hpp, verify_as_printed).
+int verify_as_printed_command(const KindCommand& k, const ConstructionArgs& args,
+                              const VerifyCommand& f) {
+  if (!f.certificate.empty())
+    throw InputError("--certificate", "not with --as-printed (two versions are checked)");
+  const AsPrintedReport r = verify_as_printed(
+      k.kind->name, args, verify_registry(), f.options, [&](const Construction& c) {
+        if (f.options.exhaustive && *f.options.exhaustive == 0 && !c.target.fixed_length)
+          throw InputError("--exhaustive", "give a length: every string of length 1..L");
+        check_verify_work(c, f.options, f.max_work);
+      });
+  if (f.json)
+    std::cout << json_text(to_json(r), 2) << "\n";
+  else
+    std::cout << format_text(r);
+  return r.reproduced ? 0 : 1;
 }
 
 }  // namespace
@@ -244,6 +263,9 @@ Action add_verify_command(CLI::App& app) {
                   "refuse checks estimated above this many symbol steps (random, exhaustive, "
                   "identity)")
         ->capture_default_str();
+    k->add_flag("--as-printed", f->as_printed,
+                "run the paper's version beside the corrected one (docs/errata.md); exit 0 when "
+                "the printed version fails and the corrected one holds");
   }
   return [verify_cmd, f]() -> int {
     if (!verify_cmd->parsed()) return -1;
@@ -263,6 +285,7 @@ Action add_verify_command(CLI::App& app) {
       const gpu::DeviceInfo d = gpu::probe();
       if (!d.available) std::cerr << "rnncc: no GPU (" << d.why_not << "); verifying on the CPU\n";
     }
+    if (f->as_printed) return verify_as_printed_command(*k, args, *f);
     // Opened before the work; committed only when a proof wrote a certificate.
     std::optional<OutputFile> certificate;
     if (!f->certificate.empty()) certificate.emplace(f->certificate);

@@ -10,16 +10,17 @@
 
 // The registrations: one line per construction file, each naming the file whose
 // `register_<file>(Registry&)` adds its kinds, in the order the CLI lists them.
-#define RNNCC_CONSTRUCTION_FILES(X)             \
-  X(wfa_to_lrnn)    /* wfa */                   \
-  X(dwfa_pd)        /* dwfa */                  \
-  X(barrington)     /* barrington */            \
-  X(ben_or_cleve)   /* ben-or-cleve */          \
-  X(matmul3)        /* matmul3 */               \
-  X(graph_walk)     /* graph-walk, dgc */       \
-  X(state_tracking) /* parity, mod-count, sn */ \
-  X(state_recall)   /* state-recall */          \
-  X(retrieval)      /* selective-copy, assoc-recall */
+#define RNNCC_CONSTRUCTION_FILES(X)                     \
+  X(wfa_to_lrnn)     /* wfa */                          \
+  X(dwfa_pd)         /* dwfa */                         \
+  X(barrington)      /* barrington */                   \
+  X(ben_or_cleve)    /* ben-or-cleve */                 \
+  X(matmul3)         /* matmul3 */                      \
+  X(graph_walk)      /* graph-walk, dgc */              \
+  X(state_tracking)  /* parity, mod-count, sn */        \
+  X(state_recall)    /* state-recall */                 \
+  X(retrieval)       /* selective-copy, assoc-recall */ \
+  X(position_router) /* router */
 
 namespace rnncc {
 

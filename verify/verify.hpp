@@ -39,14 +39,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "constructions/construction.hpp"
+#include "constructions/registry.hpp"
 
 namespace rnncc {
 
@@ -164,5 +167,48 @@ std::string format_text(const VerifyReport& r);
 // The verdict line: HOLDS or FAILS, and what was established — "proved: every length (…)",
 // "refuted: …" or "tested: …" (which methods, which lengths).
 std::string verdict_text(const VerifyReport& r);
+
+// ---- Errata as results (docs/errata.md) ----
+//
+// Where a construction as printed in its paper differs from the one that works, both exist and
+// are named: an erratum says which kind, which options select the printed version and which the
+// corrected one. `rnncc verify KIND --as-printed` runs both (verify_as_printed) and reports the
+// printed version's shortest counterexample (or the claim that fails) next to what the
+// corrected version established.
+struct Erratum {
+  std::vector<std::string> kinds;  // the kinds it concerns ("graph-walk", "dgc")
+  std::string source;              // "[MJLLS26, Thm 5] (RWKV-7)"
+  std::string paper;               // what the paper states
+  std::string correction;          // what the corrected version does instead
+  // The options selecting each version. The printed run: the user's options without any of
+  // these names, plus `printed`. The corrected run: the user's options without the printed
+  // selections (name and value), plus each of `corrected` the user did not give.
+  std::vector<std::pair<std::string, std::string>> printed, corrected;
+};
+
+const std::vector<Erratum>& errata();
+const Erratum* find_erratum(std::string_view kind);  // nullptr: none
+
+struct AsPrintedReport {
+  std::string kind;
+  Erratum erratum;
+  std::string printed_command, corrected_command;  // "verify matmul3 --no-bos"
+  VerifyReport printed, corrected;
+  // The printed version fails (a counterexample or a failing claim) and the corrected holds.
+  bool reproduced = false;
+};
+
+// Builds both versions of `kind` (InputError "--as-printed" naming the kinds that have an
+// erratum when `kind` has none), calls `before_check` on each construction (the CLI's work
+// limit), and verifies each with `options`.
+AsPrintedReport verify_as_printed(const std::string& kind, const ConstructionArgs& args,
+                                  const Registry& registry, const VerifyOptions& options,
+                                  const std::function<void(const Construction&)>& before_check);
+
+// "FAILS — shortest counterexample M0 M2 M0: expected 2, got 1", "FAILS — claim '…': claimed
+// …, measured …", or verdict_text.
+std::string as_printed_summary(const VerifyReport& r);
+nlohmann::ordered_json to_json(const AsPrintedReport& r);
+std::string format_text(const AsPrintedReport& r);
 
 }  // namespace rnncc

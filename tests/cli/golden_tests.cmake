@@ -153,3 +153,4 @@ rnncc_golden(err-threshold-diagonal-exact 2 err_threshold_diagonal_exact.txt std
 rnncc_golden(err-threshold-pd 2 err_threshold_pd.txt stderr compile examples/s5_word_problem.json -n 8 --target threshold --precision log:1)
 rnncc_golden(depth-threshold-diagonal 0 depth_threshold_diagonal.txt stdout depth --arch diagonal --lengths 2..16 --target threshold)
 rnncc_golden(depth-model-threshold-diagonal 0 depth_model_threshold_diagonal.txt stdout depth --model tests/cli/models/mamba_selective.json --lengths 2..16 --target threshold)
+include(${CMAKE_CURRENT_LIST_DIR}/golden_errata.cmake)  # issue 16: errata as results

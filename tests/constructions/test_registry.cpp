@@ -95,7 +95,8 @@ TEST_CASE("the registry lists every construction once, in the CLI's order, with 
   }
   CHECK(names == std::vector<std::string>{"wfa", "dwfa", "barrington", "ben-or-cleve", "matmul3",
                                           "graph-walk", "dgc", "parity", "mod-count", "sn",
-                                          "state-recall", "selective-copy", "assoc-recall"});
+                                          "state-recall", "selective-copy", "assoc-recall",
+                                          "router"});
   CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
   // One entry per option name, first declaration first.
   std::vector<std::string> all;
@@ -122,7 +123,8 @@ TEST_CASE("every kind builds with its defaults, and its claims hold") {
     CHECK(!c.claims.empty());
     for (const Claim& cl : c.claims) {
       INFO(cl.name);
-      CHECK(cl.ok);
+      // router's default is the paper's period-1404 claim, which fails (docs/errata.md).
+      CHECK(cl.ok == (k.name != "router" || cl.name.rfind("period", 0) != 0));
     }
   }
 }

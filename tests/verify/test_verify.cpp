@@ -147,7 +147,7 @@ TEST_CASE("identity testing is declined where the circuits are not block-linear"
 TEST_CASE("verify's kinds: every construction, then `model` (verify only), built from files",
           "[verify]") {
   const Registry& r = verify_registry();
-  REQUIRE(r.kinds().size() == 14);
+  REQUIRE(r.kinds().size() == 15);
   CHECK(r.kinds().front().name == "wfa");
   const ConstructionKind* model = r.find("model");
   REQUIRE(model == &r.kinds().back());

@@ -1,0 +1,270 @@
+// The position router of 2×2 rational reflections [MJLLS26 Thm 5, DeltaNet version] and the
+// errata as results (verify KIND --as-printed): exact orders of hand-checked matrices, the
+// theorem's order against brute-force powers on seeded random matrices, the period claim, the
+// corrected router, every diagnostic, and each erratum's shortest counterexample.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "algebra/error.hpp"
+#include "constructions/position_router.hpp"
+#include "verify/subjects.hpp"
+#include "verify/verify.hpp"
+
+using namespace rnncc;
+
+namespace {
+
+Matrix2 m2(Rational a, Rational b, Rational c, Rational d) {
+  Matrix2 m(2, 2, Rational(0));
+  m(0, 0) = a;
+  m(0, 1) = b;
+  m(1, 0) = c;
+  m(1, 1) = d;
+  return m;
+}
+
+Matrix2 mul(const Matrix2& a, const Matrix2& b) {
+  Matrix2 c(2, 2, Rational(0));
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 2; ++j)
+      for (std::size_t l = 0; l < 2; ++l) c(i, j) += a(i, l) * b(l, j);
+  return c;
+}
+
+const Claim& period_claim(const Construction& c) {
+  for (const Claim& cl : c.claims)
+    if (cl.name.rfind("period", 0) == 0) return cl;
+  FAIL("no period claim");
+  return c.claims.front();
+}
+
+std::string input_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no InputError";
+}
+
+}  // namespace
+
+TEST_CASE("router: exact orders of hand-checked 2x2 matrices", "[constructions][router]") {
+  CHECK(order_2x2(m2(1, 0, 0, 1)) == 1u);    // I
+  CHECK(order_2x2(m2(-1, 0, 0, -1)) == 2u);  // −I
+  CHECK(order_2x2(m2(0, -1, 1, 0)) == 4u);   // rotation by 90°
+  CHECK(order_2x2(m2(1, 0, 0, -1)) == 2u);   // a reflection
+  CHECK(order_2x2(m2(Rational(3, 5), Rational(4, 5), Rational(4, 5), Rational(-3, 5))) == 2u);
+  CHECK(order_2x2(m2(0, -1, 1, -1)) == 3u);                                  // Φ₃: x² + x + 1
+  CHECK(order_2x2(m2(1, -1, 1, 0)) == 6u);                                   // Φ₆: x² − x + 1
+  CHECK_FALSE(order_2x2(m2(1, 1, 0, 1)).has_value());                        // a shear
+  CHECK_FALSE(order_2x2(m2(Rational(3, 5), Rational(-4, 5), Rational(4, 5),  // Pythagorean
+                           Rational(3, 5)))
+                  .has_value());
+  CHECK_FALSE(order_2x2(m2(2, 0, 0, 1)).has_value());
+  CHECK_FALSE(order_2x2(m2(0, 0, 0, 0)).has_value());  // singular: no power is I
+  CHECK(classify_2x2(m2(1, 0, 0, -1)) == "reflection");
+  CHECK(classify_2x2(m2(0, -1, 1, 0)) == "rotation");
+  CHECK(classify_2x2(m2(1, 1, 0, 1)) == "general");
+}
+
+TEST_CASE("router: the theorem's order equals brute-force powers up to 12",
+          "[constructions][router]") {
+  // Random rational matrices (rarely of finite order) and random conjugates P·A·P⁻¹ of the
+  // matrices of order 1, 2, 3, 4, 6 (same order), so both outcomes are exercised.
+  std::mt19937_64 rng(1404);
+  auto small = [&]() {
+    return Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(rng() % 3) + 1);
+  };
+  const std::vector<Matrix2> finite = {m2(1, 0, 0, 1),  m2(-1, 0, 0, -1), m2(1, 0, 0, -1),
+                                       m2(0, -1, 1, 0), m2(0, -1, 1, -1), m2(1, -1, 1, 0)};
+  std::size_t finite_seen = 0, infinite_seen = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    Matrix2 a;
+    if (trial % 2 == 0) {
+      a = m2(small(), small(), small(), small());
+    } else {
+      Matrix2 p = m2(small(), small(), small(), small());
+      const Rational det = p(0, 0) * p(1, 1) - p(0, 1) * p(1, 0);
+      if (det == 0) continue;
+      const Matrix2 inv = m2(p(1, 1) / det, -p(0, 1) / det, -p(1, 0) / det, p(0, 0) / det);
+      a = mul(mul(p, finite[rng() % finite.size()]), inv);
+    }
+    const auto theorem = order_2x2(a);
+    const auto brute = order_by_powers(a, 12);
+    INFO(a(0, 0) << " " << a(0, 1) << " " << a(1, 0) << " " << a(1, 1));
+    CHECK(theorem == brute);
+    (theorem ? finite_seen : infinite_seen)++;
+  }
+  CHECK(finite_seen > 100);
+  CHECK(infinite_seen > 100);
+}
+
+TEST_CASE("router: period 1404 fails for the default reflections and any 2x2 blocks",
+          "[constructions][router]") {
+  RouterOptions o;
+  Construction c = position_router(o);
+  const Claim& cl = period_claim(c);
+  CHECK_FALSE(cl.ok);
+  CHECK(cl.claimed == "= 1404");
+  CHECK(cl.measured ==
+        "infinite (block orders 4, infinite, infinite); first break: position 1404 differs from "
+        "position 0");
+  // Orders 4 and 3: period 12 < 1404, so position 12 repeats position 0.
+  o.spec.blocks = {{m2(1, 0, 0, -1), m2(0, 1, 1, 0)}, {m2(0, -1, 1, -1)}};
+  c = position_router(o);
+  CHECK(period_claim(c).measured ==
+        "12 (block orders 4, 3); first break: position 12 repeats position 0 (positions 0 and "
+        "12 are not told apart)");
+  CHECK_FALSE(period_claim(c).ok);
+  // The same router claimed with its true period holds; a smaller claim breaks at P.
+  o.period = 12;
+  CHECK(period_claim(position_router(o)).ok);
+  o.period = 5;
+  CHECK(period_claim(position_router(o)).measured ==
+        "12 (block orders 4, 3); first break: position 5 differs from position 0");
+  // The model implements the products: verify proves it for every length, the claim fails.
+  VerifyOptions vo;
+  vo.seed = 1;
+  vo.timing = false;
+  o.period = 1404;
+  const VerifyReport r = verify(position_router(o), vo);
+  CHECK_FALSE(r.holds);
+  CHECK_FALSE(r.counterexample.has_value());
+  REQUIRE(r.proof);
+  CHECK(r.proof->proved);
+}
+
+TEST_CASE("router: the corrected router has period exactly P", "[constructions][router]") {
+  for (std::uint64_t P : {1u, 2u, 12u, 30u, 1404u}) {
+    RouterOptions o;
+    o.permutation = true;
+    o.period = P;
+    const Construction c = position_router(o);
+    INFO(P);
+    CHECK(period_claim(c).ok);
+    CHECK(period_claim(c).measured == std::to_string(P) + [&] {
+      std::string s;
+      for (std::uint64_t q : P == 1404 ? std::vector<std::uint64_t>{4, 27, 13}
+                             : P == 30 ? std::vector<std::uint64_t>{2, 3, 5}
+                             : P == 12 ? std::vector<std::uint64_t>{4, 3}
+                             : P == 2  ? std::vector<std::uint64_t>{2}
+                                       : std::vector<std::uint64_t>{1})
+        s += (s.empty() ? "" : ", ") + std::to_string(q);
+      return " (block orders " + s + ")";
+    }());
+  }
+  // permutation_order against powers: a 3-cycle times a transposition on disjoint points.
+  Matrix<Rational> g(5, 5, Rational(0));
+  const std::size_t image[5] = {1, 2, 0, 4, 3};
+  for (std::size_t j = 0; j < 5; ++j) g(image[j], j) = 1;
+  CHECK(permutation_order(g) == 6u);
+}
+
+TEST_CASE("router: every diagnostic", "[constructions][router]") {
+  CHECK(input_error([] { parse_router_spec("[[[1, 2, 3], [0, 1]]]", "r.json"); }) ==
+        "r.json: /0/0: expected a row of 2 entries (the matrix must be 2×2), got an array of 3");
+  CHECK(input_error([] { parse_router_spec("[[[1, 0]]]", "r.json"); }) ==
+        "r.json: /0: expected a 2×2 matrix [[a, b], [c, d]], got an array of 1");
+  CHECK(input_error([] {
+          parse_router_spec("{\"blocks\": [[[[\"x\", 0], [0, 1]]]]}", "r.json");
+        }).rfind("r.json: /blocks/0/0/0/0: expected a rational", 0) == 0);
+  CHECK(input_error([] {
+          parse_router_spec("[[[0.5, 0], [0, 1]]]", "r.json");
+        }).rfind("r.json: /0/0/0: expected an exact rational", 0) == 0);
+  CHECK(input_error([] { parse_router_spec("[]", "r.json"); }) ==
+        "r.json: /: expected a non-empty array of 2×2 matrices, got an empty array");
+  CHECK(input_error([] {
+          parse_router_spec("{\"blocks\": [], \"reflections\": []}", "r.json");
+        }).rfind("r.json: /: expected exactly one of", 0) == 0);
+  CHECK(input_error([] {
+          parse_router_spec("{\"matrices\": []}", "r.json");
+        }).rfind("r.json: /matrices: unknown member", 0) == 0);
+  CHECK(input_error([] {
+          parse_router_spec("[[[1, 0],\n [0, 1]]", "r.json");
+        }).rfind("r.json:2:", 0) == 0);
+  CHECK(input_error([] {
+          RouterOptions o;
+          o.period = 0;
+          position_router(o);
+        }) == "--period: expected a period P ≥ 1, got 0");
+  CHECK(input_error([] {
+          RouterOptions o;
+          o.permutation = true;
+          o.period = 1000003;  // a prime: 1000003 coordinates
+          position_router(o);
+        }).rfind("--period: the corrected router of period 1000003 needs 1000003", 0) == 0);
+  CHECK(input_error([] {
+          verify_as_printed("parity", {}, verify_registry(), {}, [](const Construction&) {});
+        }) ==
+        "--as-printed: parity has no erratum (kinds with one: matmul3, graph-walk, dgc and "
+        "router)");
+}
+
+TEST_CASE("errata: --as-printed finds each printed version's shortest counterexample",
+          "[constructions][router][errata]") {
+  VerifyOptions o;
+  o.seed = 1;
+  o.timing = false;
+  o.three_way = false;  // the decision and the exhaustive search find the counterexamples
+  o.random_after_proof = 0;
+  const auto none = [](const Construction&) {};
+  {
+    const AsPrintedReport r = verify_as_printed("matmul3", {}, verify_registry(), o, none);
+    CHECK(r.printed_command == "verify matmul3 --no-bos");
+    CHECK(r.corrected_command == "verify matmul3");
+    REQUIRE(r.printed.counterexample);
+    CHECK(r.printed.counterexample->input_text == "M0 M2 M0");
+    CHECK(r.printed.counterexample->minimal);
+    CHECK(as_printed_summary(r.printed) ==
+          "matmul3-no-bos: FAILS — shortest counterexample M0 M2 M0: expected 2, got 1");
+    CHECK(r.corrected.holds);
+    CHECK(r.reproduced);
+  }
+  {
+    // Already given --no-bos: the corrected run drops it.
+    ConstructionArgs args;
+    args.set("--no-bos");
+    const AsPrintedReport r = verify_as_printed("matmul3", args, verify_registry(), o, none);
+    CHECK(r.corrected_command == "verify matmul3");
+    CHECK(r.reproduced);
+  }
+  for (const char* kind : {"graph-walk", "dgc"}) {
+    const AsPrintedReport r = verify_as_printed(kind, {}, verify_registry(), o, none);
+    REQUIRE(r.printed.counterexample);
+    // s = 1, t = 2, edges 1 → 2 → 3: 2 is reachable, the final counter is 3.
+    CHECK(r.printed.counterexample->input_text == "1223");
+    CHECK(r.printed.counterexample->expected == "1");
+    CHECK(r.printed.counterexample->got == "0");
+    CHECK(r.corrected_command == std::string("verify ") + kind + " --variant ever");
+    CHECK(r.reproduced);
+  }
+  {
+    ConstructionArgs args;
+    args.set("--variant", "final");
+    const AsPrintedReport r = verify_as_printed("graph-walk", args, verify_registry(), o, none);
+    CHECK(r.corrected_command == "verify graph-walk --variant final");
+    CHECK(r.printed_command == "verify graph-walk --variant final-no-promise");
+    CHECK(r.reproduced);
+  }
+  {
+    const AsPrintedReport r = verify_as_printed("router", {}, verify_registry(), o, none);
+    CHECK_FALSE(r.printed.holds);
+    CHECK(as_printed_summary(r.printed).find("measured infinite (block orders 4, infinite, "
+                                             "infinite)") != std::string::npos);
+    CHECK(r.corrected_command == "verify router --permutation");
+    CHECK(r.corrected.holds);
+    CHECK(r.reproduced);
+  }
+  {
+    // A router whose claim is right: the erratum is not reproduced, and the report says so.
+    ConstructionArgs args;
+    args.set("--reflections", "[[[0, -1], [1, 0]]]").set("--period", "4");
+    const AsPrintedReport r = verify_as_printed("router", args, verify_registry(), o, none);
+    CHECK(r.printed.holds);
+    CHECK_FALSE(r.reproduced);
+    CHECK(format_text(r).find("erratum NOT reproduced: the printed version holds") !=
+          std::string::npos);
+  }
+}
