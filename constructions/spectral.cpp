@@ -146,15 +146,21 @@ std::vector<LayerSpectrum> spectral_report(const Model& m) {
     ls.d = l->d;
     ls.tokens = l->A.size();
     ls.properties = delta_properties(*l, names);
+    // One spectrum per distinct A (computed once), merged by characteristic polynomial.
     std::vector<std::size_t> first;  // feature of each distinct A
+    std::vector<std::size_t> slot;   // its entry in ls.spectra
     for (std::size_t f = 0; f < l->A.size(); ++f) {
       std::size_t s = 0;
       while (s < first.size() && !(l->A[first[s]] == l->A[f])) ++s;
       if (s == first.size()) {
         first.push_back(f);
-        ls.spectra.push_back(spectrum(l->A[f]));
+        MatrixSpectrum sp = spectrum(l->A[f]);
+        std::size_t e = 0;
+        while (e < ls.spectra.size() && ls.spectra[e].charpoly != sp.charpoly) ++e;
+        if (e == ls.spectra.size()) ls.spectra.push_back(std::move(sp));
+        slot.push_back(e);
       }
-      ls.spectra[s].tokens.push_back(token_name(names, f));
+      ls.spectra[slot[s]].tokens.push_back(token_name(names, f));
     }
     out.push_back(std::move(ls));
   }

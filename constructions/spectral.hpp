@@ -5,7 +5,8 @@
 // (algebra/charpoly.hpp), its real roots as isolating intervals with rational endpoints and
 // multiplicities (algebra/real_roots.hpp: Sturm sequences), the number of complex conjugate
 // pairs, and a rational bound ρ̄ ≥ max |λ| (the largest |endpoint| when every root is real,
-// else min(Cauchy bound, ‖A‖_∞, ‖A‖_1)). Tokens whose A_σ coincide are reported together.
+// else min(Cauchy bound, ‖A‖_∞, ‖A‖_1)). Tokens whose A_σ have the same
+// characteristic polynomial are reported together.
 //
 // Properties, each decided exactly (ok = HOLDS) with a witness when it fails:
 //   "β in the layer's declared range"  the range the layer was built with (any, (0,2], …);
@@ -43,7 +44,7 @@ struct LayerSpectrum {
   std::string family;     // "deltanet", …
   std::size_t d = 0, tokens = 0;
   std::vector<Claim> properties;        // the four above, in that order
-  std::vector<MatrixSpectrum> spectra;  // one per distinct A_σ, in token order
+  std::vector<MatrixSpectrum> spectra;  // one per distinct charpoly, in token order
 };
 
 // One entry per delta-rule layer of `m` (none for other families).

@@ -689,8 +689,9 @@ void register_wfa_to_lrnn(Registry& registry) {
                              .allowed = {"general", "dplr", "deltanet", "pd"}},
                             {.name = "--beta-range",
                              .kind = OptionKind::choice,
-                             .help = "deltanet only: any (β ∈ Q, any keys) or unit (β ∈ (0,2], "
-                                     "rational unit keys, where the WFA allows it)",
+                             .help = "deltanet only: any (β ∈ Q, any rational keys) or unit (β ∈ "
+                                     "(0,2] with rational keys of norm 1; a failing claim says "
+                                     "why when impossible)",
                              .default_value = "any",
                              .allowed = {"any", "unit"}}},
                 .build_from = [](const OptionValues& v) {

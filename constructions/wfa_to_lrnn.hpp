@@ -38,11 +38,12 @@
 //     K ≤ 3(d−1)(d+2) + d = 3d² + 4d − 6   (d ≥ 1; K = 1 for d = 1).
 // Claims: state size = d; K ≤ 3d² + 4d − 6 (1 for d = 1); exact factor products.
 //
-// Theorem (DeltaNet, unit keys; `--beta-range unit`). Let every A_σ = M_σᵀ be a MONOMIAL
-// CONTRACTION: at most one nonzero entry in each row and each column, every entry in [−1, 1].
-// Then a one-layer DeltaNet LRNN with β ∈ (0, 2] and rational keys of norm exactly 1 computes
-// f. Write A_σ = P·D (D = diag(a_j), a_j the entry of column j, 0 for a zero column; P the
-// permutation taking e_j to the row of that entry, zero columns completed to a bijection):
+// Theorem (DeltaNet, unit keys; `verify wfa --family deltanet --beta-range unit`). Let every A_σ =
+// M_σᵀ be a MONOMIAL CONTRACTION: at most one nonzero entry in each row and each column, every
+// entry in [−1, 1]. Then a one-layer DeltaNet LRNN with β ∈ (0, 2] and rational keys of norm
+// exactly 1 computes f. Write A_σ = P·D (D = diag(a_j), a_j the entry of column j, 0 for a zero
+// column; P the permutation taking e_j to the row of that entry, zero columns completed to a
+// bijection):
 //   - D: H(1 − a_j, e_j) for each a_j ≠ 1, β = 1 − a_j ∈ (0, 2] since a_j ∈ [−1, 1);
 //   - P: a product of ≤ d − 1 transpositions. The only reflection swapping e_i and e_j is
 //     I − 2uuᵀ with u = ±(e_i − e_j)/√2, irrational; so, when some P ≠ I, the state is copied,

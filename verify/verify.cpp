@@ -1128,8 +1128,9 @@ nlohmann::ordered_json spectral_json(const std::vector<LayerSpectrum>& layers) {
 std::string spectral_text(const std::vector<LayerSpectrum>& layers) {
   std::string out;
   for (const LayerSpectrum& l : layers) {
-    out += fmt::format("  spectral layer {} ({}, d = {}, {} tokens, {} distinct A)\n", l.layer,
-                       l.family, l.d, l.tokens, l.spectra.size());
+    out += fmt::format(
+        "  spectral layer {} ({}, d = {}, {} tokens, {} distinct characteristic polynomials)\n",
+        l.layer, l.family, l.d, l.tokens, l.spectra.size());
     for (const Claim& cl : l.properties)
       out += fmt::format("    property {:<32} claimed {:<8} measured {}  {}\n", cl.name, cl.claimed,
                          cl.measured, cl.ok ? "HOLDS" : "FAILS");
