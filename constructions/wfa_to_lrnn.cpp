@@ -426,7 +426,7 @@ std::optional<std::string> unit_key_obstruction(const Wfa& a) {
         count_distinct_roots(p, Rational(1), cauchy_bound(p)) > 0) {
       RealRoot r = top;
       r.multiplicity = 1;
-      return "impossible: ‖" + sym + "‖₂² = σ_max² ∈ " + to_string(r) +
+      return "impossible: ‖" + sym + "‖₂² = σ_max² " + (r.exact() ? "= " : "∈ ") + to_string(r) +
              " > 1, and every product of I − βkkᵀ with ‖k‖ = 1, β ∈ (0, 2] (restricted to an "
              "invariant subspace too) has spectral norm ≤ 1";
     }

@@ -133,7 +133,7 @@ TEST_CASE("wfa unit keys: impossible (‖M‖₂ > 1) and not covered (non-monom
   const Wfa bv = load_wfa(example("wfa_binary_value.att"));
   const auto why = unit_key_obstruction(bv);
   REQUIRE(why);
-  CHECK(why->starts_with("impossible: ‖M_'0'‖₂² = σ_max² ∈ 4 > 1"));
+  CHECK(why->starts_with("impossible: ‖M_'0'‖₂² = σ_max² = 4 > 1"));
   const Construction c = wfa_to_lrnn(bv, WfaFamily::deltanet, WfaKeys::unit);
   const Claim& k = test::claim(c, "unit-key factorization");
   CHECK(!k.ok);
@@ -152,7 +152,16 @@ TEST_CASE("wfa unit keys: impossible (‖M‖₂ > 1) and not covered (non-monom
   avg.transition = {r, half};
   const auto why3 = unit_key_obstruction(avg);
   REQUIRE(why3);
-  CHECK(why3->starts_with("impossible: ‖M_'0'‖₂² = σ_max² ∈ 49/25 > 1"));
+  // An irrational σ_max²: [[1, 1/2], [0, 1/2]] has MᵀM with charpoly x² − 3/2x + 1/4, σ_max² = (3 + √5)/4.
+  Matrix<Rational> u(2, 2, Rational(0));
+  u(0, 0) = 1;
+  u(0, 1) = u(1, 1) = Rational(1, 2);
+  Wfa irr = avg;
+  irr.transition = {u, half};
+  const auto why4 = unit_key_obstruction(irr);
+  REQUIRE(why4);
+  CHECK(why4->starts_with("impossible: ‖M_'0'‖₂² = σ_max² ∈ ("));
+  CHECK(why3->starts_with("impossible: ‖M_'0'‖₂² = σ_max² = 49/25 > 1"));
   CHECK_THROWS_AS(wfa_to_lrnn(bv, WfaFamily::dplr, WfaKeys::unit), std::invalid_argument);
 }
 
