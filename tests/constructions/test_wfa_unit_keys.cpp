@@ -152,7 +152,8 @@ TEST_CASE("wfa unit keys: impossible (‖M‖₂ > 1) and not covered (non-monom
   avg.transition = {r, half};
   const auto why3 = unit_key_obstruction(avg);
   REQUIRE(why3);
-  // An irrational σ_max²: [[1, 1/2], [0, 1/2]] has MᵀM with charpoly x² − 3/2x + 1/4, σ_max² = (3 + √5)/4.
+  // An irrational σ_max²: [[1, 1/2], [0, 1/2]] has MᵀM with charpoly x² − 3/2x + 1/4, σ_max² = (3 +
+  // √5)/4.
   Matrix<Rational> u(2, 2, Rational(0));
   u(0, 0) = 1;
   u(0, 1) = u(1, 1) = Rational(1, 2);
