@@ -5,10 +5,14 @@
 #include <memory>
 #include <stdexcept>
 
+#include "algebra/charpoly.hpp"
+#include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/real_roots.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "constructions/dwfa_pd.hpp"
 #include "constructions/registry.hpp"
+#include "constructions/spectral.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -334,6 +338,197 @@ Claim check_factor_products(const Wfa& a, const LrnnLayer& layer, std::size_t K)
   return claim;
 }
 
+namespace {
+
+// A = P·D for a monomial contraction: a_j and π(j) (the row of column j's entry; zero columns
+// completed to a bijection with the unused rows, in order). nullopt when A is not monomial or
+// an entry lies outside [−1, 1].
+std::optional<std::pair<Vector, std::vector<std::size_t>>> monomial_split(
+    const Matrix<Rational>& a) {
+  const std::size_t d = a.rows();
+  Vector diag(d, Rational(0));
+  std::vector<std::size_t> pi(d, d);
+  std::vector<bool> row_used(d, false);
+  for (std::size_t j = 0; j < d; ++j)
+    for (std::size_t i = 0; i < d; ++i) {
+      if (a(i, j) == 0) continue;
+      if (pi[j] != d || row_used[i] || a(i, j) < -1 || a(i, j) > 1) return std::nullopt;
+      pi[j] = i;
+      row_used[i] = true;
+      diag[j] = a(i, j);
+    }
+  std::size_t free_row = 0;
+  for (std::size_t j = 0; j < d; ++j) {
+    if (pi[j] != d) continue;
+    while (row_used[free_row]) ++free_row;
+    pi[j] = free_row;
+    row_used[free_row] = true;
+  }
+  return std::make_pair(std::move(diag), std::move(pi));
+}
+
+}  // namespace
+
+bool monomial_needs_permutation(const Matrix<Rational>& a) {
+  const auto split = monomial_split(a);
+  if (!split) return false;
+  for (std::size_t j = 0; j < split->second.size(); ++j)
+    if (split->second[j] != j) return true;
+  return false;
+}
+
+std::vector<HouseholderFactor> factor_unit_monomial(const Matrix<Rational>& a, std::size_t copies) {
+  if (a.rows() != a.cols() || (copies != 1 && copies != 2))
+    throw std::invalid_argument("factor_unit_monomial: a square matrix and 1 or 2 copies");
+  const auto split = monomial_split(a);
+  if (!split) throw std::invalid_argument("factor_unit_monomial: not a monomial contraction");
+  const std::size_t d = a.rows(), D = d * copies;
+  const auto& [diag, pi0] = *split;
+  std::vector<HouseholderFactor> out;
+  for (std::size_t j = 0; j < d; ++j)  // D first: H(1 − a_j, e_j) in every copy
+    if (diag[j] != 1)
+      for (std::size_t c = 0; c < copies; ++c)
+        out.push_back(HouseholderFactor{1 - diag[j], unit(D, c * d + j)});
+  // π = (i₁ j₁) ∘ (i₂ j₂) ∘ ⋯: peel (i π(i)) from the left until π = id; applied in reverse.
+  std::vector<std::size_t> pi = pi0;
+  std::vector<std::pair<std::size_t, std::size_t>> peeled;
+  for (std::size_t i = 0; i < d; ++i)
+    while (pi[i] != i) {
+      const std::size_t j = pi[i];
+      peeled.emplace_back(i, j);
+      for (std::size_t& x : pi) x = x == i ? j : (x == j ? i : x);  // π ← (i j) ∘ π
+    }
+  if (!peeled.empty() && copies == 1)
+    throw std::invalid_argument(
+        "factor_unit_monomial: a permutation part needs 2 copies (the key (e_i − e_j)/√2 is "
+        "irrational)");
+  for (std::size_t t = peeled.size(); t-- > 0;) {
+    Vector k(D, Rational(0));
+    for (std::size_t c = 0; c < copies; ++c) {
+      k[c * d + peeled[t].first] = Rational(1, 2);
+      k[c * d + peeled[t].second] = Rational(-1, 2);
+    }
+    out.push_back(HouseholderFactor{Rational(2), std::move(k)});
+  }
+  return out;
+}
+
+std::optional<std::string> unit_key_obstruction(const Wfa& a) {
+  for (std::size_t s = 0; s < a.transition.size(); ++s) {
+    const Matrix<Rational>& m = a.transition[s];
+    if (monomial_split(transpose(m))) continue;
+    const std::string sym = "M_'" + a.alphabet.symbol(s) + "'";
+    // ‖M‖₂² = the largest eigenvalue of MᵀM (symmetric PSD: all roots real, ≥ 0).
+    const RationalPoly p = charpoly(mul(Q, transpose(m), m));
+    const std::vector<RealRoot> roots = real_roots(p);
+    const RealRoot& top = roots.back();
+    if (top.lo > 1 || (top.exact() && top.lo > 1) ||
+        count_distinct_roots(p, Rational(1), cauchy_bound(p)) > 0) {
+      RealRoot r = top;
+      r.multiplicity = 1;
+      return "impossible: ‖" + sym + "‖₂² = σ_max² " + (r.exact() ? "= " : "∈ ") + to_string(r) +
+             " > 1, and every product of I − βkkᵀ with ‖k‖ = 1, β ∈ (0, 2] (restricted to an "
+             "invariant subspace too) has spectral norm ≤ 1";
+    }
+    return "not covered: " + sym +
+           " is a contraction (‖·‖₂ ≤ 1) but not monomial (one "
+           "nonzero per row and column, entries in [−1, 1]); over R it factors through the SVD, "
+           "over Q with unit keys this construction does not search";
+  }
+  return std::nullopt;
+}
+
+Claim check_factor_products_on_copies(const Wfa& a, const LrnnLayer& layer, std::size_t K,
+                                      std::size_t copies) {
+  Claim claim{"factor products equal M_σᵀ on the copies (x; x)", "exact", "", false};
+  const std::size_t d = a.states(), D = d * copies;
+  if (layer.d != D || layer.A.size() != a.alphabet.size() * K) {
+    claim.measured =
+        "shape mismatch: layer d = " + std::to_string(layer.d) + ", expected " + std::to_string(D);
+    return claim;
+  }
+  Matrix<Rational> J(D, d, Rational(0));
+  for (std::size_t c = 0; c < copies; ++c)
+    for (std::size_t i = 0; i < d; ++i) J(c * d + i, i) = 1;
+  for (std::size_t sigma = 0; sigma < a.alphabet.size(); ++sigma) {
+    std::vector<Matrix<Rational>> fs(layer.A.begin() + sigma * K,
+                                     layer.A.begin() + (sigma + 1) * K);
+    const Matrix<Rational> lhs = mul(Q, product_in_application_order(fs, D), J);
+    const Matrix<Rational> rhs = mul(Q, J, transpose(a.transition[sigma]));
+    for (std::size_t i = 0; i < D; ++i)
+      for (std::size_t j = 0; j < d; ++j)
+        if (lhs(i, j) != rhs(i, j)) {
+          claim.measured =
+              "differs for symbol '" + a.alphabet.symbol(sigma) + "' at " + entry(i, j);
+          return claim;
+        }
+  }
+  claim.measured = "exact";
+  claim.ok = true;
+  return claim;
+}
+
+namespace {
+
+// The unit-key DeltaNet construction (header); nullopt when unit_key_obstruction says why not.
+std::optional<Construction> wfa_to_deltanet_unit(const Wfa& a) {
+  if (unit_key_obstruction(a)) return std::nullopt;
+  const std::size_t d = a.states(), sigma_count = a.alphabet.size();
+  std::size_t copies = 1;
+  for (const Matrix<Rational>& m : a.transition)
+    if (monomial_needs_permutation(transpose(m))) copies = 2;
+  const std::size_t D = d * copies;
+  std::vector<std::vector<HouseholderFactor>> fs;
+  std::size_t K = 1;
+  for (const Matrix<Rational>& m : a.transition) {
+    fs.push_back(factor_unit_monomial(transpose(m), copies));
+    K = std::max(K, fs.back().size());
+  }
+  LayerFrame frame;
+  frame.d = D;
+  frame.m = 1;
+  frame.features = sigma_count * K;
+  frame.initial_state = Matrix<Rational>(D, 1);
+  frame.readout = Matrix<Rational>(1, D, Rational(0));
+  for (std::size_t c = 0; c < copies; ++c)
+    for (std::size_t i = 0; i < d; ++i) frame.initial_state(c * d + i, 0) = a.initial[i];
+  for (std::size_t i = 0; i < d; ++i) frame.readout(0, i) = a.final[i];
+  std::vector<DeltaStep> steps;
+  for (std::size_t s = 0; s < sigma_count; ++s)
+    for (std::size_t k = 0; k < K; ++k) {
+      DeltaStep step{{}, Rational(1), Vector(D, Rational(0)), Vector{Rational(0)}};
+      if (k < fs[s].size()) {
+        step.beta = fs[s][k].beta;
+        step.k = fs[s][k].k;
+      }  // else β = 1, k = 0: the identity
+      steps.push_back(std::move(step));
+    }
+  Construction c;
+  c.name = "wfa-deltanet-unit";
+  c.target = wfa_target(a);
+  LrnnLayer layer =
+      make_delta(Family::deltanet, std::move(frame), std::move(steps), BetaRange::half_open_0_2);
+  const Alphabet sub = substep_alphabet(a.alphabet, K);
+  c.model = one_layer_model(c.name,
+                            "WFA with " + std::to_string(d) +
+                                " states as a DeltaNet LRNN with β ∈ (0, 2] and rational "
+                                "unit keys, state " +
+                                std::to_string(D) + (copies == 2 ? " (two copies (x; x))" : "") +
+                                ", K = " + std::to_string(K) +
+                                " sub-steps per symbol (constructions/wfa_to_lrnn.hpp)",
+                            sub, std::move(layer));
+  c.encode = substep_encoder(K);
+  c.input_forms = substep_input_forms(sigma_count, K);
+  const LrnnLayer& built = std::get<LrnnLayer>(c.model.layers[0].layer);
+  c.claims.push_back(claim_equal(copies == 2 ? "state size = 2d (copies)" : "state size = d",
+                                 Integer(D), Integer(built.d)));
+  c.claims.push_back(check_factor_products_on_copies(a, built, K, copies));
+  for (Claim& cl : delta_properties(built, sub.symbols())) c.claims.push_back(std::move(cl));
+  return c;
+}
+
+}  // namespace
+
 // f(w) = αᵀ M_{w₁} ⋯ M_{w_n} β straight from the WFA's weights, in the row-vector order of
 // constructions/wfa.hpp: v_0 = αᵀ, v_t[j] = Σ_i v_{t−1}[i]·(Σ_σ x[t,σ]·(M_σ)_{ij}), f = v_n·β.
 // Nothing here goes through an LRNN model or compile_lrnn, so a model built wrongly from the
@@ -379,8 +574,19 @@ Target wfa_target(const Wfa& a) {
   return t;
 }
 
-Construction wfa_to_lrnn(const Wfa& a, WfaFamily family) {
+Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys) {
   check_wfa(a);
+  if (keys == WfaKeys::unit) {
+    if (family != WfaFamily::deltanet)
+      throw std::invalid_argument("wfa_to_lrnn: unit keys need the deltanet family");
+    if (std::optional<Construction> c = wfa_to_deltanet_unit(a)) return std::move(*c);
+    Construction c = wfa_to_lrnn(a, family, WfaKeys::any);
+    c.claims.push_back(
+        {"unit-key factorization (β ∈ (0,2], ‖k‖ = 1)", "exists", *unit_key_obstruction(a), false});
+    c.notes.push_back("--beta-range unit: no unit-key model (" + *unit_key_obstruction(a) +
+                      "); the model checked is the β-any construction");
+    return c;
+  }
   const std::size_t d = a.states(), sigma_count = a.alphabet.size();
   Construction c;
   c.name = "wfa-" + to_string(family);
@@ -480,12 +686,24 @@ void register_wfa_to_lrnn(Registry& registry) {
                              .help = "the LRNN family: general, dplr, deltanet or pd (a "
                                      "deterministic WFA's PD construction, as `dwfa`)",
                              .default_value = "general",
-                             .allowed = {"general", "dplr", "deltanet", "pd"}}},
+                             .allowed = {"general", "dplr", "deltanet", "pd"}},
+                            {.name = "--beta-range",
+                             .kind = OptionKind::choice,
+                             .help = "deltanet only: any (β ∈ Q, any rational keys) or unit (β ∈ "
+                                     "(0,2] with rational keys of norm 1; a failing claim says "
+                                     "why when impossible)",
+                             .default_value = "any",
+                             .allowed = {"any", "unit"}}},
                 .build_from = [](const OptionValues& v) {
                   const Wfa a = load_wfa(v.input());
                   const std::string& family = v.text("--family");
+                  const bool unit = v.text("--beta-range") == "unit";
+                  if (unit && family != "deltanet")
+                    throw InputError("--beta-range",
+                                     "unit applies to --family deltanet only, not " + family);
                   return family == "pd" ? dwfa_to_pd(a)
-                                        : wfa_to_lrnn(a, parse_wfa_family(family).value());
+                                        : wfa_to_lrnn(a, parse_wfa_family(family).value(),
+                                                      unit ? WfaKeys::unit : WfaKeys::any);
                 }});
 }
 

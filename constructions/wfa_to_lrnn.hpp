@@ -38,6 +38,32 @@
 //     K ≤ 3(d−1)(d+2) + d = 3d² + 4d − 6   (d ≥ 1; K = 1 for d = 1).
 // Claims: state size = d; K ≤ 3d² + 4d − 6 (1 for d = 1); exact factor products.
 //
+// Theorem (DeltaNet, unit keys; `verify wfa --family deltanet --beta-range unit`). Let every A_σ =
+// M_σᵀ be a MONOMIAL CONTRACTION: at most one nonzero entry in each row and each column, every
+// entry in [−1, 1]. Then a one-layer DeltaNet LRNN with β ∈ (0, 2] and rational keys of norm
+// exactly 1 computes f. Write A_σ = P·D (D = diag(a_j), a_j the entry of column j, 0 for a zero
+// column; P the permutation taking e_j to the row of that entry, zero columns completed to a
+// bijection):
+//   - D: H(1 − a_j, e_j) for each a_j ≠ 1, β = 1 − a_j ∈ (0, 2] since a_j ∈ [−1, 1);
+//   - P: a product of ≤ d − 1 transpositions. The only reflection swapping e_i and e_j is
+//     I − 2uuᵀ with u = ±(e_i − e_j)/√2, irrational; so, when some P ≠ I, the state is copied,
+//     S = (x; x) ∈ Q^{2d} (S_0 = (α; α), C = (βᵀ, 0)), every D-factor is applied in both copies
+//     (keys (e_j; 0) and (0; e_j)), and (i j) is H(2, k) with k = (e_i − e_j; e_i − e_j)/2,
+//     ‖k‖² = 1, which preserves the copy subspace {(x; x)} and acts there as (i j) — the
+//     parity construction's duplication (constructions/state_tracking.hpp). State size d when
+//     every P = I, else 2d; sub-steps K = max_σ (2·#{a_j ≠ 1} or #{a_j ≠ 1}) + #transpositions,
+//     identity sub-steps β = 1, k = 0.
+// Where it is impossible: every H(β, k) with ‖k‖ = 1, β ∈ (0, 2] is symmetric with eigenvalues
+// 1 (d − 1 times) and 1 − β ∈ [−1, 1), so ‖H‖₂ ≤ 1 and |det H| ≤ 1, and every product of such
+// factors — and its restriction to an invariant subspace such as the copies — is a contraction.
+// A WFA with some ‖M_σ‖₂ > 1 (decided exactly: the largest root of det(xI − M_σᵀM_σ) > 1, by
+// Sturm counts) has no such model computing it through these factors without rescaling f.
+// A contraction that is not monomial is not covered here: over R it is such a product (SVD:
+// orthogonal factors are products of reflections, the diagonal one of H(1 − s_j, e_j)), but
+// the keys of that product need not be rational, and this construction does not search for
+// rational ones. The construction then keeps the `any` model (so verify still checks f) and adds
+// the failing claim "unit-key factorization", whose measured text says which case applies.
+//
 // Sub-step alphabet and order. Symbol (σ, k) is named "σ.k" (id σ·K + k); a symbol's factors
 // are padded with identity factors to the common K; encode(w) = (w₁,0), …, (w₁,K−1), (w₂,0), ….
 // In column form the factor applied first is the rightmost: the factors F_0, …, F_{K−1} of σ,
@@ -59,6 +85,8 @@
 namespace rnncc {
 
 enum class WfaFamily { general, dplr, deltanet };
+// DeltaNet keys: `any` (H(β, k), β ∈ Q, the theorem above) or `unit` (β ∈ (0, 2], ‖k‖ = 1).
+enum class WfaKeys { any, unit };
 std::string to_string(WfaFamily f);  // "general", "dplr", "deltanet"
 std::optional<WfaFamily> parse_wfa_family(std::string_view name);
 
@@ -105,6 +133,21 @@ std::size_t deltanet_steps_bound(std::size_t d);  // 3(d−1)(d+2) + d
 // "exact", or "differs for symbol 'a' at [i][j]" (or a shape mismatch); ok accordingly.
 Claim check_factor_products(const Wfa& a, const LrnnLayer& layer, std::size_t K);
 
+// The unit-key factors of a monomial contraction A (column form) in application order, with
+// `copies` = 1 (then A must be P·D with P = I) or 2 (keys in Q^{2d}, acting on (x; x)).
+// Throws std::invalid_argument when A is not a monomial contraction, or has P ≠ I and copies 1.
+std::vector<HouseholderFactor> factor_unit_monomial(const Matrix<Rational>& a, std::size_t copies);
+// Whether A = P·D above has P ≠ I (and A is a monomial contraction).
+bool monomial_needs_permutation(const Matrix<Rational>& a);
+// Why `a` has no unit-key model by the construction above, for the first symbol where it fails:
+// "impossible: …" (‖M_σ‖₂ > 1) or "not covered: …" (a contraction, not monomial); nullopt
+// when every M_σ is a monomial contraction.
+std::optional<std::string> unit_key_obstruction(const Wfa& a);
+// The claim "factor products equal M_σᵀ on the copy subspace": with J = (I; …; I) (`copies`
+// blocks), the sub-step matrices of each σ multiply, in application order, to F with F·J = J·M_σᵀ.
+Claim check_factor_products_on_copies(const Wfa& a, const LrnnLayer& layer, std::size_t K,
+                                      std::size_t copies);
+
 // f as a Target: value = evaluate(a, w); circuit(n) = wfa_circuit(a, n).
 Target wfa_target(const Wfa& a);
 
@@ -115,6 +158,8 @@ Circuit wfa_circuit(const Wfa& a, std::size_t n);
 
 // The construction: model X (one layer of `family`), target f = the WFA, encode, claims.
 // Throws std::invalid_argument for an inconsistent Wfa (sizes that disagree).
-Construction wfa_to_lrnn(const Wfa& a, WfaFamily family);
+// keys = unit: the unit-key DeltaNet construction (family must be deltanet; else
+// std::invalid_argument); its spectral properties (constructions/spectral.hpp) are claims.
+Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys = WfaKeys::any);
 
 }  // namespace rnncc

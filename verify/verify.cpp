@@ -320,6 +320,7 @@ class Verification {
     report_.claims = c.claims;
     report_.seed = seed_;
     report_.notes = c.notes;
+    report_.spectral = spectral_report(c.model);
   }
 
   // prove: decide X ≡ f for every length where both are linear (docs/constructions.md,
@@ -1085,6 +1086,73 @@ std::string tested_text(const TestedScope& t) {
 
 }  // namespace
 
+namespace {
+
+// The spectral section (constructions/spectral.hpp): JSON and text.
+nlohmann::ordered_json spectral_json(const std::vector<LayerSpectrum>& layers) {
+  using json = nlohmann::ordered_json;
+  json out = json::array();
+  for (const LayerSpectrum& l : layers) {
+    json props = json::array();
+    for (const Claim& cl : l.properties)
+      props.push_back({{"name", cl.name},
+                       {"claimed", cl.claimed},
+                       {"measured", cl.measured},
+                       {"holds", cl.ok}});
+    json spectra = json::array();
+    for (const MatrixSpectrum& s : l.spectra) {
+      json coeffs = json::array(), roots = json::array();
+      for (const Rational& c : s.charpoly) coeffs.push_back(to_string(c));
+      for (const RealRoot& r : s.real_roots)
+        roots.push_back({{"lo", to_string(r.lo)},
+                         {"hi", to_string(r.hi)},
+                         {"exact", r.exact()},
+                         {"multiplicity", r.multiplicity}});
+      spectra.push_back({{"tokens", s.tokens},
+                         {"charpoly", poly_to_string(s.charpoly)},
+                         {"coefficients", coeffs},
+                         {"real_roots", roots},
+                         {"complex_pairs", s.complex_pairs},
+                         {"radius_bound", to_string(s.radius_bound)}});
+    }
+    out.push_back({{"layer", l.layer},
+                   {"family", l.family},
+                   {"d", l.d},
+                   {"tokens", l.tokens},
+                   {"properties", props},
+                   {"spectra", spectra}});
+  }
+  return out;
+}
+
+std::string spectral_text(const std::vector<LayerSpectrum>& layers) {
+  std::string out;
+  for (const LayerSpectrum& l : layers) {
+    out += fmt::format(
+        "  spectral layer {} ({}, d = {}, {} tokens, {} distinct characteristic polynomials)\n",
+        l.layer, l.family, l.d, l.tokens, l.spectra.size());
+    for (const Claim& cl : l.properties)
+      out += fmt::format("    property {:<32} claimed {:<8} measured {}  {}\n", cl.name, cl.claimed,
+                         cl.measured, cl.ok ? "HOLDS" : "FAILS");
+    for (const MatrixSpectrum& s : l.spectra) {
+      std::string toks;
+      for (std::size_t i = 0; i < s.tokens.size() && i < 4; ++i)
+        toks += (i ? " " : "") + s.tokens[i];
+      if (s.tokens.size() > 4) toks += fmt::format(" … ({} tokens)", s.tokens.size());
+      std::string roots;
+      for (const RealRoot& r : s.real_roots) roots += (roots.empty() ? "" : ", ") + to_string(r);
+      out += fmt::format(
+          "    A of {}: det(xI − A) = {}; real roots {}; complex pairs {}; "
+          "|λ| ≤ {}\n",
+          toks, poly_to_string(s.charpoly), roots.empty() ? "none" : roots, s.complex_pairs,
+          to_string(s.radius_bound));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::ordered_json to_json(const VerifyReport& r) {
   using json = nlohmann::ordered_json;
   json j;
@@ -1143,6 +1211,7 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   for (const Claim& cl : r.claims)
     j["claims"].push_back(
         {{"name", cl.name}, {"claimed", cl.claimed}, {"measured", cl.measured}, {"ok", cl.ok}});
+  if (!r.spectral.empty()) j["spectral"] = spectral_json(r.spectral);
   if (r.identity)
     j["identity"] = {{"prime", r.identity->prime},
                      {"rounds", r.identity->rounds},
@@ -1204,6 +1273,7 @@ std::string format_text(const VerifyReport& r) {
   for (const Claim& cl : r.claims)
     out += fmt::format("  claim {:<40} claimed {:<14} measured {:<14} {}\n", cl.name, cl.claimed,
                        cl.measured, cl.ok ? "ok" : "FAILS");
+  out += spectral_text(r.spectral);
   if (r.counterexample) {
     const Counterexample& c = *r.counterexample;
     out += fmt::format(

@@ -50,6 +50,7 @@
 
 #include "constructions/construction.hpp"
 #include "constructions/registry.hpp"
+#include "constructions/spectral.hpp"
 
 namespace rnncc {
 
@@ -157,6 +158,9 @@ struct VerifyReport {
   std::vector<std::string> notes;
   std::optional<Proof> proof;                         // the prove method's outcome
   std::map<std::string, std::string> tested_lengths;  // method → lengths it tested ("1..8")
+  // Delta-rule layers of the model: β, key norms and exact spectra, as checked properties
+  // (constructions/spectral.hpp). Informational: the verdict counts only `claims`.
+  std::vector<LayerSpectrum> spectral;
 };
 
 // Throws InputError when options ask for more than the caps allow.

@@ -62,6 +62,12 @@ endif()
 rnncc_golden(verify-wfa-dplr 0 verify_wfa_dplr.txt stdout verify wfa examples/wfa_binary_value.att --family dplr --exhaustive 4 --random 20 --no-timing --seed 1)
 rnncc_golden(verify-wfa-identity 0 verify_wfa_identity.txt stdout verify wfa examples/wfa_count_ab.att --exhaustive 3 --random 10 --identity 2 --identity-length 4 --json --no-timing --seed 1)
 rnncc_golden(verify-dwfa 0 verify_dwfa.txt stdout verify dwfa examples/dwfa_mod3.att --exhaustive 4 --random 10 --no-timing --seed 1)
+# Spectral claims (issue 16 item 2): the unit-key WFA→DeltaNet construction, where it is
+# impossible (a failed claim: exit 1), and the exact spectra of the β-any one as JSON.
+rnncc_golden(verify-wfa-deltanet-unit 0 verify_wfa_deltanet_unit.txt stdout verify wfa examples/dwfa_mod3.att --family deltanet --beta-range unit --exhaustive 4 --random 10 --no-timing --seed 1)
+rnncc_golden(verify-wfa-deltanet-unit-impossible 1 verify_wfa_deltanet_unit_impossible.txt stdout verify wfa examples/wfa_binary_value.att --family deltanet --beta-range unit --exhaustive 3 --random 10 --no-timing --seed 1)
+rnncc_golden(verify-wfa-deltanet-spectral-json 0 verify_wfa_deltanet_spectral_json.txt stdout verify wfa examples/wfa_binary_value.att --family deltanet --exhaustive 3 --random 10 --json --no-timing --seed 1)
+rnncc_golden(err-verify-beta-range-family 2 err_verify_beta_range_family.txt stderr verify wfa examples/wfa_count_ab.att --family dplr --beta-range unit)
 rnncc_golden(verify-barrington 0 verify_barrington.txt stdout verify barrington examples/formula_majority3.sexp --exhaustive --random 0 --seed 1)
 rnncc_golden(verify-barrington-broken 1 verify_barrington_broken.txt stdout verify barrington examples/formula_majority3.sexp --exhaustive --random 0 --defect swapped-cycle --json --seed 1)
 rnncc_golden(verify-ben-or-cleve 0 verify_ben_or_cleve.txt stdout verify ben-or-cleve examples/formula_poly.sexp --exhaustive --random 0 --seed 1)
