@@ -68,7 +68,7 @@ def test_deltanet_builder_parity():
     # Parity by one DeltaNet reflection (β = 2, k = e1): the state flips sign on every 1.
     m = rnncc.families.deltanet(
         ["0", "1"], k={"0": [0], "1": [1]}, v={"0": [0], "1": [0]}, beta={"0": 0, "1": 2},
-        readout=[[1]], initial_state=[[1]], beta_range="(0,2]", name="parity")
+        readout=[[1]], initial_state=[[1]], name="parity")
     for s in ["1", "11", "101", "0110", "111"]:
         y = m.run(s).outputs[-1, 0, 0]
         assert y == (-1) ** s.count("1")
@@ -78,7 +78,8 @@ def test_builder_diagnostics():
     with pytest.raises(rnncc.InputError, match=r"decay\['a'\]\[0\]: .*floats are not exact"):
         rnncc.families.diagonal(["a"], decay={"a": [0.5]}, B={"a": [[1]]}, readout=[[1]])
     with pytest.raises(rnncc.InputError, match=r"B: no entry for symbol\(s\) b"):
-        rnncc.families.diagonal(["a", "b"], decay={"a": [1]}, B={"a": [[1]]}, readout=[[1]])
+        rnncc.families.diagonal(["a", "b"], decay={"a": [1], "b": [1]}, B={"a": [[1]]},
+                                readout=[[1]])
     with pytest.raises(rnncc.InputError, match=r"beta\['1'\]"):  # β = 3 outside (0,2]
         rnncc.families.deltanet(["0", "1"], k={"0": [1], "1": [1]}, v={"0": [0], "1": [0]},
                                 beta={"0": 1, "1": 3}, readout=[[1]], beta_range="(0,2]")
@@ -96,7 +97,7 @@ def test_bad_model_file_names_the_place(tmp_path, cli):
     assert str(bad) + ":4:" in str(e.value)
     rc, _, err = cli("run", bad, "a")
     assert rc == 2 and str(e.value) in err  # the CLI's diagnostic, word for word
-    with pytest.raises(OSError):
+    with pytest.raises(rnncc.InputError, match="missing.json: cannot open"):
         rnncc.load_model(tmp_path / "missing.json")
 
 
