@@ -27,6 +27,7 @@ __all__ = [
     "load_circuit",
     "compile",
     "verify",
+    "verify_kinds",
     "equiv",
     "depth",
     "families",
