@@ -1,0 +1,34 @@
+"""rnncc from Python in a dozen lines (docs/python.md). Run from the repository root:
+    PYTHONPATH=build/python python3 examples/python/quickstart.py
+(or with no PYTHONPATH after `cmake --install build`)."""
+
+from fractions import Fraction
+
+import numpy as np
+
+import rnncc
+
+# A Mamba-2 style model from exact numpy arrays: decay 1/2, a votes +1, b votes -1.
+m = rnncc.families.diagonal(
+    ["a", "b"], decay={"a": Fraction(1, 2), "b": Fraction(1, 2)},
+    B={"a": np.array([1, 0]), "b": np.array([0, 1])}, readout=np.array([[1, -1]]),
+    family="mamba2", name="vote")
+run = m.run("abb")
+for t, y in enumerate(run.outputs[:, 0, 0], start=1):
+    print(f"y_{t} = {y}")
+print("mod 7:", m.run("abb", "mod:7").outputs[:, 0, 0].tolist())
+
+# Compile the S5 word problem for n = 6 into a boolean circuit; evaluate it on random strings.
+s5 = rnncc.load_model("examples/s5_word_problem.json")
+c = rnncc.compile(s5, 6, "boolean")
+print("stats:", {k: c.stats()[k] for k in ("size", "depth", "inputs", "outputs")})
+rng = np.random.default_rng(0)
+strings = ["".join(rng.choice(s5.alphabet, size=6)) for _ in range(1000)]
+agree = (c.eval(s5.one_hot(strings))[:, 0] == [s5.run(s).accepted for s in strings]).all()
+print("circuit == model on 1000 random strings:", agree)
+
+# Machine-check a construction and decide an equivalence; both reports are dicts.
+r = rnncc.verify("mod-count", k=3, random=50, seed=1, timing=False)
+print("mod-count k=3 holds:", r["holds"])
+e = rnncc.equiv("examples/binary_value_wfa.json", "examples/wfa_binary_value.att", timing=False)
+print("equiv proved:", e["proved"], "basis size", e["basis_size"])

@@ -1,0 +1,669 @@
+// The `rnncc._rnncc` extension module: the library's entry points for Python (python/rnncc is
+// the Pythonic layer over it; docs/python.md). Every call goes to the same library functions as
+// the matching `rnncc` command (cli/*.cpp); reports cross as the CLI's --json documents (parsed
+// by Python's json module), so the two agree field for field.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "algebra/error.hpp"
+#include "algebra/exact.hpp"
+#include "algebra/modp.hpp"
+#include "algebra/precision.hpp"
+#include "algebra/rational.hpp"
+#include "circuits/compile/common.hpp"
+#include "circuits/compile/target.hpp"
+#include "circuits/depth_growth.hpp"
+#include "circuits/eval/bitparallel.hpp"
+#include "circuits/eval/evaluate.hpp"
+#include "circuits/io/circuit_json.hpp"
+#include "circuits/io/output_file.hpp"
+#include "circuits/report.hpp"
+#include "cli/limits.hpp"
+#include "constructions/registry.hpp"
+#include "rnn/families.hpp"
+#include "rnn/model_json.hpp"
+#include "rnn/run_report.hpp"
+#include "verify/certificate.hpp"
+#include "verify/finite_equivalence.hpp"
+#include "verify/subject_file.hpp"
+#include "verify/subjects.hpp"
+#include "verify/verify.hpp"
+#ifdef RNNCC_HAVE_GRAPHVIZ
+#include "viz/draw_circuit.hpp"
+#endif
+
+namespace py = pybind11;
+
+namespace rnncc {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// A JSON document as Python objects (dict, list, str, int, float, bool, None).
+py::object to_python(const ojson& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+Rational rational_of(const std::string& text, const std::string& where) {
+  if (auto q = try_parse_rational(text)) return *q;
+  throw InputError(where, "'" + text + "': expected an exact rational such as 3, -2 or 1/2");
+}
+
+using TextMatrix = std::vector<std::vector<std::string>>;
+using TextVector = std::vector<std::string>;
+
+Matrix<Rational> matrix_of(const TextMatrix& rows, const std::string& where) {
+  if (rows.empty()) return {};
+  Matrix<Rational> m(rows.size(), rows[0].size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].size() != rows[0].size())
+      throw InputError(where, "row " + std::to_string(i) + " has " +
+                                  std::to_string(rows[i].size()) + " entries, row 0 has " +
+                                  std::to_string(rows[0].size()));
+    for (std::size_t j = 0; j < rows[i].size(); ++j)
+      m(i, j) =
+          rational_of(rows[i][j], where + "[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+  }
+  return m;
+}
+
+Vector vector_of(const TextVector& v, const std::string& where) {
+  Vector out;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(rational_of(v[i], where + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+// The frame every family shares; S_0 defaults to zero.
+LayerFrame frame_of(std::size_t d, std::size_t m, std::size_t features, const TextMatrix& readout,
+                    const std::optional<TextMatrix>& initial_state) {
+  LayerFrame f;
+  f.d = d;
+  f.m = m;
+  f.features = features;
+  f.readout = matrix_of(readout, "readout");
+  f.initial_state = initial_state ? matrix_of(*initial_state, "initial_state")
+                                  : Matrix<Rational>(d, m, Rational(0));
+  return f;
+}
+
+// A ParamError names a feature and a field; say them as the Python arguments.
+[[noreturn]] void rethrow_param(const ParamError& e, const Alphabet& alphabet) {
+  std::string where = e.field();
+  if (e.feature() != ParamError::layer_level && e.feature() < alphabet.size())
+    where += "['" + alphabet.symbol(e.feature()) + "']";
+  throw InputError(where, e.what());
+}
+
+Model model_of(const std::string& name, Alphabet alphabet, LrnnLayer layer,
+               const std::string& accept) {
+  Model model;
+  model.name = name;
+  model.alphabet = std::move(alphabet);
+  model.layers.push_back(StackLayer{std::nullopt, Layer(std::move(layer))});
+  if (accept != "positive" && accept != "zero")
+    throw InputError("accept", "'" + accept + "': expected positive or zero");
+  model.accept.mode = accept == "zero" ? Acceptance::Mode::zero : Acceptance::Mode::positive;
+  return model;
+}
+
+// families.diagonal: decay[σ] (d entries; one for mamba2), B[σ] (d×m), in alphabet order.
+Model build_diagonal(const std::string& family_name, const std::vector<std::string>& symbols,
+                     const std::vector<TextVector>& decay, const std::vector<TextMatrix>& B,
+                     const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
+                     const std::string& accept, const std::string& name) {
+  const std::optional<Family> family = parse_family(family_name);
+  if (!family || (*family != Family::diagonal && *family != Family::gla && *family != Family::s4 &&
+                  *family != Family::mamba2))
+    throw InputError("family", "'" + family_name + "': expected diagonal, gla, s4 or mamba2");
+  Alphabet alphabet(symbols, "alphabet");
+  if (B.empty() || B[0].empty()) throw InputError("B", "give B for every symbol");
+  const std::size_t d = B[0].size(), m = B[0][0].size();
+  std::vector<DecayStep> steps;
+  for (std::size_t k = 0; k < symbols.size(); ++k)
+    steps.push_back({vector_of(decay[k], "decay['" + symbols[k] + "']"),
+                     matrix_of(B[k], "B['" + symbols[k] + "']")});
+  try {
+    LrnnLayer layer =
+        make_diagonal(*family, frame_of(d, m, symbols.size(), readout, initial_state), steps);
+    return model_of(name, std::move(alphabet), std::move(layer), accept);
+  } catch (const ParamError& e) {
+    rethrow_param(e, alphabet);
+  }
+}
+
+// families.deltanet: k[σ], v[σ] (d and m entries), beta[σ], alpha[σ] (gated: one entry; kda: d).
+Model build_delta(const std::string& family_name, const std::vector<std::string>& symbols,
+                  const std::vector<TextVector>& alpha, const std::vector<std::string>& beta,
+                  const std::vector<TextVector>& k, const std::vector<TextVector>& v,
+                  const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
+                  const std::string& beta_range, const std::string& accept,
+                  const std::string& name) {
+  const std::optional<Family> family = parse_family(family_name);
+  if (!family ||
+      (*family != Family::deltanet && *family != Family::gated_deltanet && *family != Family::kda))
+    throw InputError("family", "'" + family_name + "': expected deltanet, gated_deltanet or kda");
+  const std::optional<BetaRange> range = parse_beta_range(beta_range);
+  if (!range)
+    throw InputError("beta_range",
+                     "'" + beta_range + "': expected any, (0,1), (0,1], (0,2) or (0,2]");
+  Alphabet alphabet(symbols, "alphabet");
+  if (k.empty() || v.empty()) throw InputError("k", "give k and v for every symbol");
+  const std::size_t d = k[0].size(), m = v[0].size();
+  std::vector<DeltaStep> steps;
+  for (std::size_t i = 0; i < symbols.size(); ++i) {
+    const std::string s = "['" + symbols[i] + "']";
+    steps.push_back({alpha.empty() ? Vector{} : vector_of(alpha[i], "alpha" + s),
+                     rational_of(beta[i], "beta" + s), vector_of(k[i], "k" + s),
+                     vector_of(v[i], "v" + s)});
+  }
+  try {
+    LrnnLayer layer =
+        make_delta(*family, frame_of(d, m, symbols.size(), readout, initial_state), steps, *range);
+    return model_of(name, std::move(alphabet), std::move(layer), accept);
+  } catch (const ParamError& e) {
+    rethrow_param(e, alphabet);
+  }
+}
+
+// `rnncc run MODEL INPUT... [--precision] [--trace] --json`, the document it prints.
+py::object run_report(const Model& model, const std::vector<std::string>& inputs,
+                      const std::string& precision_text, std::optional<unsigned> int_bits,
+                      std::optional<std::string> rounding, std::optional<std::string> overflow,
+                      bool trace) {
+  PrecisionSpec precision = parse_precision(precision_text, "precision");
+  const std::pair<const char*, bool> given[] = {{"int_bits", int_bits.has_value()},
+                                                {"rounding", rounding.has_value()},
+                                                {"overflow", overflow.has_value()}};
+  for (const auto& [flag, on] : given)
+    if (on && precision.kind != PrecisionSpec::Kind::log)
+      throw InputError(flag,
+                       "applies to log:C precision only (the run uses " + precision_text + ")");
+  precision.int_bits = int_bits;
+  precision.rounding = parse_rounding(rounding.value_or("nearest-even"), "rounding");
+  precision.overflow = parse_overflow(overflow.value_or("saturate"), "overflow");
+  check_int_bits(precision, "int_bits");
+  std::vector<RunReport> runs;
+  {
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      runs.push_back(run_model(model, inputs[i], "input " + std::to_string(i + 1), precision));
+  }
+  return to_python(to_json(model, runs, trace));
+}
+
+struct CompileArgs {
+  std::string target = "arith", precision = "exact", scan = "brent-kung", outputs = "last",
+              structure = "auto", rounding = "nearest-even", overflow = "saturate";
+  std::size_t max_gates = std::size_t{1} << 28, max_states = 4096;
+  std::optional<unsigned> int_bits;
+};
+
+// `rnncc compile`'s flags → TargetOptions, as cli/compile_command.cpp reads them.
+CompiledCircuit compile(const Model& model, std::size_t n, const CompileArgs& a) {
+  TargetOptions t;
+  CompileOptions& o = t.compile;
+  o.scan = parse_scan(a.scan, "scan");
+  if (a.outputs != "last" && a.outputs != "all")
+    throw InputError("outputs", "'" + a.outputs + "': expected last or all");
+  o.outputs = a.outputs == "all" ? OutputMode::all : OutputMode::last;
+  if (a.structure != "auto" && a.structure != "dense")
+    throw InputError("structure", "'" + a.structure + "': expected auto or dense");
+  o.structure = a.structure == "dense" ? Structure::dense : Structure::automatic;
+  o.budget.max_gates = a.max_gates;
+  t.target = parse_target(a.target, "target");
+  parse_target_precision(a.precision, t.precision);
+  t.precision.rounding = parse_rounding(a.rounding, "rounding");
+  t.precision.overflow = parse_overflow(a.overflow, "overflow");
+  t.precision.int_bits = a.int_bits;
+  t.max_states = a.max_states;
+  py::gil_scoped_release unlocked;
+  return compile_model(model, n, t);
+}
+
+// Circuit.eval on a boolean circuit: rows of 0/1 in, rows of 0/1 out, 64 patterns a word.
+py::array_t<std::uint8_t> eval_boolean(
+    const CompiledCircuit& cc,
+    py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast> rows) {
+  const Circuit& c = cc.circuit;
+  const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
+  if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != inputs)
+    throw InputError("inputs", "expected an array of shape (patterns, " + std::to_string(inputs) +
+                                   "): one row per pattern, one column per circuit input");
+  const std::size_t patterns = rows.shape(0), words = (patterns + 63) / 64;
+  std::vector<bits::Word> in(words * inputs, 0);
+  auto r = rows.unchecked<2>();
+  for (std::size_t p = 0; p < patterns; ++p)
+    for (std::size_t i = 0; i < inputs; ++i)
+      if (r(p, i)) in[(p / 64) * inputs + i] |= bits::Word{1} << (p % 64);
+  std::vector<bits::Word> out;
+  {
+    py::gil_scoped_release unlocked;
+    out = evaluate_bits_batch(c, in);
+  }
+  py::array_t<std::uint8_t> result({patterns, outputs});
+  auto w = result.mutable_unchecked<2>();
+  for (std::size_t p = 0; p < patterns; ++p)
+    for (std::size_t o = 0; o < outputs; ++o)
+      w(p, o) = static_cast<std::uint8_t>((out[(p / 64) * outputs + o] >> (p % 64)) & 1);
+  return result;
+}
+
+// Circuit.eval on an arithmetic circuit over F_p: residues in, residues out.
+py::array_t<std::uint64_t> eval_modp(
+    const CompiledCircuit& cc,
+    py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> rows, std::uint64_t p) {
+  const Circuit& c = cc.circuit;
+  const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
+  if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != inputs)
+    throw InputError("inputs", "expected an array of shape (patterns, " + std::to_string(inputs) +
+                                   "): one row per pattern, one column per circuit input");
+  const ModP field(p);
+  std::vector<std::vector<std::uint64_t>> in(rows.shape(0), std::vector<std::uint64_t>(inputs));
+  auto r = rows.unchecked<2>();
+  for (std::size_t k = 0; k < in.size(); ++k)
+    for (std::size_t i = 0; i < inputs; ++i) in[k][i] = r(k, i) % p;
+  std::vector<std::vector<std::uint64_t>> out;
+  {
+    py::gil_scoped_release unlocked;
+    out = evaluate_batch(c, field, in);
+  }
+  py::array_t<std::uint64_t> result({in.size(), outputs});
+  auto w = result.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < in.size(); ++k)
+    for (std::size_t o = 0; o < outputs; ++o) w(k, o) = out[k][o];
+  return result;
+}
+
+// Circuit.eval(exact=True): rationals in and out as text (Python makes Fractions of them).
+std::vector<std::vector<std::string>> eval_exact(
+    const CompiledCircuit& cc, const std::vector<std::vector<std::string>>& rows) {
+  const RationalField field;
+  std::vector<std::vector<Rational>> in;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k].size() != cc.circuit.inputs().size())
+      throw InputError("inputs", "row " + std::to_string(k) + " has " +
+                                     std::to_string(rows[k].size()) + " values, the circuit " +
+                                     std::to_string(cc.circuit.inputs().size()) + " inputs");
+    in.push_back(vector_of(rows[k], "inputs[" + std::to_string(k) + "]"));
+  }
+  std::vector<std::vector<Rational>> out;
+  {
+    py::gil_scoped_release unlocked;
+    out = evaluate_batch(cc.circuit, field, in);
+  }
+  std::vector<std::vector<std::string>> text;
+  for (const auto& row : out) {
+    auto& t = text.emplace_back();
+    for (const Rational& q : row) t.push_back(to_string(q));
+  }
+  return text;
+}
+
+// `rnncc verify KIND [INPUT] [options] --json`. Options: name → value ("" for a flag), in order.
+py::object verify_report(const std::string& kind_name, const std::string& input,
+                         const std::vector<std::pair<std::string, std::string>>& options,
+                         std::size_t random, bool random_given, std::size_t max_length,
+                         std::optional<std::size_t> exhaustive, std::size_t identity,
+                         std::size_t identity_length, std::optional<std::uint64_t> seed, bool prove,
+                         bool timing, bool gpu) {
+  const Registry& registry = verify_registry();
+  const ConstructionKind* kind = nullptr;
+  std::vector<std::string> names;
+  for (const ConstructionKind& k : registry.kinds()) {
+    names.push_back(k.name);
+    if (k.name == kind_name) kind = &k;
+  }
+  if (!kind) throw InputError("kind", "'" + kind_name + "': expected " + one_of(names));
+  if (input.empty() && !kind->input_help.empty())
+    throw InputError("input", "verify " + kind_name + " needs an input: " + kind->input_help);
+  ConstructionArgs args;
+  args.input = input;
+  for (const auto& [name, value] : options) args.set(name, value);
+  kind->check_applicable(args, registry);
+  VerifyOptions o;
+  o.random = random;
+  if (random_given) o.random_after_proof.reset();
+  o.max_random_length = max_length;
+  o.exhaustive = exhaustive;
+  o.identity_rounds = identity;
+  o.identity_max_length = identity_length;
+  o.seed = seed;
+  o.prove = prove;
+  o.timing = timing;
+  o.gpu = gpu;
+  VerifyReport r;
+  {
+    py::gil_scoped_release unlocked;
+    const Construction c = kind->build(args, registry);
+    if (o.exhaustive && *o.exhaustive == 0 && !c.target.fixed_length)
+      throw InputError("exhaustive", "give a length: every string of length 1..L");
+    r = verify(c, o);
+  }
+  return to_python(to_json(r));
+}
+
+ojson counterexample_json(const std::optional<EquivalenceCounterexample>& c,
+                          const Alphabet& alphabet) {
+  if (!c) return nullptr;
+  return {{"input", c->input.empty() ? std::string("ε") : alphabet.join(c->input)},
+          {"position", c->position},
+          {"expected", c->expected},
+          {"got", c->got}};
+}
+
+// `rnncc equiv A B [--method] [--modulus] [--certificate] [--no-timing] --json`: the same
+// procedures and the same document as cli/equiv_command.cpp.
+py::object equiv_report(const std::string& path_a, const std::string& path_b,
+                        const std::string& method, std::optional<std::uint64_t> modulus,
+                        const std::string& certificate_path, bool timing, std::uint64_t max_work) {
+  if (method != "linear" && method != "product" && method != "auto")
+    throw InputError("method", "'" + method + "': expected linear, product or auto");
+  const SubjectFile a = load_subject_file(path_a), b = load_subject_file(path_b);
+  if (!certificate_path.empty())
+    for (const SubjectFile* s : {&a, &b})
+      if (auto why = not_certifiable(*s)) throw InputError("certificate", *why);
+  auto representation = [](const SubjectFile& s) -> std::optional<LinearRepresentation> {
+    try {
+      return subject_representation(s);
+    } catch (const NotLinearError& e) {
+      throw InputError(s.path, std::string(e.what()));
+    }
+  };
+  auto machine = [](const SubjectFile& s) -> FiniteMachine {
+    try {
+      return finite_machine(s.content);
+    } catch (const NotFiniteError& e) {
+      throw InputError(s.path, std::string(e.what()));
+    }
+  };
+  auto refuse_product_flags = [&] {
+    if (modulus)
+      throw InputError("modulus",
+                       "the product search compares exact rational outputs; modulus applies to "
+                       "the linear decider (method='linear')");
+    if (!certificate_path.empty())
+      throw InputError("certificate",
+                       "certificates cover the linear decider (method='linear'); the product "
+                       "search writes none");
+  };
+  auto linear = [&](const LinearRepresentation& ra, const LinearRepresentation& rb) {
+    cli::check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), max_work, "equiv");
+    std::optional<OutputFile> certificate;
+    if (!certificate_path.empty()) certificate.emplace(certificate_path);
+    EquivalenceResult r;
+    {
+      py::gil_scoped_release unlocked;
+      r = decide_equivalence(ra, rb, {modulus, !certificate_path.empty()});
+    }
+    std::optional<std::string> written;
+    if (r.equivalent && certificate) {
+      certificate->write(equivalence_certificate(r, a, b).dump(1) + "\n");
+      certificate->commit();
+      written = certificate_path;
+    }
+    const Alphabet alphabet(ra.symbols, "alphabet");
+    ojson j;
+    j["proved"] = r.equivalent;
+    j["method"] = r.method;
+    j["field"] = r.field;
+    j["dimensions"] = {r.dim_f, r.dim_g};
+    j["basis_size"] = r.basis_size;
+    j["candidates"] = r.candidates;
+    if (timing) j["seconds"] = r.seconds;
+    j["max_bits"] = r.max_bits;
+    j["certificate"] = written ? ojson(*written) : ojson();
+    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
+    return to_python(j);
+  };
+  auto product = [&](const FiniteMachine& ma, const FiniteMachine& mb) {
+    FiniteEquivalenceResult r;
+    {
+      py::gil_scoped_release unlocked;
+      r = decide_finite_equivalence(ma, mb);
+    }
+    const Alphabet alphabet(ma.symbols, "alphabet");
+    ojson j;
+    j["proved"] = r.equivalent;
+    j["method"] = r.method;
+    j["field"] = "Q";
+    j["states"] = {r.states_f, r.states_g};
+    j["states_visited"] = r.states_visited;
+    if (timing) j["seconds"] = r.seconds;
+    j["certificate"] = nullptr;
+    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
+    return to_python(j);
+  };
+  if (method == "linear") return linear(*representation(a), *representation(b));
+  if (method == "product") {
+    refuse_product_flags();
+    return product(machine(a), machine(b));
+  }
+  std::string not_linear;
+  std::optional<LinearRepresentation> ra, rb;
+  for (const SubjectFile* s : {&a, &b}) {
+    try {
+      (s == &a ? ra : rb) = subject_representation(*s);
+    } catch (const NotLinearError& e) {
+      not_linear = s->path + ": " + e.what();
+      break;
+    }
+  }
+  if (not_linear.empty()) return linear(*ra, *rb);
+  std::string not_finite;
+  std::optional<FiniteMachine> ma, mb;
+  for (const SubjectFile* s : {&a, &b}) {
+    try {
+      (s == &a ? ma : mb) = finite_machine(s->content);
+    } catch (const NotFiniteError& e) {
+      not_finite = s->path + ": " + e.what();
+      break;
+    }
+  }
+  if (!not_finite.empty())
+    throw InputError("", "neither decision procedure applies. Forward basis: " + not_linear +
+                             ". Product search: " + not_finite + ".");
+  refuse_product_flags();
+  return product(*ma, *mb);
+}
+
+// `rnncc depth`: the measured points, and (fits) the fitted growth laws as `--json` prints them.
+py::object depth_report(const std::optional<std::string>& arch,
+                        const std::vector<std::string>& model_paths,
+                        const std::optional<std::string>& lengths_text,
+                        const std::string& target_text, std::size_t max_gates, bool fits_wanted) {
+  const CircuitTarget target = parse_target(target_text, "target");
+  const auto archs =
+      !model_paths.empty() && !arch
+          ? std::vector<std::string>{}
+          : parse_architectures(arch.value_or(
+                "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter"));
+  const auto lengths = parse_lengths(lengths_text.value_or(default_depth_lengths(target)));
+  if (fits_wanted) check_fit_lengths(lengths);
+  std::vector<std::pair<std::string, DepthSubject>> models;
+  for (const std::string& path : model_paths) {
+    std::string label = model_label(path);
+    bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
+    for (const auto& m : models) taken = taken || m.first == label;
+    models.emplace_back(taken ? path : label, model_depth_subject(path, target));
+  }
+  std::vector<std::string> skipped;
+  std::vector<DepthPoint> points;
+  std::vector<DepthFit> fits;
+  {
+    py::gil_scoped_release unlocked;
+    if (!archs.empty()) points = measure_depths(archs, lengths, target, max_gates, &skipped);
+    const auto more = measure_subjects(models, lengths, target, max_gates);
+    points.insert(points.end(), more.begin(), more.end());
+    if (fits_wanted) fits = fit_depths(points);
+  }
+  auto finite = [](double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); };
+  ojson p = ojson::array(), q = ojson::array();
+  for (const auto& x : points)
+    p.push_back({{"arch", x.arch},
+                 {"n", x.n},
+                 {"size", x.size},
+                 {"depth", x.depth},
+                 {"bounded_fanin_depth", x.bounded_fanin_depth}});
+  for (const auto& x : fits) {
+    ojson ms = ojson::array();
+    for (const auto& g : x.models)
+      ms.push_back({{"model", to_string(g.model)},
+                    {"k", parameter_count(g.model)},
+                    {"a", g.a},
+                    {"b", g.b},
+                    {"rss", g.rss},
+                    {"rms", g.rms},
+                    {"aicc", finite(g.aicc)}});
+    const GrowthFit& c = x.best();
+    q.push_back({{"arch", x.arch},
+                 {"chosen", to_string(c.model)},
+                 {"a", c.a},
+                 {"b", c.b},
+                 {"rms", c.rms},
+                 {"n", x.n},
+                 {"residuals", x.residuals},
+                 {"models", ms}});
+  }
+  return to_python(ojson{{"criterion", "AICc"}, {"points", p}, {"fits", q}, {"skipped", skipped}});
+}
+
+}  // namespace
+}  // namespace rnncc
+
+PYBIND11_MODULE(_rnncc, m) {
+  using namespace rnncc;
+  m.doc() = "rnncc's library for Python (the rnncc package wraps it; docs/python.md)";
+
+  // Errors: the CLI's diagnostics, as Python exceptions (cli/error_boundary.cpp's mapping).
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  static py::exception<DomainError> domain_error(m, "DomainError", PyExc_ArithmeticError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      input_error(e.what());
+    } catch (const DomainError& e) {
+      domain_error(e.what());
+    } catch (const nlohmann::json::parse_error& e) {
+      input_error((std::string("the input is not valid JSON: ") + e.what()).c_str());
+    } catch (const std::filesystem::filesystem_error& e) {
+      std::string where = e.path1().string();
+      if (!e.path2().empty()) where += " → " + e.path2().string();
+      PyErr_SetString(PyExc_OSError,
+                      ((where.empty() ? "" : where + ": ") + e.code().message()).c_str());
+    } catch (const std::system_error& e) {
+      PyErr_SetString(PyExc_OSError, (std::string("the system refused: ") + e.what()).c_str());
+    }
+  });
+
+  py::class_<Model>(m, "Model")
+      .def_readonly("name", &Model::name)
+      .def_readonly("description", &Model::description)
+      .def_property_readonly("alphabet", [](const Model& x) { return x.alphabet.symbols(); })
+      .def("describe", &describe_layers)
+      .def("to_json", [](const Model& x) { return to_python(model_to_json(x)); })
+      .def("save",
+           [](const Model& x, const std::string& path) {
+             write_file_atomically(path, model_to_json(x).dump(2) + "\n");
+           })
+      .def("tokenize", [](const Model& x,
+                          const std::string& input) { return x.alphabet.tokenize(input, "input"); })
+      .def("run_report", &run_report, py::arg("inputs"), py::arg("precision") = "exact",
+           py::arg("int_bits") = py::none(), py::arg("rounding") = py::none(),
+           py::arg("overflow") = py::none(), py::arg("trace") = false);
+
+  m.def("load_model", &load_model, py::arg("path"));
+  m.def("parse_model", &parse_model, py::arg("text"), py::arg("source") = "<string>");
+  m.def("build_diagonal", &build_diagonal);
+  m.def("build_delta", &build_delta);
+
+  py::class_<CompileArgs>(m, "CompileArgs")
+      .def(py::init<>())
+      .def_readwrite("target", &CompileArgs::target)
+      .def_readwrite("precision", &CompileArgs::precision)
+      .def_readwrite("scan", &CompileArgs::scan)
+      .def_readwrite("outputs", &CompileArgs::outputs)
+      .def_readwrite("structure", &CompileArgs::structure)
+      .def_readwrite("rounding", &CompileArgs::rounding)
+      .def_readwrite("overflow", &CompileArgs::overflow)
+      .def_readwrite("max_gates", &CompileArgs::max_gates)
+      .def_readwrite("max_states", &CompileArgs::max_states)
+      .def_readwrite("int_bits", &CompileArgs::int_bits);
+
+  py::class_<CompiledCircuit>(m, "CompiledCircuit")
+      .def_property_readonly("size", [](const CompiledCircuit& c) { return c.circuit.size(); })
+      .def_property_readonly("input_names",
+                             [](const CompiledCircuit& c) { return c.circuit.input_names(); })
+      .def_property_readonly("output_names",
+                             [](const CompiledCircuit& c) { return c.circuit.output_names(); })
+      .def_property_readonly("is_boolean",
+                             [](const CompiledCircuit& c) { return is_boolean(c.circuit); })
+      .def("stats", [](const CompiledCircuit& c) { return to_python(to_json(report_circuit(c))); })
+      // The file text of the format `path`'s extension names (.json .aig .aag .blif .bench).
+      .def("file_bytes",
+           [](const CompiledCircuit& c, const std::string& path) {
+             return py::bytes(circuit_file_text(c, path));
+           })
+      .def("write",
+           [](const CompiledCircuit& c, const std::string& path) {
+             OutputFile out(path);
+             out.write(circuit_file_text(c, path));
+             out.commit();
+           })
+      .def("eval_boolean", &eval_boolean)
+      .def("eval_modp", &eval_modp)
+      .def("eval_exact", &eval_exact)
+      .def(
+          "draw",
+          [](const CompiledCircuit& c, const std::string& format, bool collapse,
+             bool highlight_critical, std::size_t max_nodes, const std::string& title) {
+#ifdef RNNCC_HAVE_GRAPHVIZ
+            DrawOptions o;
+            o.format = draw_format_for("x." + format);
+            o.collapse = collapse;
+            o.highlight_critical = highlight_critical;
+            o.max_nodes = max_nodes;
+            o.title = title;
+            return py::bytes(draw_circuit(c, o));
+#else
+            (void)c, (void)format, (void)collapse, (void)highlight_critical, (void)max_nodes,
+                (void)title;
+            throw std::runtime_error(
+                "rnncc was built without Graphviz (-DRNNCC_WITH_GRAPHVIZ=OFF): no drawings");
+#endif
+          },
+          py::arg("format") = "svg", py::arg("collapse") = false,
+          py::arg("highlight_critical") = false, py::arg("max_nodes") = 4000,
+          py::arg("title") = "");
+  m.attr("has_graphviz") =
+#ifdef RNNCC_HAVE_GRAPHVIZ
+      true;
+#else
+      false;
+#endif
+
+  m.def("compile", &compile);
+  m.def("load_circuit", &load_circuit, py::arg("path"));
+  m.def("verify", &verify_report);
+  m.def("verify_kinds", [] {
+    std::vector<std::string> names;
+    for (const ConstructionKind& k : verify_registry().kinds()) names.push_back(k.name);
+    return names;
+  });
+  m.def("equiv", &equiv_report);
+  m.def("depth", &depth_report);
+}

@@ -1,0 +1,82 @@
+"""verify, equiv and depth: the reports as dicts, equal to the CLI's --json documents."""
+
+import pytest
+
+import rnncc
+
+
+def test_verify_matches_cli(cli):
+    r = rnncc.verify("mod-count", k=3, random=30, seed=5, timing=False)
+    rc, expected = cli("verify", "mod-count", "--k", 3, "--random", 30, "--seed", 5,
+                       "--no-timing", "--json", check_json=True)
+    assert rc == 0 and r == expected and r["holds"] is True
+
+
+def test_verify_with_input_and_exhaustive(cli):
+    r = rnncc.verify("wfa", "examples/wfa_binary_value.att", exhaustive=4, seed=1, timing=False)
+    rc, expected = cli("verify", "wfa", "examples/wfa_binary_value.att", "--exhaustive", 4,
+                       "--seed", 1, "--no-timing", "--json", check_json=True)
+    assert rc == 0 and r == expected
+
+
+def test_verify_diagnostics():
+    with pytest.raises(rnncc.InputError, match="expected .*mod-count"):
+        rnncc.verify("nonsense")
+    with pytest.raises(rnncc.InputError, match="--against|does not apply"):
+        rnncc.verify("mod-count", k=3, against="x.wfa")
+
+
+@pytest.mark.parametrize("a,b,method", [
+    ("examples/binary_value_wfa.json", "examples/wfa_binary_value.att", "auto"),
+    ("tests/cli/models/binary_value_broken.json", "examples/wfa_binary_value.att", "auto"),
+    ("examples/s5_word_problem.json", "examples/s5_word_problem.json", "product"),
+])
+def test_equiv_matches_cli(cli, a, b, method):
+    r = rnncc.equiv(a, b, method=method, timing=False)
+    rc, expected = cli("equiv", a, b, "--method", method, "--json", "--no-timing",
+                       check_json=True)
+    assert r == expected
+    assert rc == (0 if r["proved"] else 1)
+
+
+def test_equiv_refuted_counterexample():
+    r = rnncc.equiv("tests/cli/models/binary_value_broken.json", "examples/wfa_binary_value.att")
+    assert r["proved"] is False and r["counterexample"]["input"] == "1"
+    assert r["counterexample"]["expected"] == ["2"] and r["counterexample"]["got"] == ["1"]
+
+
+def test_equiv_diagnostics(tmp_path, cli):
+    with pytest.raises(rnncc.InputError, match="method"):
+        rnncc.equiv("examples/s5_word_problem.json", "examples/s5_word_problem.json",
+                    method="magic")
+    with pytest.raises(rnncc.InputError) as e:
+        rnncc.equiv("examples/relu_counter.json", "examples/relu_counter.json", method="linear")
+    rc, _, err = cli("equiv", "examples/relu_counter.json", "examples/relu_counter.json",
+                     "--method", "linear")
+    assert rc == 2 and str(e.value) in err
+
+
+def test_depth_rows_match_cli(cli):
+    rows = rnncc.depth(["diagonal", "pd"], lengths="2..16")
+    rc, expected = cli("depth", "--arch", "diagonal,pd", "--lengths", "2..16", "--json",
+                       check_json=True)
+    assert rc == 0 and rows == expected["points"]
+    assert rows[0].keys() == {"arch", "n", "size", "depth", "bounded_fanin_depth"}
+    full = rnncc.depth(["diagonal", "pd"], lengths="2..16", fits=True)
+    assert full == expected
+
+
+def test_depth_of_model_files(cli):
+    rows = rnncc.depth(models=["examples/mamba_diagonal.json"], lengths="2..16")
+    rc, expected = cli("depth", "--model", "examples/mamba_diagonal.json", "--lengths", "2..16",
+                       "--json", check_json=True)
+    assert rows == expected["points"] and [r["arch"] for r in rows] == ["mamba_diagonal"] * 4
+    # rows alone need no fit, so fewer lengths than the fits need are fine here
+    assert len(rnncc.depth(models=["examples/mamba_diagonal.json"], lengths="2..8")) == 3
+
+
+def test_depth_diagnostics():
+    with pytest.raises(rnncc.InputError, match="lengths|--lengths"):
+        rnncc.depth(["diagonal"], lengths="8..2")
+    with pytest.raises(rnncc.InputError):
+        rnncc.depth(["no-such-arch"], lengths="2..8")

@@ -1,0 +1,124 @@
+"""Circuits: compile (stats == `rnncc compile --json`), the file formats (== what the CLI
+writes), eval against model.run on random strings, drawing, and diagnostics."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import rnncc
+
+
+@pytest.mark.parametrize("target,model,n", [
+    ("arith", "examples/s5_word_problem.json", 4),
+    ("boolean", "examples/s5_word_problem.json", 4),
+    ("threshold", "examples/mamba_diagonal.json", 4),
+    ("arith", "examples/parity_deltanet.json", 8),
+])
+def test_stats_match_cli(cli, target, model, n):
+    c = rnncc.compile(rnncc.load_model(model), n, target)
+    rc, expected = cli("compile", model, "-n", n, "--target", target, "--json", check_json=True)
+    assert rc == 0 and c.stats() == expected
+    assert rnncc.compile(model, n, target).stats() == expected  # a path works too
+
+
+def test_formats_match_cli(cli, tmp_path):
+    c = rnncc.compile("examples/s5_word_problem.json", 3, "boolean")
+    for ext in ["aig", "aag", "blif", "bench", "json"]:
+        (tmp_path / "cli").mkdir(exist_ok=True)
+        (tmp_path / "py").mkdir(exist_ok=True)
+        out = tmp_path / "cli" / f"circuit.{ext}"
+        rc, _, _ = cli("compile", "examples/s5_word_problem.json", "-n", 3, "--target", "boolean",
+                       "-o", out)
+        assert rc == 0
+        mine = tmp_path / "py" / f"circuit.{ext}"
+        {"aig": c.to_aiger, "aag": c.to_aiger, "blif": c.to_blif, "bench": c.to_bench,
+         "json": c.to_json}[ext](mine)
+        assert mine.read_bytes() == out.read_bytes(), ext
+    assert c.to_aiger() == (tmp_path / "cli" / "circuit.aig").read_bytes()
+    assert c.to_aiger(ascii=True) == (tmp_path / "cli" / "circuit.aag").read_text()
+    assert c.to_blif() == (tmp_path / "cli" / "circuit.blif").read_text()
+    # and it reads back
+    back = rnncc.load_circuit(tmp_path / "py" / "circuit.aig")
+    assert back.stats()["size"] > 0
+
+
+def test_boolean_eval_agrees_with_run():
+    m = rnncc.load_model("examples/s5_word_problem.json")
+    n = 6
+    c = rnncc.compile(m, n, "boolean")
+    assert c.is_boolean and c.output_names == ["accept"]
+    rng = np.random.default_rng(1)
+    strings = ["".join(rng.choice(m.alphabet, size=n)) for _ in range(200)]
+    strings += ["scscsc"[:n]]  # identity? whatever it is, compared against run
+    got = c.eval(m.one_hot(strings))
+    assert got.dtype == bool and got.shape == (len(strings), 1)
+    expected = [m.run(s).accepted for s in strings]
+    assert got[:, 0].tolist() == expected
+    assert any(expected) and not all(expected)
+
+
+def test_arith_eval_modp_and_exact_agree_with_run():
+    m = rnncc.load_model("examples/mamba_diagonal.json")
+    n = 5
+    c = rnncc.compile(m, n, "arith", outputs="all")
+    rng = np.random.default_rng(2)
+    strings = ["".join(rng.choice(m.alphabet, size=n)) for _ in range(30)]
+    x = m.one_hot(strings)
+    exact = c.eval(x, exact=True)
+    names = c.output_names
+    for s, e in zip(strings, exact):
+        ys = m.run(s).outputs[:, 0, 0]  # y_1..y_n
+        for t in range(n):
+            assert e[names.index(f"y[{t + 1}][0][0]")] == ys[t]
+    # "positive" (the accept gate) has no meaning mod p: the library's DomainError
+    with pytest.raises(rnncc.DomainError, match="mod 1000003"):
+        c.eval(x, modulus=1000003)
+    # over F_p: the S5 model (accept by is_zero) against run(precision="mod:p")
+    s5 = rnncc.load_model("examples/s5_word_problem.json")
+    p = 1000003
+    c5 = rnncc.compile(s5, n, "arith", outputs="all")
+    strings = ["".join(rng.choice(s5.alphabet, size=n)) for _ in range(30)]
+    modp = c5.eval(s5.one_hot(strings), modulus=p)
+    assert modp.dtype == np.uint64
+    for s, r in zip(strings, modp):
+        ys = s5.run(s, f"mod:{p}").outputs[:, 0, 0]
+        for t in range(n):
+            assert r[c5.output_names.index(f"y[{t + 1}][0][0]")] == ys[t]
+    # a single row gives a single output row
+    assert c.eval(x[0], exact=True).tolist() == exact[0].tolist()
+    assert isinstance(exact[0][0], Fraction)
+
+
+def test_eval_shape_diagnostic():
+    c = rnncc.compile("examples/s5_word_problem.json", 2, "boolean")
+    with pytest.raises(rnncc.InputError, match=r"shape \(patterns, 4\)"):
+        c.eval(np.zeros((3, 5), dtype=bool))
+
+
+@pytest.mark.skipif(not rnncc.has_graphviz, reason="built without Graphviz")
+def test_draw_svg(cli, tmp_path):
+    c = rnncc.compile("examples/s5_word_problem.json", 2)
+    # First in the process: Graphviz keeps attribute defaults from one drawing to the next in a
+    # process (viz/draw_circuit.cpp), which the CLI, one drawing a process, never sees.
+    rc, _, _ = cli("draw", "examples/s5_word_problem.json", "-n", 2, "-o", tmp_path / "c.dot")
+    assert rc == 0
+    mine = c.draw(format="dot", title="examples/s5_word_problem.json, n = 2, brent-kung")
+    # The same graph; Graphviz may list the clusters in another order in another process (it
+    # orders subgraphs by their allocation), so the lines are compared as a multiset.
+    assert sorted(mine.splitlines()) == sorted((tmp_path / "c.dot").read_text().splitlines())
+    svg = c.draw()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "</svg>" in svg
+    assert c._repr_svg_().lstrip().startswith("<?xml")
+    assert c.draw(format="png")[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_compile_diagnostics(tmp_path):
+    with pytest.raises(rnncc.InputError, match="target"):
+        rnncc.compile("examples/s5_word_problem.json", 2, "quantum")
+    with pytest.raises(rnncc.InputError, match="max-gates|max_gates|gates"):
+        rnncc.compile("examples/s5_word_problem.json", 512, max_gates=100)
+    bad = tmp_path / "bad.aag"
+    bad.write_text("aag 1 1 0 1 0\n2\n3\nnonsense\n")
+    with pytest.raises(rnncc.InputError, match=str(bad)):
+        rnncc.load_circuit(bad)
