@@ -492,6 +492,54 @@ std::string model_label(const std::string& path) {
   return stem.empty() ? path : stem;
 }
 
+nlohmann::ordered_json depth_json(const std::vector<DepthPoint>& points,
+                                  const std::vector<DepthFit>& fits,
+                                  const std::vector<std::string>& skipped) {
+  using json = nlohmann::ordered_json;
+  auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json p = json::array(), q = json::array();
+  for (const auto& x : points)
+    p.push_back({{"arch", x.arch},
+                 {"n", x.n},
+                 {"size", x.size},
+                 {"depth", x.depth},
+                 {"bounded_fanin_depth", x.bounded_fanin_depth}});
+  for (const auto& x : fits) {
+    json ms = json::array();
+    for (const auto& g : x.models)
+      ms.push_back({{"model", to_string(g.model)},
+                    {"k", parameter_count(g.model)},
+                    {"a", g.a},
+                    {"b", g.b},
+                    {"rss", g.rss},
+                    {"rms", g.rms},
+                    {"aicc", finite(g.aicc)}});
+    const GrowthFit& c = x.best();
+    q.push_back({{"arch", x.arch},
+                 {"chosen", to_string(c.model)},
+                 {"a", c.a},
+                 {"b", c.b},
+                 {"rms", c.rms},
+                 {"n", x.n},
+                 {"residuals", x.residuals},
+                 {"models", ms}});
+  }
+  return json{{"criterion", "AICc"}, {"points", p}, {"fits", q}, {"skipped", skipped}};
+}
+
+std::vector<std::pair<std::string, DepthSubject>> model_depth_subjects(
+    const std::vector<std::string>& paths, const std::vector<std::string>& archs,
+    CircuitTarget target) {
+  std::vector<std::pair<std::string, DepthSubject>> out;
+  for (const std::string& path : paths) {
+    std::string label = model_label(path);
+    bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
+    for (const auto& m : out) taken = taken || m.first == label;
+    out.emplace_back(taken ? path : label, model_depth_subject(path, target));
+  }
+  return out;
+}
+
 std::vector<std::string> parse_model_paths(const std::string& text, const std::string& flag) {
   std::vector<std::string> out;
   std::size_t at = 0;

@@ -33,7 +33,10 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "circuits/compile/target.hpp"
 #include "rnn/model.hpp"
@@ -126,6 +129,12 @@ DepthSubject model_depth_subject(const std::string& path, CircuitTarget target);
 // The file's stem ("examples/dplr_d3.json" → "dplr_d3"), its label in the tables.
 std::string model_label(const std::string& path);
 
+// Model files as labelled subjects: each labelled by its stem, or by its path where the stem is
+// taken (a built-in architecture in `archs`, or an earlier file).
+std::vector<std::pair<std::string, DepthSubject>> model_depth_subjects(
+    const std::vector<std::string>& paths, const std::vector<std::string>& archs,
+    CircuitTarget target);
+
 // Parses a comma-separated list of model files (InputError for an empty entry).
 std::vector<std::string> parse_model_paths(const std::string& text,
                                            const std::string& flag = "--model");
@@ -146,6 +155,13 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
 
 // fit_series for every architecture of the points, in their order of first appearance.
 std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points);
+
+// `rnncc depth --json` (and the Python package's depth): {"criterion": "AICc", "points":
+// [{arch, n, size, depth, bounded_fanin_depth}], "fits": [{arch, chosen, a, b, rms, n, residuals,
+// models: [{model, k, a, b, rss, rms, aicc (null for −∞)}]}], "skipped": [...]}.
+nlohmann::ordered_json depth_json(const std::vector<DepthPoint>& points,
+                                  const std::vector<DepthFit>& fits,
+                                  const std::vector<std::string>& skipped);
 
 // The points as CSV: "arch,n,size,depth,bounded_fanin_depth".
 std::string depth_csv(const std::vector<DepthPoint>& points);

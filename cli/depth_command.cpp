@@ -53,14 +53,9 @@ Action add_depth_command(CLI::App& app) {
         parse_lengths(!f->lengths.empty() ? f->lengths : default_depth_lengths(target));
     const bool fitting = !f->csv;  // the CSV has no fits
     if (fitting) check_fit_lengths(lengths);
-    std::vector<std::pair<std::string, DepthSubject>> models;
-    if (with_models)
-      for (const auto& path : parse_model_paths(f->model)) {
-        std::string label = model_label(path);
-        bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
-        for (const auto& m : models) taken = taken || m.first == label;
-        models.emplace_back(taken ? path : label, model_depth_subject(path, target));
-      }
+    const auto models = with_models
+                            ? model_depth_subjects(parse_model_paths(f->model), archs, target)
+                            : std::vector<std::pair<std::string, DepthSubject>>{};
     std::vector<std::string> skipped;
     std::vector<DepthPoint> points;
     if (!archs.empty()) points = measure_depths(archs, lengths, target, f->max_gates, &skipped);
@@ -79,41 +74,8 @@ Action add_depth_command(CLI::App& app) {
       std::cout << depth_csv(points);
       return 0;
     }
-    auto finite = [](double v) -> nlohmann::ordered_json {
-      return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
-    };
     if (f->json) {
-      nlohmann::ordered_json p = nlohmann::ordered_json::array(),
-                             q = nlohmann::ordered_json::array();
-      for (const auto& x : points)
-        p.push_back({{"arch", x.arch},
-                     {"n", x.n},
-                     {"size", x.size},
-                     {"depth", x.depth},
-                     {"bounded_fanin_depth", x.bounded_fanin_depth}});
-      for (const auto& x : fits) {
-        nlohmann::ordered_json ms = nlohmann::ordered_json::array();
-        for (const auto& g : x.models)
-          ms.push_back({{"model", to_string(g.model)},
-                        {"k", parameter_count(g.model)},
-                        {"a", g.a},
-                        {"b", g.b},
-                        {"rss", g.rss},
-                        {"rms", g.rms},
-                        {"aicc", finite(g.aicc)}});
-        const GrowthFit& c = x.best();
-        q.push_back({{"arch", x.arch},
-                     {"chosen", to_string(c.model)},
-                     {"a", c.a},
-                     {"b", c.b},
-                     {"rms", c.rms},
-                     {"n", x.n},
-                     {"residuals", x.residuals},
-                     {"models", ms}});
-      }
-      std::cout << json_text(nlohmann::ordered_json{
-                       {"criterion", "AICc"}, {"points", p}, {"fits", q}, {"skipped", skipped}})
-                << "\n";
+      std::cout << json_text(depth_json(points, fits, skipped)) << "\n";
       return 0;
     }
     std::map<std::pair<std::string, std::size_t>, double> residual;

@@ -16,26 +16,11 @@
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"
 #include "verify/certificate.hpp"
+#include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
 
 namespace rnncc::cli {
 namespace {
-
-LinearRepresentation representation_or_refuse(const SubjectFile& s) {
-  try {
-    return subject_representation(s);
-  } catch (const NotLinearError& e) {
-    throw InputError(s.path, std::string(e.what()));
-  }
-}
-
-FiniteMachine machine_or_refuse(const SubjectFile& s) {
-  try {
-    return finite_machine(s.content);
-  } catch (const NotFiniteError& e) {
-    throw InputError(s.path, std::string(e.what()));
-  }
-}
 
 std::string vector_text(const std::vector<std::string>& v) {
   if (v.size() == 1) return v[0];
@@ -62,15 +47,6 @@ void refuse_product_flags(const EquivFlags& f) {
                      "writes none");
 }
 
-nlohmann::ordered_json counterexample_json(const std::optional<EquivalenceCounterexample>& c,
-                                           const Alphabet& alphabet) {
-  if (!c) return nullptr;
-  return {{"input", c->input.empty() ? std::string("ε") : alphabet.join(c->input)},
-          {"position", c->position},
-          {"expected", c->expected},
-          {"got", c->got}};
-}
-
 // The forward basis (verify/equivalence.hpp): report as before the product search existed.
 int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
            const LinearRepresentation& ra, const LinearRepresentation& rb) {
@@ -92,18 +68,7 @@ int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
     return w.empty() ? std::string("ε") : alphabet.join(w);
   };
   if (f.json) {
-    nlohmann::ordered_json j;
-    j["proved"] = r.equivalent;
-    j["method"] = r.method;
-    j["field"] = r.field;
-    j["dimensions"] = {r.dim_f, r.dim_g};
-    j["basis_size"] = r.basis_size;
-    j["candidates"] = r.candidates;
-    if (!f.no_timing) j["seconds"] = r.seconds;
-    j["max_bits"] = r.max_bits;
-    j["certificate"] = written ? nlohmann::ordered_json(*written) : nlohmann::ordered_json();
-    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
-    std::cout << json_text(j, 2) << "\n";
+    std::cout << json_text(equivalence_json(r, ra, !f.no_timing, written), 2) << "\n";
   } else {
     std::cout << "equiv: " << f.a << " (d = " << r.dim_f << ") vs " << f.b << " (d = " << r.dim_g
               << "), over " << r.field << "\n";
@@ -130,16 +95,7 @@ int product(const EquivFlags& f, const FiniteMachine& ma, const FiniteMachine& m
   const FiniteEquivalenceResult r = decide_finite_equivalence(ma, mb);
   const Alphabet alphabet(ma.symbols, "alphabet");
   if (f.json) {
-    nlohmann::ordered_json j;
-    j["proved"] = r.equivalent;
-    j["method"] = r.method;
-    j["field"] = "Q";
-    j["states"] = {r.states_f, r.states_g};
-    j["states_visited"] = r.states_visited;
-    if (!f.no_timing) j["seconds"] = r.seconds;
-    j["certificate"] = nullptr;
-    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
-    std::cout << json_text(j, 2) << "\n";
+    std::cout << json_text(finite_equivalence_json(r, ma, !f.no_timing), 2) << "\n";
   } else {
     auto states = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " state" : " states"); };
     std::cout << "equiv: " << f.a << " (" << states(r.states_f) << ") vs " << f.b << " ("
@@ -190,39 +146,11 @@ Action add_equiv_command(CLI::App& app) {
     if (!f->certificate.empty())
       for (const SubjectFile* s : {&a, &b})
         if (auto why = not_certifiable(*s)) throw InputError("--certificate", *why);
-    if (f->method == "linear")
-      return linear(*f, a, b, representation_or_refuse(a), representation_or_refuse(b));
-    if (f->method == "product") {
-      refuse_product_flags(*f);
-      return product(*f, machine_or_refuse(a), machine_or_refuse(b));
-    }
-    // auto: the forward basis where both are linear, else the product search.
-    std::string not_linear;
-    std::optional<LinearRepresentation> ra, rb;
-    for (const SubjectFile* s : {&a, &b}) {
-      try {
-        (s == &a ? ra : rb) = subject_representation(*s);
-      } catch (const NotLinearError& e) {
-        not_linear = s->path + ": " + e.what();
-        break;
-      }
-    }
-    if (not_linear.empty()) return linear(*f, a, b, *ra, *rb);
-    std::string not_finite;
-    std::optional<FiniteMachine> ma, mb;
-    for (const SubjectFile* s : {&a, &b}) {
-      try {
-        (s == &a ? ma : mb) = finite_machine(s->content);
-      } catch (const NotFiniteError& e) {
-        not_finite = s->path + ": " + e.what();
-        break;
-      }
-    }
-    if (!not_finite.empty())
-      throw InputError("", "neither decision procedure applies. Forward basis: " + not_linear +
-                               ". Product search: " + not_finite + ".");
+    if (f->method == "product") refuse_product_flags(*f);
+    const EquivalenceInputs in = equivalence_inputs(a, b, f->method);
+    if (in.linear()) return linear(*f, a, b, *in.f, *in.g);
     refuse_product_flags(*f);
-    return product(*f, *ma, *mb);
+    return product(*f, *in.mf, *in.mg);
   };
 }
 

@@ -37,6 +37,7 @@
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/certificate.hpp"
+#include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/subject_file.hpp"
 #include "verify/subjects.hpp"
@@ -356,15 +357,6 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
   return to_python(to_json(r));
 }
 
-ojson counterexample_json(const std::optional<EquivalenceCounterexample>& c,
-                          const Alphabet& alphabet) {
-  if (!c) return nullptr;
-  return {{"input", c->input.empty() ? std::string("ε") : alphabet.join(c->input)},
-          {"position", c->position},
-          {"expected", c->expected},
-          {"got", c->got}};
-}
-
 // `rnncc equiv A B [--method] [--modulus] [--certificate] [--no-timing] --json`: the same
 // procedures and the same document as cli/equiv_command.cpp.
 py::object equiv_report(const std::string& path_a, const std::string& path_b,
@@ -376,20 +368,6 @@ py::object equiv_report(const std::string& path_a, const std::string& path_b,
   if (!certificate_path.empty())
     for (const SubjectFile* s : {&a, &b})
       if (auto why = not_certifiable(*s)) throw InputError("certificate", *why);
-  auto representation = [](const SubjectFile& s) -> std::optional<LinearRepresentation> {
-    try {
-      return subject_representation(s);
-    } catch (const NotLinearError& e) {
-      throw InputError(s.path, std::string(e.what()));
-    }
-  };
-  auto machine = [](const SubjectFile& s) -> FiniteMachine {
-    try {
-      return finite_machine(s.content);
-    } catch (const NotFiniteError& e) {
-      throw InputError(s.path, std::string(e.what()));
-    }
-  };
   auto refuse_product_flags = [&] {
     if (modulus)
       throw InputError("modulus",
@@ -415,19 +393,7 @@ py::object equiv_report(const std::string& path_a, const std::string& path_b,
       certificate->commit();
       written = certificate_path;
     }
-    const Alphabet alphabet(ra.symbols, "alphabet");
-    ojson j;
-    j["proved"] = r.equivalent;
-    j["method"] = r.method;
-    j["field"] = r.field;
-    j["dimensions"] = {r.dim_f, r.dim_g};
-    j["basis_size"] = r.basis_size;
-    j["candidates"] = r.candidates;
-    if (timing) j["seconds"] = r.seconds;
-    j["max_bits"] = r.max_bits;
-    j["certificate"] = written ? ojson(*written) : ojson();
-    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
-    return to_python(j);
+    return to_python(equivalence_json(r, ra, timing, written));
   };
   auto product = [&](const FiniteMachine& ma, const FiniteMachine& mb) {
     FiniteEquivalenceResult r;
@@ -435,49 +401,13 @@ py::object equiv_report(const std::string& path_a, const std::string& path_b,
       py::gil_scoped_release unlocked;
       r = decide_finite_equivalence(ma, mb);
     }
-    const Alphabet alphabet(ma.symbols, "alphabet");
-    ojson j;
-    j["proved"] = r.equivalent;
-    j["method"] = r.method;
-    j["field"] = "Q";
-    j["states"] = {r.states_f, r.states_g};
-    j["states_visited"] = r.states_visited;
-    if (timing) j["seconds"] = r.seconds;
-    j["certificate"] = nullptr;
-    j["counterexample"] = counterexample_json(r.counterexample, alphabet);
-    return to_python(j);
+    return to_python(finite_equivalence_json(r, ma, timing));
   };
-  if (method == "linear") return linear(*representation(a), *representation(b));
-  if (method == "product") {
-    refuse_product_flags();
-    return product(machine(a), machine(b));
-  }
-  std::string not_linear;
-  std::optional<LinearRepresentation> ra, rb;
-  for (const SubjectFile* s : {&a, &b}) {
-    try {
-      (s == &a ? ra : rb) = subject_representation(*s);
-    } catch (const NotLinearError& e) {
-      not_linear = s->path + ": " + e.what();
-      break;
-    }
-  }
-  if (not_linear.empty()) return linear(*ra, *rb);
-  std::string not_finite;
-  std::optional<FiniteMachine> ma, mb;
-  for (const SubjectFile* s : {&a, &b}) {
-    try {
-      (s == &a ? ma : mb) = finite_machine(s->content);
-    } catch (const NotFiniteError& e) {
-      not_finite = s->path + ": " + e.what();
-      break;
-    }
-  }
-  if (!not_finite.empty())
-    throw InputError("", "neither decision procedure applies. Forward basis: " + not_linear +
-                             ". Product search: " + not_finite + ".");
+  if (method == "product") refuse_product_flags();
+  const EquivalenceInputs in = equivalence_inputs(a, b, method);
+  if (in.linear()) return linear(*in.f, *in.g);
   refuse_product_flags();
-  return product(*ma, *mb);
+  return product(*in.mf, *in.mg);
 }
 
 // `rnncc depth`: the measured points, and (fits) the fitted growth laws as `--json` prints them.
@@ -493,13 +423,7 @@ py::object depth_report(const std::optional<std::string>& arch,
                 "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter"));
   const auto lengths = parse_lengths(lengths_text.value_or(default_depth_lengths(target)));
   if (fits_wanted) check_fit_lengths(lengths);
-  std::vector<std::pair<std::string, DepthSubject>> models;
-  for (const std::string& path : model_paths) {
-    std::string label = model_label(path);
-    bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
-    for (const auto& m : models) taken = taken || m.first == label;
-    models.emplace_back(taken ? path : label, model_depth_subject(path, target));
-  }
+  const auto models = model_depth_subjects(model_paths, archs, target);
   std::vector<std::string> skipped;
   std::vector<DepthPoint> points;
   std::vector<DepthFit> fits;
@@ -510,35 +434,7 @@ py::object depth_report(const std::optional<std::string>& arch,
     points.insert(points.end(), more.begin(), more.end());
     if (fits_wanted) fits = fit_depths(points);
   }
-  auto finite = [](double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); };
-  ojson p = ojson::array(), q = ojson::array();
-  for (const auto& x : points)
-    p.push_back({{"arch", x.arch},
-                 {"n", x.n},
-                 {"size", x.size},
-                 {"depth", x.depth},
-                 {"bounded_fanin_depth", x.bounded_fanin_depth}});
-  for (const auto& x : fits) {
-    ojson ms = ojson::array();
-    for (const auto& g : x.models)
-      ms.push_back({{"model", to_string(g.model)},
-                    {"k", parameter_count(g.model)},
-                    {"a", g.a},
-                    {"b", g.b},
-                    {"rss", g.rss},
-                    {"rms", g.rms},
-                    {"aicc", finite(g.aicc)}});
-    const GrowthFit& c = x.best();
-    q.push_back({{"arch", x.arch},
-                 {"chosen", to_string(c.model)},
-                 {"a", c.a},
-                 {"b", c.b},
-                 {"rms", c.rms},
-                 {"n", x.n},
-                 {"residuals", x.residuals},
-                 {"models", ms}});
-  }
-  return to_python(ojson{{"criterion", "AICc"}, {"points", p}, {"fits", q}, {"skipped", skipped}});
+  return to_python(depth_json(points, fits, skipped));
 }
 
 }  // namespace

@@ -50,23 +50,8 @@ DiagonalConstants diagonal_params(const Model& model, std::size_t n, const Thres
                      "the input-dependent diagonal threshold circuit computes at log "
                      "precision (exact products of n rationals have Θ(n)-bit words); use "
                      "--precision log:C");
-  if (model.layers.size() != 1)
-    throw InputError("layers", "the diagonal threshold compiler takes exactly one layer, got " +
-                                   std::to_string(model.layers.size()));
-  const StackLayer& sl = model.layers[0];
-  const auto* l = std::get_if<LrnnLayer>(&sl.layer);
-  if (!l)
-    throw InputError("layer 0", "is " + layer_kind(sl.layer) +
-                                    "; the diagonal threshold compiler takes an LRNN layer");
-  if (sl.input) throw InputError("layer 0", "has an input map; expected the one-hot input");
+  const LrnnLayer* l = &threshold_lrnn_layer(model, "the diagonal threshold compiler");
   const std::size_t S = model.alphabet.size();
-  if (S == 0 || l->features != S || l->A.size() != S || l->B.size() != S)
-    throw InputError("layer 0",
-                     "expected one A and one B per symbol (|Σ| = " + std::to_string(S) + ")");
-  if (!l->readout_feature.empty())
-    throw InputError("layer 0",
-                     "has per-symbol readouts C_k; the diagonal threshold compiler needs a "
-                     "token-independent C");
   for (std::size_t s = 0; s < S; ++s)
     for (std::size_t i = 0; i < l->d; ++i)
       for (std::size_t j = 0; j < l->d; ++j)

@@ -15,23 +15,8 @@ namespace {
 
 const LrnnLayer& checked_layer(const Model& model, std::size_t n) {
   check_length(n);
-  if (model.layers.size() != 1)
-    throw InputError("layers", "the threshold compiler takes exactly one layer, got " +
-                                   std::to_string(model.layers.size()));
-  const StackLayer& sl = model.layers[0];
-  const auto* l = std::get_if<LrnnLayer>(&sl.layer);
-  if (!l)
-    throw InputError("layer 0",
-                     "is " + layer_kind(sl.layer) + "; the threshold compiler takes an LRNN layer");
-  if (sl.input) throw InputError("layer 0", "has an input map; expected the one-hot input");
+  const LrnnLayer* l = &threshold_lrnn_layer(model, "the threshold compiler");
   const std::size_t S = model.alphabet.size();
-  if (S == 0 || l->features != S || l->A.size() != S || l->B.size() != S)
-    throw InputError("layer 0",
-                     "expected one A and one B per symbol (|Σ| = " + std::to_string(S) + ")");
-  if (!l->readout_feature.empty())
-    throw InputError("layer 0",
-                     "has per-symbol readouts C_k: y_t then depends on x_t beyond the "
-                     "convolution form; the threshold compiler needs a token-independent C");
   for (std::size_t s = 1; s < S; ++s)
     if (!(l->A[s] == l->A[0])) {
       std::string entry;
@@ -87,6 +72,28 @@ void scale_form(const ThresholdOptions& o, std::size_t n, const std::vector<Rati
 }
 
 }  // namespace
+
+const LrnnLayer& threshold_lrnn_layer(const Model& model, const std::string& compiler) {
+  if (model.layers.size() != 1)
+    throw InputError("layers", compiler + " takes exactly one layer, got " +
+                                   std::to_string(model.layers.size()));
+  const StackLayer& sl = model.layers[0];
+  const auto* l = std::get_if<LrnnLayer>(&sl.layer);
+  if (!l)
+    throw InputError("layer 0",
+                     "is " + layer_kind(sl.layer) + "; " + compiler + " takes an LRNN layer");
+  if (sl.input) throw InputError("layer 0", "has an input map; expected the one-hot input");
+  const std::size_t S = model.alphabet.size();
+  if (S == 0 || l->features != S || l->A.size() != S || l->B.size() != S)
+    throw InputError("layer 0",
+                     "expected one A and one B per symbol (|Σ| = " + std::to_string(S) + ")");
+  if (!l->readout_feature.empty())
+    throw InputError("layer 0",
+                     "has per-symbol readouts C_k: y_t then depends on x_t beyond the "
+                     "convolution form; " +
+                         compiler + " needs a token-independent C");
+  return *l;
+}
 
 ConvolutionForm convolution_form(const Model& model, std::size_t n,
                                  const ThresholdOptions& options) {

@@ -60,6 +60,11 @@ struct ConvolutionForm {
 // Validates the model and computes the form. Throws InputError for n = 0 (where "--length"),
 // not exactly one layer ("layers"), a non-LRNN layer, per-symbol readouts C_k, a symbol whose
 // A differs from the first symbol's (named, "layer 0"), an acceptance entry out of range.
+// The one-layer LRNN both threshold compilers take (this file's time-invariant one and
+// iterated_multiplication.hpp's diagonal one): one LRNN layer on the one-hot input, one A and
+// one B per symbol, a token-independent readout. Throws InputError naming `compiler` otherwise.
+const LrnnLayer& threshold_lrnn_layer(const Model& model, const std::string& compiler);
+
 ConvolutionForm convolution_form(const Model& model, std::size_t n,
                                  const ThresholdOptions& options = {});
 
