@@ -35,26 +35,43 @@ class Levels {
   std::vector<std::uint32_t> level_;
 };
 
-GateId lower_threshold_ripple(CircuitBuilder& b, std::span<const GateId> ops,
-                              std::span<const std::int64_t> weights, std::int64_t theta,
-                              bool /*shared*/, Levels* /*levels*/) {
+// The positive form of Σ wᵢxᵢ ≥ θ both lowerings start from: Σ |wᵢ|·yᵢ ≥ T, where a zero weight
+// drops its term, a constant operand moves into T, and a negative weight complements its input
+// (w·x = w + |w|·¬x, so T grows by |w|).
+struct PositiveTerms {
+  std::vector<std::pair<GateId, std::uint64_t>> terms;  // (yᵢ, |wᵢ|)
+  std::int64_t T = 0;
+};
+PositiveTerms positive_terms(CircuitBuilder& b, std::span<const GateId> ops,
+                             std::span<const std::int64_t> weights, std::int64_t theta) {
   const Circuit& c = b.view();
-  std::int64_t T = theta;
-  std::uint64_t W = 0;
-  std::vector<std::vector<GateId>> columns;
+  PositiveTerms out;
+  out.T = theta;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::int64_t w = weights[i];
     if (w == 0) continue;
     if (b.is_constant(ops[i])) {  // a constant term moves into the threshold
-      if (c.constant(ops[i]) != 0) T -= w;
+      if (c.constant(ops[i]) != 0) out.T -= w;
       continue;
     }
     GateId y = ops[i];
     if (w < 0) {  // w·x = w + |w|·¬x
       y = b.not_(y);
-      T += -w;
+      out.T += -w;
     }
-    const std::uint64_t a = static_cast<std::uint64_t>(w < 0 ? -w : w);
+    out.terms.emplace_back(y, static_cast<std::uint64_t>(w < 0 ? -w : w));
+  }
+  return out;
+}
+
+GateId lower_threshold_ripple(CircuitBuilder& b, std::span<const GateId> ops,
+                              std::span<const std::int64_t> weights, std::int64_t theta,
+                              bool /*shared*/, Levels* /*levels*/) {
+  const PositiveTerms pt = positive_terms(b, ops, weights, theta);
+  const std::int64_t T = pt.T;
+  std::uint64_t W = 0;
+  std::vector<std::vector<GateId>> columns;
+  for (const auto& [y, a] : pt.terms) {
     W += a;
     for (unsigned j = 0; j < 64; ++j)
       if ((a >> j) & 1) {
@@ -175,22 +192,9 @@ GateId lower_threshold_dadda(CircuitBuilder& b, std::span<const GateId> ops,
                              std::span<const std::int64_t> weights, std::int64_t theta, bool shared,
                              Levels* levels) {
   const Circuit& c = b.view();
-  std::int64_t T = theta;
-  std::vector<std::pair<GateId, std::uint64_t>> terms;  // (yᵢ, |wᵢ|)
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const std::int64_t w = weights[i];
-    if (w == 0) continue;
-    if (b.is_constant(ops[i])) {  // a constant term moves into the threshold
-      if (c.constant(ops[i]) != 0) T -= w;
-      continue;
-    }
-    GateId y = ops[i];
-    if (w < 0) {  // w·x = w + |w|·¬x
-      y = b.not_(y);
-      T += -w;
-    }
-    terms.emplace_back(y, static_cast<std::uint64_t>(w < 0 ? -w : w));
-  }
+  PositiveTerms pt = positive_terms(b, ops, weights, theta);
+  auto& terms = pt.terms;
+  const std::int64_t T = pt.T;
   if (T <= 0) return b.constant(Rational(1));
   if (terms.empty()) return b.constant(Rational(0));
   std::uint64_t g = 0, W = 0, least = UINT64_MAX;
