@@ -1,5 +1,5 @@
 // The iterated 3×3 matrix product, computed by an RWKV-7 style LRNN of overwrites
-// [MJLLS26 Thm 5, as audited in /work/shared/reference/constructions.md §5].
+// [MJLLS26 Thm 5, as corrected in docs/errata.md].
 //
 // Theorem. The iterated product of 3×3 integer matrices is complete for arithmetic NC¹, and
 // "is entry (0,0) of M₁⋯M_N positive?" is PNC¹-complete [CMTV98]. [MJLLS26] (Merrill, Jiang,

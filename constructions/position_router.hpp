@@ -1,5 +1,5 @@
 // A position router built from rational reflections, and the claim of its period
-// [MJLLS26, Thm 5, DeltaNet version, as audited in /work/shared/reference/constructions.md §5].
+// [MJLLS26, Thm 5, DeltaNet version, as corrected in docs/errata.md].
 //
 // The DeltaNet version of Thm 5 supplies positions (which sub-step of which matrix a token is)
 // with a router whose state cycles with period 1404 and whose transitions are products of 2×2
