@@ -90,7 +90,8 @@ Vector vector_of(const TextVector& v, const std::string& where) {
 
 // The frame every family shares; S_0 defaults to zero.
 LayerFrame frame_of(std::size_t d, std::size_t m, std::size_t features, const TextMatrix& readout,
-                    const std::optional<TextMatrix>& initial_state) {
+                    const std::optional<TextMatrix>& initial_state,
+                    const std::optional<TextMatrix>& readout_bias) {
   LayerFrame f;
   f.d = d;
   f.m = m;
@@ -98,6 +99,7 @@ LayerFrame frame_of(std::size_t d, std::size_t m, std::size_t features, const Te
   f.readout = matrix_of(readout, "readout");
   f.initial_state = initial_state ? matrix_of(*initial_state, "initial_state")
                                   : Matrix<Rational>(d, m, Rational(0));
+  if (readout_bias) f.readout_bias = matrix_of(*readout_bias, "readout_bias");  // r×m
   return f;
 }
 
@@ -125,7 +127,8 @@ Model model_of(const std::string& name, Alphabet alphabet, LrnnLayer layer,
 Model build_diagonal(const std::string& family_name, const std::vector<std::string>& symbols,
                      const std::vector<TextVector>& decay, const std::vector<TextMatrix>& B,
                      const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
-                     const std::string& accept, const std::string& name) {
+                     const std::optional<TextMatrix>& readout_bias, const std::string& accept,
+                     const std::string& name) {
   const std::optional<Family> family = parse_family(family_name);
   if (!family || (*family != Family::diagonal && *family != Family::gla && *family != Family::s4 &&
                   *family != Family::mamba2))
@@ -138,8 +141,8 @@ Model build_diagonal(const std::string& family_name, const std::vector<std::stri
     steps.push_back({vector_of(decay[k], "decay['" + symbols[k] + "']"),
                      matrix_of(B[k], "B['" + symbols[k] + "']")});
   try {
-    LrnnLayer layer =
-        make_diagonal(*family, frame_of(d, m, symbols.size(), readout, initial_state), steps);
+    LrnnLayer layer = make_diagonal(
+        *family, frame_of(d, m, symbols.size(), readout, initial_state, readout_bias), steps);
     return model_of(name, std::move(alphabet), std::move(layer), accept);
   } catch (const ParamError& e) {
     rethrow_param(e, alphabet);
@@ -151,8 +154,8 @@ Model build_delta(const std::string& family_name, const std::vector<std::string>
                   const std::vector<TextVector>& alpha, const std::vector<std::string>& beta,
                   const std::vector<TextVector>& k, const std::vector<TextVector>& v,
                   const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
-                  const std::string& beta_range, const std::string& accept,
-                  const std::string& name) {
+                  const std::optional<TextMatrix>& readout_bias, const std::string& beta_range,
+                  const std::string& accept, const std::string& name) {
   const std::optional<Family> family = parse_family(family_name);
   if (!family ||
       (*family != Family::deltanet && *family != Family::gated_deltanet && *family != Family::kda))
@@ -173,11 +176,133 @@ Model build_delta(const std::string& family_name, const std::vector<std::string>
   }
   try {
     LrnnLayer layer =
-        make_delta(*family, frame_of(d, m, symbols.size(), readout, initial_state), steps, *range);
+        make_delta(*family, frame_of(d, m, symbols.size(), readout, initial_state, readout_bias),
+                   steps, *range);
     return model_of(name, std::move(alphabet), std::move(layer), accept);
   } catch (const ParamError& e) {
     rethrow_param(e, alphabet);
   }
+}
+
+// The per-symbol B (d×m) of the families where it is optional (general, pd, dplr, rwkv7): given
+// for every symbol or for none (then zero, as in a model file without "B").
+std::vector<Matrix<Rational>> optional_bs(const std::vector<std::string>& symbols,
+                                          const std::vector<TextMatrix>& B, std::size_t d,
+                                          std::size_t m) {
+  std::vector<Matrix<Rational>> out;
+  for (std::size_t k = 0; k < symbols.size(); ++k)
+    out.push_back(B.empty() ? Matrix<Rational>(d, m, Rational(0))
+                            : matrix_of(B[k], "B['" + symbols[k] + "']"));
+  return out;
+}
+
+// m, the state's width: from B when given, else from S_0, else 1.
+std::size_t state_width(const std::vector<TextMatrix>& B,
+                        const std::optional<TextMatrix>& initial_state) {
+  if (!B.empty() && !B[0].empty()) return B[0][0].size();
+  if (initial_state && !initial_state->empty()) return (*initial_state)[0].size();
+  return 1;
+}
+
+// Builds one layer with `make`, turning a ParamError into the Python argument's name.
+template <class Make>
+Model built_model(const std::string& name, Alphabet alphabet, const std::string& accept,
+                  Make make) {
+  try {
+    LrnnLayer layer = make();
+    return model_of(name, std::move(alphabet), std::move(layer), accept);
+  } catch (const ParamError& e) {
+    rethrow_param(e, alphabet);
+  }
+}
+
+// families.general: A[σ] (d×d), B[σ] (d×m, optional).
+Model build_general(const std::vector<std::string>& symbols, const std::vector<TextMatrix>& A,
+                    const std::vector<TextMatrix>& B, const TextMatrix& readout,
+                    const std::optional<TextMatrix>& initial_state,
+                    const std::optional<TextMatrix>& readout_bias, const std::string& accept,
+                    const std::string& name) {
+  Alphabet alphabet(symbols, "alphabet");
+  if (A.empty() || A[0].empty()) throw InputError("A", "give A for every symbol");
+  const std::size_t d = A[0].size(), m = state_width(B, initial_state);
+  const std::vector<Matrix<Rational>> Bs = optional_bs(symbols, B, d, m);
+  std::vector<AffineStep> steps;
+  for (std::size_t k = 0; k < symbols.size(); ++k)
+    steps.push_back({matrix_of(A[k], "A['" + symbols[k] + "']"), Bs[k]});
+  return built_model(name, std::move(alphabet), accept, [&] {
+    return make_general(frame_of(d, m, symbols.size(), readout, initial_state, readout_bias),
+                        steps);
+  });
+}
+
+// families.pd: A_σ = P_σ·diag(D_σ) with P_σ e_j = e_{P[σ][j]} (the image list), D_σ optional
+// (ones), B[σ] optional; permutation=True requires every P_σ to be a permutation.
+Model build_pd(const std::vector<std::string>& symbols,
+               const std::vector<std::vector<std::size_t>>& P, const std::vector<TextVector>& D,
+               const std::vector<TextMatrix>& B, const TextMatrix& readout,
+               const std::optional<TextMatrix>& initial_state,
+               const std::optional<TextMatrix>& readout_bias, bool permutation,
+               const std::string& accept, const std::string& name) {
+  Alphabet alphabet(symbols, "alphabet");
+  if (P.empty() || P[0].empty()) throw InputError("P", "give P for every symbol");
+  const std::size_t d = P[0].size(), m = state_width(B, initial_state);
+  const std::vector<Matrix<Rational>> Bs = optional_bs(symbols, B, d, m);
+  std::vector<PdStep> steps;
+  for (std::size_t k = 0; k < symbols.size(); ++k) {
+    const std::string s = "['" + symbols[k] + "']";
+    if (P[k].size() != d)
+      throw InputError("P" + s, "expected " + std::to_string(d) + " row indices, got " +
+                                    std::to_string(P[k].size()));
+    for (std::size_t j = 0; j < d; ++j)
+      if (P[k][j] >= d)
+        throw InputError(
+            "P" + s + "[" + std::to_string(j) + "]",
+            std::to_string(P[k][j]) + ": expected a row index below " + std::to_string(d));
+    steps.push_back({P[k], D.empty() ? Vector(d, Rational(1)) : vector_of(D[k], "D" + s), Bs[k]});
+  }
+  return built_model(name, std::move(alphabet), accept, [&] {
+    return make_pd(frame_of(d, m, symbols.size(), readout, initial_state, readout_bias), steps,
+                   permutation);
+  });
+}
+
+// families.dplr (A_σ = diag(D_σ) − a_σ b_σᵀ) and families.rwkv7 (A_σ = diag(w_σ) + a_σ b_σᵀ):
+// three vectors of d entries per symbol and an optional B[σ].
+Model build_low_rank(const std::string& family_name, const std::vector<std::string>& symbols,
+                     const std::vector<TextVector>& diagonal, const std::vector<TextVector>& a,
+                     const std::vector<TextVector>& b, const std::vector<TextMatrix>& B,
+                     const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
+                     const std::optional<TextMatrix>& readout_bias, const std::string& accept,
+                     const std::string& name) {
+  const bool rwkv = family_name == "rwkv7";
+  if (!rwkv && family_name != "dplr")
+    throw InputError("family", "'" + family_name + "': expected dplr or rwkv7");
+  const std::string dname = rwkv ? "w" : "D";
+  Alphabet alphabet(symbols, "alphabet");
+  if (diagonal.empty() || diagonal[0].empty())
+    throw InputError(dname, "give " + dname + " for every symbol");
+  const std::size_t d = diagonal[0].size(), m = state_width(B, initial_state);
+  const std::vector<Matrix<Rational>> Bs = optional_bs(symbols, B, d, m);
+  std::vector<DplrStep> dplr;
+  std::vector<Rwkv7Step> rwkv7;
+  for (std::size_t k = 0; k < symbols.size(); ++k) {
+    const std::string s = "['" + symbols[k] + "']";
+    Vector dk = vector_of(diagonal[k], dname + s), ak = vector_of(a[k], "a" + s),
+           bk = vector_of(b[k], "b" + s);
+    for (const auto& [v, field] :
+         {std::pair{&dk, dname}, {&ak, std::string("a")}, {&bk, std::string("b")}})
+      if (v->size() != d)
+        throw InputError(field + s, "expected " + std::to_string(d) + " entries, got " +
+                                        std::to_string(v->size()));
+    if (rwkv)
+      rwkv7.push_back({dk, ak, bk, Bs[k]});
+    else
+      dplr.push_back({dk, ak, bk, Bs[k]});
+  }
+  return built_model(name, std::move(alphabet), accept, [&] {
+    LayerFrame frame = frame_of(d, m, symbols.size(), readout, initial_state, readout_bias);
+    return rwkv ? make_rwkv7(std::move(frame), rwkv7) : make_dplr(std::move(frame), dplr);
+  });
 }
 
 // `rnncc run MODEL INPUT... [--precision] [--trace] --json`, the document it prints.
@@ -486,6 +611,9 @@ PYBIND11_MODULE(_rnncc, m) {
   m.def("parse_model", &parse_model, py::arg("text"), py::arg("source") = "<string>");
   m.def("build_diagonal", &build_diagonal);
   m.def("build_delta", &build_delta);
+  m.def("build_general", &build_general);
+  m.def("build_pd", &build_pd);
+  m.def("build_low_rank", &build_low_rank);
 
   py::class_<CompileArgs>(m, "CompileArgs")
       .def(py::init<>())

@@ -16,6 +16,9 @@ import numpy as np
 from . import _rnncc
 from ._rnncc import DomainError, InputError  # noqa: F401  (rnncc.InputError is a ValueError)
 
+# Tracebacks name them where users import them from: rnncc.InputError, not rnncc._rnncc.…
+InputError.__module__ = DomainError.__module__ = "rnncc"
+
 __all__ = [
     "InputError",
     "DomainError",
@@ -75,6 +78,28 @@ def _matrix(m, where: str) -> list[list[str]]:
         raise InputError(f"{where}: expected a matrix, got shape {a.shape}")
     return [[_exact_text(x, f"{where}[{i}][{j}]") for j, x in enumerate(row)]
             for i, row in enumerate(a)]
+
+
+def _image_list(p, where: str) -> list[int]:
+    """P as its image list: a list of row indices, or a 0/1 column-one-hot matrix."""
+    a = np.asarray(p, dtype=object)
+    if a.ndim == 1:
+        out = []
+        for j, x in enumerate(a):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < 0:
+                raise InputError(f"{where}[{j}]: {x!r}: expected a row index (an integer ≥ 0)")
+            out.append(int(x))
+        return out
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise InputError(f"{where}: expected a list of row indices or a square 0/1 matrix")
+    out = []
+    for j in range(a.shape[1]):
+        ones = [i for i in range(a.shape[0]) if a[i, j] == 1]
+        if len(ones) != 1 or any(a[i, j] not in (0, 1) for i in range(a.shape[0])):
+            raise InputError(f"{where}: expected a column-one-hot 0/1 matrix: column {j} has "
+                             f"{sum(1 for i in range(a.shape[0]) if a[i, j] != 0)} nonzero entries")
+        out.append(ones[0])
+    return out
 
 
 def _per_symbol(values: Mapping, alphabet: Sequence[str], name: str, convert):
@@ -191,8 +216,8 @@ class families:
 
     @staticmethod
     def diagonal(alphabet: Sequence[str], decay: Mapping, B: Mapping, readout, *,
-                 family: str = "diagonal", initial_state=None, accept: str = "positive",
-                 name: str = "") -> Model:
+                 family: str = "diagonal", initial_state=None, readout_bias=None,
+                 accept: str = "positive", name: str = "") -> Model:
         """A_σ = diag(decay[σ]) (family diagonal, gla, s4: the same decay for every symbol;
         mamba2: one scalar decay per symbol), B[σ] d×m, readout r×d, S_0 (d×m) zero unless
         given; accept "positive" (y[0][0] > 0) or "zero"."""
@@ -201,13 +226,15 @@ class families:
                              lambda v, w: _vector(np.atleast_1d(np.asarray(v, dtype=object)), w))
         Bs = _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
+        bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
         return Model(_rnncc.build_diagonal(family, alphabet, decays, Bs,
-                                           _matrix(readout, "readout"), init, accept, name))
+                                           _matrix(readout, "readout"), init, bias, accept, name))
 
     @staticmethod
     def deltanet(alphabet: Sequence[str], k: Mapping, v: Mapping, beta: Mapping, readout, *,
                  alpha: Mapping | None = None, family: str = "deltanet", beta_range: str = "any",
-                 initial_state=None, accept: str = "positive", name: str = "") -> Model:
+                 initial_state=None, readout_bias=None, accept: str = "positive",
+                 name: str = "") -> Model:
         """A_σ = I − β_σ k_σ k_σᵀ, B_σ = β_σ k_σ v_σᵀ (deltanet); gated_deltanet multiplies A
         by the scalar alpha[σ], kda by diag(alpha[σ]). beta_range: any, (0,1), (0,1], (0,2),
         (0,2] (checked)."""
@@ -220,9 +247,72 @@ class families:
             alpha, alphabet, "alpha",
             lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w))
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
+        bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
         return Model(_rnncc.build_delta(family, alphabet, alphas, betas, ks, vs,
-                                        _matrix(readout, "readout"), init, beta_range, accept,
+                                        _matrix(readout, "readout"), init, bias, beta_range, accept,
                                         name))
+
+
+    @staticmethod
+    def general(alphabet: Sequence[str], A: Mapping, readout, *, B: Mapping | None = None,
+                initial_state=None, readout_bias=None, accept: str = "positive",
+                name: str = "") -> Model:
+        """Any A_σ (d×d) and B_σ (d×m; zero when B is not given): h_t = A_σ h_{t−1} + B_σ."""
+        alphabet = list(alphabet)
+        As = _per_symbol(A, alphabet, "A", _matrix)
+        Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
+        init = None if initial_state is None else _matrix(initial_state, "initial_state")
+        bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
+        return Model(_rnncc.build_general(alphabet, As, Bs, _matrix(readout, "readout"), init,
+                                          bias, accept, name))
+
+    @staticmethod
+    def pd(alphabet: Sequence[str], P: Mapping, readout, *, D: Mapping | None = None,
+           B: Mapping | None = None, permutation: bool = False, initial_state=None,
+           readout_bias=None, accept: str = "positive", name: str = "") -> Model:
+        """PD-SSM: A_σ = P_σ·diag(D_σ), P[σ] the image list (P_σ e_j = e_{P[σ][j]}; a 0/1
+        column-one-hot matrix is accepted too), D ones unless given, B zero unless given;
+        permutation=True requires every P_σ to be a permutation."""
+        alphabet = list(alphabet)
+        Ps = _per_symbol(P, alphabet, "P", _image_list)
+        Ds = [] if D is None else _per_symbol(
+            D, alphabet, "D", lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w))
+        Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
+        init = None if initial_state is None else _matrix(initial_state, "initial_state")
+        bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
+        return Model(_rnncc.build_pd(alphabet, Ps, Ds, Bs, _matrix(readout, "readout"), init,
+                                     bias, permutation, accept, name))
+
+    @staticmethod
+    def dplr(alphabet: Sequence[str], D: Mapping, a: Mapping, b: Mapping, readout, *,
+             B: Mapping | None = None, initial_state=None, readout_bias=None,
+             accept: str = "positive", name: str = "") -> Model:
+        """Diagonal plus low rank: A_σ = diag(D_σ) − a_σ b_σᵀ (vectors of d entries), B zero
+        unless given."""
+        return families._low_rank("dplr", alphabet, D, "D", a, b, B, readout, initial_state,
+                                  readout_bias, accept, name)
+
+    @staticmethod
+    def rwkv7(alphabet: Sequence[str], w: Mapping, a: Mapping, b: Mapping, readout, *,
+              B: Mapping | None = None, initial_state=None, readout_bias=None,
+              accept: str = "positive", name: str = "") -> Model:
+        """RWKV-7's generalized delta rule: A_σ = diag(w_σ) + a_σ b_σᵀ, B zero unless given."""
+        return families._low_rank("rwkv7", alphabet, w, "w", a, b, B, readout, initial_state,
+                                  readout_bias, accept, name)
+
+    @staticmethod
+    def _low_rank(family, alphabet, diagonal, dname, a, b, B, readout, initial_state,
+                  readout_bias, accept, name):
+        alphabet = list(alphabet)
+        vec = lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w)
+        Ds = _per_symbol(diagonal, alphabet, dname, vec)
+        As = _per_symbol(a, alphabet, "a", vec)
+        Bv = _per_symbol(b, alphabet, "b", vec)
+        Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
+        init = None if initial_state is None else _matrix(initial_state, "initial_state")
+        bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
+        return Model(_rnncc.build_low_rank(family, alphabet, Ds, As, Bv, Bs,
+                                           _matrix(readout, "readout"), init, bias, accept, name))
 
 
 # --- circuits ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Models: loading, the family builders, run in exact / log / mod-p precision (differential
 against `rnncc run --json`), and the diagnostics of bad input."""
 
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -109,3 +110,83 @@ def test_bad_input_string_and_precision():
         m.run("ab", "mod:8")
     with pytest.raises(rnncc.InputError, match="int_bits"):
         m.run("ab", "exact", int_bits=3)
+
+
+# Each family builder against a shipped model file of that family: the parameters read from the
+# file's JSON, built through the builder, must give the same model (its JSON) and the same runs.
+def _layer(path):
+    j = json.loads(open(path).read())  # the tests run in the source root
+    return j, j["layers"][0]
+
+
+def _common(j, layer):
+    kw = dict(readout=layer["readout"], accept=j["accept"]["mode"], name=j["name"])
+    for key in ("initial_state", "readout_bias"):
+        if key in layer:
+            kw[key] = layer[key]
+    return kw
+
+
+def _per(layer, field):
+    return {s: p[field] for s, p in layer["symbols"].items() if field in p}
+
+
+def _built(path):
+    j, layer = _layer(path)
+    fam, kw = layer["family"], _common(j, layer)
+    B = _per(layer, "B")
+    if B:
+        # B per symbol may be missing for some symbols (zero): give zeros explicitly
+        B = {s: B.get(s, ["0"] * layer["d"]) for s in j["alphabet"]}
+        kw["B"] = B
+    if fam == "general":
+        return rnncc.families.general(j["alphabet"], A=_per(layer, "A"), **kw)
+    if fam == "pd":
+        D = _per(layer, "D")
+        return rnncc.families.pd(j["alphabet"], P=_per(layer, "P"), D=D or None,
+                                 permutation=layer.get("P_kind") == "permutation", **kw)
+    if fam == "dplr":
+        return rnncc.families.dplr(j["alphabet"], D=_per(layer, "D"), a=_per(layer, "a"),
+                                   b=_per(layer, "b"), **kw)
+    if fam == "rwkv7":
+        return rnncc.families.rwkv7(j["alphabet"], w=_per(layer, "w"), a=_per(layer, "a"),
+                                    b=_per(layer, "b"), **kw)
+    raise AssertionError(fam)
+
+
+@pytest.mark.parametrize("path", ["examples/binary_value_wfa.json", "examples/s5_word_problem.json",
+                                  "examples/dplr_d3.json", "examples/rwkv7_overwrite.json"])
+def test_family_builders_rebuild_the_examples(path):
+    built, loaded = _built(path), rnncc.load_model(path)
+    assert built.describe() == loaded.describe()
+    strip = lambda d: {k: v for k, v in d.items() if k not in ("description", "comment")}
+    assert [strip(x) for x in built.to_json()["layers"]] == \
+        [strip(x) for x in loaded.to_json()["layers"]]
+    rng = np.random.default_rng(11)
+    for _ in range(12):
+        s = "".join(rng.choice(loaded.alphabet, size=rng.integers(1, 10)))
+        assert built.run(s).outputs.tolist() == loaded.run(s).outputs.tolist()
+        assert built.run(s, "mod:101").outputs.tolist() == loaded.run(s, "mod:101").outputs.tolist()
+
+
+def test_pd_builder_matrix_form_and_diagnostics():
+    # P as a 0/1 matrix or as its image list: the same model; a cycle on 3 states.
+    img = rnncc.families.pd(["a"], P={"a": [1, 2, 0]}, readout=[[1, 0, 0]],
+                            initial_state=[1, 0, 0], permutation=True)
+    mat = rnncc.families.pd(["a"], P={"a": [[0, 0, 1], [1, 0, 0], [0, 1, 0]]},
+                            readout=[[1, 0, 0]], initial_state=[1, 0, 0], permutation=True)
+    assert img.to_json() == mat.to_json()
+    # e0 → e1 → e2 → e0: the readout of e0 is 1 exactly at lengths divisible by 3
+    assert [int(y[0][0]) for y in img.run("aaaaaa").outputs] == [0, 0, 1, 0, 0, 1]
+    with pytest.raises(rnncc.InputError, match=r"P\['a'\]\[1\]: 3: expected a row index below 3"):
+        rnncc.families.pd(["a"], P={"a": [0, 3, 1]}, readout=[[1, 0, 0]])
+    with pytest.raises(rnncc.InputError,
+                       match=r"P\['a'\]: expected a column-one-hot 0/1 matrix: column 0 has 2"):
+        rnncc.families.pd(["a"], P={"a": [[1, 0], [1, 0]]}, readout=[[1, 0]])
+    with pytest.raises(rnncc.InputError, match=r"P\['a'\]"):  # not a permutation
+        rnncc.families.pd(["a"], P={"a": [0, 0]}, readout=[[1, 0]], permutation=True)
+    with pytest.raises(rnncc.InputError, match=r"a\['x'\]: expected 2 entries, got 1"):
+        rnncc.families.dplr(["x"], D={"x": [1, 1]}, a={"x": [1]}, b={"x": [1, 0]},
+                            readout=[[1, 0]])
+    with pytest.raises(rnncc.InputError, match=r"A\['y'\]"):
+        rnncc.families.general(["x", "y"], A={"x": [[1]], "y": [[0.5]]}, readout=[[1]])
