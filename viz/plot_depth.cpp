@@ -166,8 +166,7 @@ std::string depth_plot_script(const std::vector<DepthPoint>& points,
     n_max = std::max(n_max, p.n);
   }
   if (n_min == 0) n_min = 1;
-  const std::string title = "Circuit depth against n, target " + plot_target_label(target) +
-                            (multiplot ? ": points measured, lines the laws fitted by AICc" : "");
+  const std::string title = "Circuit depth against n, target " + plot_target_label(target);
 
   std::string s = "# rnncc depth --plot: circuit depth against n, target " + to_string(target) +
                   ".\n# Edit and rerun in this directory: gnuplot " +
@@ -243,7 +242,9 @@ std::string depth_plot_script(const std::vector<DepthPoint>& points,
                      gp_string(title));
   else
     s += "set title " + gp_string(title) + "\n";
-  s += std::string(multiplot ? "set title 'every series (log-log axes)'\n" : "") +
+  s += std::string(multiplot
+                       ? "set title 'every series (log-log axes); lines: the laws AICc chose'\n"
+                       : "") +
        "set logscale y 2\n" + plot_series(all);
   for (const auto& [m, members] : classes) {
     const bool linear = m == GrowthModel::linear;

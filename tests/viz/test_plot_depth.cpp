@@ -130,3 +130,25 @@ TEST_CASE("the depth plot: format from the extension, script and data kept besid
     CHECK(std::filesystem::exists(path));
   }
 }
+
+TEST_CASE("the depth plot without gnuplot: the script and data, and how to render them",
+          "[depth-growth]") {
+  const auto pts = measure_depths({"dplr", "relu-rnn"}, parse_lengths("2..16"),
+                                  DepthTarget::arithmetic, 1u << 20);
+  const std::string path = temp("rnncc-depth-nognuplot.svg");
+  const char* saved = std::getenv("PATH");
+  const std::string old_path = saved ? saved : "";
+  ::setenv("PATH", "/nonexistent-rnncc-test", 1);  // no gnuplot on it
+  const DepthPlotFiles files = plot_depths(pts, fit_depths(pts), DepthTarget::arithmetic, path);
+  ::setenv("PATH", old_path.c_str(), 1);
+  CHECK_FALSE(files.rendered);
+  CHECK_FALSE(std::filesystem::exists(path));
+  CHECK(slurp(path + ".dat") == depth_plot_data(pts));
+  CHECK_THAT(slurp(path + ".gp"), Catch::Contains("f1(x) = 4*x + 2"));  // relu-rnn: 4n + 2
+  CHECK(files.render_hint == "cd '" + std::filesystem::path(path).parent_path().string() +
+                                 "' && gnuplot 'rnncc-depth-nognuplot.svg.gp'");
+  if (!have_gnuplot()) return;
+  const std::string rerun = files.render_hint + " 2>/dev/null";
+  CHECK(std::system(rerun.c_str()) == 0);  // the hint renders the picture
+  CHECK_THAT(slurp(path), Catch::Contains("<svg"));
+}
