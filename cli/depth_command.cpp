@@ -1,6 +1,6 @@
 // rnncc depth [--arch LIST] [--model A.json,B.json,…] --lengths A..B
-// [--target arith|boolean|threshold] [--plot OUT.svg] [--csv] [--json] [--max-gates N]: circuit
-// depth growth across architectures and model files, growth laws chosen by AICc
+// [--target arith|boolean|threshold] [--plot OUT.(svg|png|pdf)] [--csv] [--json] [--max-gates N]:
+// circuit depth growth across architectures and model files, growth laws chosen by AICc
 // (circuits/depth_growth.hpp).
 #include <algorithm>
 #include <cmath>
@@ -37,7 +37,8 @@ Action add_depth_command(CLI::App& app) {
   cmd->add_option("--lengths", f->lengths,
                   "A..B: n = A, 2A, 4A, … up to B (default 2..1024; boolean 4..256)");
   cmd->add_option("--target", f->target, "arith, boolean or threshold")->capture_default_str();
-  cmd->add_option("--plot", f->plot, "write an SVG plot (gnuplot)");
+  cmd->add_option("--plot", f->plot,
+                  "write a plot (gnuplot; .svg, .png or .pdf), its script and data beside it");
   cmd->add_flag("--csv", f->csv, "print CSV instead of the table");
   cmd->add_flag("--json", f->json, "print JSON");
   cmd->add_option("--max-gates", f->max_gates, "refuse circuits estimated larger than this")
@@ -45,6 +46,7 @@ Action add_depth_command(CLI::App& app) {
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     const CircuitTarget target = parse_target(f->target);
+    if (!f->plot.empty()) plot_format_for(f->plot);  // a bad extension before the work
     const bool with_models = !f->model.empty();
     // With --model, the built-in architectures only where --arch names them.
     const auto archs = with_models && cmd->count("--arch") == 0 ? std::vector<std::string>{}
@@ -64,11 +66,16 @@ Action add_depth_command(CLI::App& app) {
     for (const auto& why : skipped)
       std::cerr << "rnncc: note: no " << to_string(target) << " circuit for " << why << "\n";
     const auto fits = fitting ? fit_depths(points) : std::vector<DepthFit>{};
-    if (!f->plot.empty() && !plot_depths_svg(points, f->plot)) {
-      const std::string csv_path = f->plot + ".csv";
-      write_file_atomically(csv_path, depth_csv(points));
-      std::cerr << "rnncc: gnuplot is not installed; wrote the data to " << csv_path
-                << " instead of " << f->plot << "\n";
+    if (!f->plot.empty()) {
+      // The fitted laws drawn beside the points (fitted here for --csv too, where they can be).
+      const auto plot_fits = fitting                           ? fits
+                             : lengths.size() >= kMinFitPoints ? fit_depths(points)
+                                                               : std::vector<DepthFit>{};
+      const DepthPlotFiles files = plot_depths(points, plot_fits, target, f->plot);
+      if (!files.rendered)
+        std::cerr << "rnncc: gnuplot is not installed; wrote " << files.script << " and "
+                  << files.data << " instead of " << f->plot << " (render them with `"
+                  << files.render_hint << "`)\n";
     }
     if (f->csv) {
       std::cout << depth_csv(points);

@@ -1,5 +1,5 @@
 // rnncc draw (MODEL.json --length N [--scan S] | CIRCUIT.json) -o OUT.(svg|png|dot) [--collapse]
-// [--highlight critical]
+// [--highlight critical] [--target arith|boolean|threshold] [--precision exact|log:C]
 #include <iostream>
 #include <memory>
 
@@ -34,6 +34,12 @@ Action add_draw_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--structure", f->flags.structure, "auto or dense, when compiling a model")
       ->capture_default_str();
+  cmd->add_option("--target", f->flags.target,
+                  "arith, boolean or threshold, when compiling a model")
+      ->capture_default_str();
+  cmd->add_option("--precision", f->flags.precision,
+                  "exact or log:C (boolean and threshold targets), when compiling a model")
+      ->capture_default_str();
   cmd->add_option("-o,--output", f->output, "OUT.svg, OUT.png or OUT.dot")->required();
   cmd->add_flag("--collapse", f->collapse, "draw each region (leaf, combine, readout) as one box");
   cmd->add_option("--highlight", f->highlight, "critical: highlight a longest path");
@@ -56,7 +62,10 @@ Action add_draw_command(CLI::App& app) {
                             ? compile_from_flags(f->input, f->flags)
                             : load_circuit(f->input);
     if (f->flags.length > 0)
-      o.title = f->input + ", n = " + std::to_string(f->flags.length) + ", " + f->flags.scan;
+      o.title = f->input + ", n = " + std::to_string(f->flags.length) + ", " + f->flags.scan +
+                (f->flags.target != "arith"
+                     ? ", target " + f->flags.target + " (" + f->flags.precision + ")"
+                     : "");
     out.write(draw_circuit(c, o));
     out.commit();
     return 0;

@@ -4,14 +4,17 @@
 #include <graphviz/gvc.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "algebra/error.hpp"
 #include "circuits/analysis.hpp"
+#include "viz/cgraph_ids.hpp"
 
 namespace rnncc {
 
@@ -79,15 +82,14 @@ std::string symbol(const Circuit& c, GateId id) {
   return "?";
 }
 
-std::string region_label(const Region& r, std::size_t gates) {
+std::string region_label(const Region& r) {
   switch (r.kind) {
     case RegionKind::input:
       return "inputs";
     case RegionKind::leaf:
       return fmt::format("F{} = (A(x{}), B(x{}))", r.level, r.level, r.level);
     case RegionKind::combine:
-      return fmt::format("v{}∘v{} · level {} · {} gates", r.target + 1, r.source + 1, r.level,
-                         gates);
+      return fmt::format("v{}∘v{} · level {}", r.target + 1, r.source + 1, r.level);
     case RegionKind::readout:
       return fmt::format("y{} = C·S{}", r.level, r.level);
     case RegionKind::input_map:
@@ -112,6 +114,22 @@ struct Graph {
     agsafeset(obj, s(key), s(value), s(""));
   }
 };
+
+// "… — 12 gates": a label with the number of gates drawn for it.
+std::string counted(const std::string& label, std::size_t gates) {
+  return fmt::format("{} — {} gate{}", label, gates, gates == 1 ? "" : "s");
+}
+
+// The time step of an input named "x[t,…]" (the compilers' input_name), or none.
+std::optional<std::size_t> input_time(const std::string& name) {
+  const auto open = name.find('[');
+  if (open == std::string::npos || open + 1 >= name.size()) return std::nullopt;
+  std::size_t t = 0, at = open + 1;
+  if (!std::isdigit(static_cast<unsigned char>(name[at]))) return std::nullopt;
+  for (; at < name.size() && std::isdigit(static_cast<unsigned char>(name[at])); ++at)
+    t = t * 10 + static_cast<std::size_t>(name[at] - '0');
+  return t;
+}
 
 }  // namespace
 
@@ -139,6 +157,16 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
   if (o.highlight_critical)
     for (GateId g : critical_path(c, FaninModel::unbounded)) critical.insert(g);
 
+  // AIG inversions: a NOT gate that is no output and reads no constant is not drawn; its
+  // readers get a marked (dashed, odot-headed) edge from its operand instead.
+  std::vector<bool> is_output(c.size(), false);
+  for (GateId g : c.outputs()) is_output[g] = true;
+  auto elided = [&](GateId g) {
+    return !o.collapse && c.kind(g) == GateKind::not_ && !is_output[g] &&
+           c.kind(c.operands(g)[0]) != GateKind::constant;
+  };
+  auto drawn = [&](GateId g) { return live[g] && c.kind(g) != GateKind::constant && !elided(g); };
+
   std::size_t nodes = 0;
   if (o.collapse) {
     std::set<std::uint32_t> used;
@@ -147,7 +175,7 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
         used.insert(region_of[id]);
     nodes = used.size();
   } else {
-    for (GateId id = 0; id < c.size(); ++id) nodes += live[id] && c.kind(id) != GateKind::constant;
+    for (GateId id = 0; id < c.size(); ++id) nodes += drawn(id);
   }
   if (nodes > o.max_nodes)
     throw InputError("--max-nodes",
@@ -155,7 +183,11 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
                                  "(raise --max-nodes to draw it anyway{})",
                                  nodes, o.max_nodes, o.collapse ? "" : ", or try --collapse"));
 
-  Graph G{agopen(const_cast<char*>("circuit"), Agdirected, nullptr), {}};
+  // The Graphviz context first, for every format: it installs default attributes (a node's
+  // label "\N") in cgraph's process-wide prototype graph, so a graph opened before the first
+  // context would be written without them and one opened after with them.
+  GVC_t* gvc = gvContext();
+  Graph G{agopen(const_cast<char*>("circuit"), Agdirected, deterministic_cgraph_disc()), {}};
   G.set(G.g, "rankdir", "BT");
   G.set(G.g, "newrank", "true");
   G.set(G.g, "fontname", "Helvetica");
@@ -167,34 +199,62 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
   }
 
   if (!o.collapse) {
-    // Clusters per region (inputs and constants stay outside), then rank = depth.
+    // Inputs first, in time order (x[1,·] before x[2,·], then by index), one rank left to
+    // right; then the clusters per region (inputs and constants stay outside), leaves in time
+    // order; then the gates, ranked by depth.
+    std::vector<GateId> inputs;
+    for (GateId id : c.inputs())
+      if (live[id]) inputs.push_back(id);
+    std::stable_sort(inputs.begin(), inputs.end(), [&](GateId a, GateId b) {
+      const auto ta = input_time(c.input_names()[c.input_index(a)]);
+      const auto tb = input_time(c.input_names()[c.input_index(b)]);
+      if (ta && tb && *ta != *tb) return *ta < *tb;
+      return c.input_index(a) < c.input_index(b);
+    });
+    std::vector<GateId> order = inputs;
+    for (GateId id = 0; id < c.size(); ++id)
+      if (drawn(id) && c.kind(id) != GateKind::input) order.push_back(id);
+
     std::map<std::uint32_t, Agraph_t*> clusters;
+    std::map<std::uint32_t, std::size_t> cluster_gates;  // the gates drawn in each cluster
+    if (regions) {
+      std::vector<std::uint32_t> used;
+      for (GateId id : order)
+        if (c.kind(id) != GateKind::input && !cluster_gates.count(region_of[id])) {
+          cluster_gates[region_of[id]] = 0;
+          used.push_back(region_of[id]);
+        }
+      std::stable_sort(used.begin(), used.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Region &ra = cc.regions[a], &rb = cc.regions[b];
+        if (ra.kind == RegionKind::leaf && rb.kind == RegionKind::leaf) return ra.level < rb.level;
+        return false;
+      });
+      for (std::uint32_t r : used) {
+        Agraph_t* sub = agsubg(G.g, G.s(fmt::format("cluster_{}", r)), 1);
+        G.set(sub, "style", "filled,rounded");
+        G.set(sub, "color", "#bbbbbb");
+        G.set(sub, "fillcolor", kRegionColour[static_cast<int>(cc.regions[r].kind)]);
+        G.set(sub, "fontsize", "10");
+        clusters.emplace(r, sub);
+      }
+    }
     std::vector<Agnode_t*> node(c.size(), nullptr);
     std::map<std::uint32_t, std::vector<Agnode_t*>> by_depth;
-    for (GateId id = 0; id < c.size(); ++id) {
-      if (!live[id] || c.kind(id) == GateKind::constant) continue;
+    for (GateId id : order) {
       Agraph_t* parent = G.g;
       if (regions && c.kind(id) != GateKind::input) {
-        const std::uint32_t r = region_of[id];
-        auto it = clusters.find(r);
-        if (it == clusters.end()) {
-          Agraph_t* sub = agsubg(G.g, G.s(fmt::format("cluster_{}", r)), 1);
-          const Region& reg = cc.regions[r];
-          std::size_t count = std::count(region_of.begin(), region_of.end(), r);
-          G.set(sub, "label", region_label(reg, count));
-          G.set(sub, "style", "filled,rounded");
-          G.set(sub, "color", "#bbbbbb");
-          G.set(sub, "fillcolor", kRegionColour[static_cast<int>(reg.kind)]);
-          G.set(sub, "fontsize", "10");
-          it = clusters.emplace(r, sub).first;
-        }
-        parent = it->second;
+        parent = clusters.at(region_of[id]);
+        ++cluster_gates[region_of[id]];
       }
       Agnode_t* n = agnode(parent, G.s(fmt::format("g{}", id)), 1);
-      // operand constants are folded into the label: "× 3/4"
+      // operand constants are folded into the label: "× 3/4" (with its weight at a thr gate)
       std::string label = symbol(c, id);
-      for (GateId op : c.operands(id))
-        if (c.kind(op) == GateKind::constant) label += " " + to_string(c.constant(op));
+      const auto ops = c.operands(id);
+      for (std::size_t k = 0; k < ops.size(); ++k)
+        if (c.kind(ops[k]) == GateKind::constant)
+          label += c.kind(id) == GateKind::thr
+                       ? fmt::format(" {:+}·{}", c.weights(id)[k], to_string(c.constant(ops[k])))
+                       : " " + to_string(c.constant(ops[k]));
       G.set(n, "label", label);
       G.set(n, "tooltip", fmt::format("gate {} ({}), depth {}", id, name(c.kind(id)), depth[id]));
       G.set(n, "shape", c.kind(id) == GateKind::input ? "box" : "circle");
@@ -211,18 +271,43 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
       node[id] = n;
       by_depth[depth[id]].push_back(n);
     }
+    for (auto& [r, sub] : clusters)  // the label counts the gates drawn in it
+      G.set(sub, "label", counted(region_label(cc.regions[r]), cluster_gates[r]));
     for (auto& [d, ns] : by_depth) {  // rank by depth
       Agraph_t* rank = agsubg(G.g, G.s(fmt::format("rank_{}", d)), 1);
       G.set(rank, "rank", "same");
       for (Agnode_t* n : ns) agsubnode(rank, n, 1);
     }
-    for (GateId id = 0; id < c.size(); ++id) {
-      if (!node[id]) continue;
-      for (GateId op : c.operands(id)) {
-        if (!node[op]) continue;
-        Agedge_t* e = agedge(G.g, node[op], node[id], nullptr, 1);
+    // Invisible edges between consecutive inputs keep them left to right in time order.
+    for (std::size_t i = 1; i < inputs.size(); ++i) {
+      Agedge_t* e = agedge(G.g, node[inputs[i - 1]], node[inputs[i]], nullptr, 1);
+      G.set(e, "style", "invis");
+    }
+    bool inversions = false;
+    for (GateId id : order) {
+      const auto ops = c.operands(id);
+      for (std::size_t k = 0; k < ops.size(); ++k) {
+        GateId from = ops[k];
+        bool inverted = false;
+        while (elided(from)) {  // through the NOTs that are not drawn
+          inverted = !inverted;
+          from = c.operands(from)[0];
+        }
+        if (!node[from]) continue;
+        Agedge_t* e = agedge(G.g, node[from], node[id], nullptr, 1);
         G.set(e, "arrowsize", "0.5");
-        if (critical.count(id) && critical.count(op)) {
+        if (c.kind(id) == GateKind::thr) {
+          G.set(e, "label", fmt::format("{}", c.weights(id)[k]));
+          G.set(e, "fontsize", "9");
+          G.set(e, "fontcolor", "#6a3d9a");
+        }
+        if (inverted) {
+          G.set(e, "style", "dashed");
+          G.set(e, "arrowhead", "odot");
+          G.set(e, "arrowsize", "0.7");
+          inversions = true;
+        }
+        if (critical.count(id) && critical.count(from)) {
           G.set(e, "color", "#d62728");
           G.set(e, "penwidth", "2.5");
         } else {
@@ -235,6 +320,28 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
       if (!node[id]) continue;
       G.set(node[id], "shape", "doublecircle");
       if (i < c.output_names().size()) G.set(node[id], "xlabel", c.output_names()[i]);
+    }
+    if (inversions) {  // the legend of the marked edges
+      Agraph_t* legend = agsubg(G.g, G.s("cluster_legend"), 1);
+      G.set(legend, "label", "legend");
+      G.set(legend, "fontsize", "10");
+      G.set(legend, "style", "rounded");
+      G.set(legend, "color", "#bbbbbb");
+      Agnode_t* a = agnode(legend, G.s("legend_a"), 1);
+      Agnode_t* b = agnode(legend, G.s("legend_b"), 1);
+      G.set(a, "label", "a");
+      G.set(b, "label", "reads ¬a");
+      for (Agnode_t* n : {a, b}) {
+        G.set(n, "shape", "plaintext");
+        G.set(n, "fontsize", "10");
+      }
+      Agedge_t* e = agedge(G.g, a, b, nullptr, 1);
+      G.set(e, "style", "dashed");
+      G.set(e, "arrowhead", "odot");
+      G.set(e, "arrowsize", "0.7");
+      G.set(e, "color", "#777777");
+      G.set(e, "label", "NOT");
+      G.set(e, "fontsize", "9");
     }
   } else {
     // One box per region; an edge where a gate of one region reads a gate of another. Inputs
@@ -252,8 +359,7 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
     for (auto& [r, k] : count) {
       const Region& reg = cc.regions[r];
       Agnode_t* n = agnode(G.g, G.s(fmt::format("r{}", r)), 1);
-      G.set(n, "label",
-            reg.kind == RegionKind::input ? fmt::format("inputs ({})", k) : region_label(reg, k));
+      G.set(n, "label", counted(region_label(reg), k));
       G.set(n, "shape", "box");
       G.set(n, "style", "filled,rounded");
       G.set(n, "fillcolor", kRegionColour[static_cast<int>(reg.kind)]);
@@ -296,7 +402,6 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
     out.assign(buffer, size);
     std::free(buffer);
   } else {
-    GVC_t* gvc = gvContext();
     gvLayout(gvc, G.g, "dot");
     char* data = nullptr;
     unsigned int length = 0;
@@ -305,14 +410,15 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
     if (rc == 0 && data) out.assign(data, length);
     gvFreeRenderData(data);
     gvFreeLayout(gvc, G.g);
-    gvFreeContext(gvc);
     if (rc != 0 || out.empty()) {
       agclose(G.g);
+      gvFreeContext(gvc);
       throw std::runtime_error(
           "Graphviz could not render the drawing (is the graphviz package installed?)");
     }
   }
   agclose(G.g);
+  gvFreeContext(gvc);
   return out;
 }
 

@@ -110,6 +110,7 @@ rnncc_golden(depth-threshold 0 depth_threshold.txt stdout depth --arch s4,counte
 rnncc_golden(depth-threshold-notes 0 depth_threshold_notes.txt stderr depth --arch s4,counter,uhat,pd --lengths 2..64 --target threshold)
 rnncc_golden(depth-boolean 0 depth_boolean.txt stdout depth --arch pd,relu-rnn,counter --lengths 2..32 --target boolean)
 rnncc_golden(err-depth-none 2 err_depth_none.txt stderr depth --arch pd,relu-rnn --lengths 2..16 --target threshold)
+rnncc_golden(err-depth-plot-format 2 err_depth_plot_format.txt stderr depth --arch dplr --lengths 2..16 --plot out.jpg)
 rnncc_golden(err-depth-arch 2 err_depth_arch.txt stderr depth --arch dplr,transformer --lengths 2..8)
 rnncc_golden(err-depth-lengths 2 err_depth_lengths.txt stderr depth --arch dplr --lengths 64..8)
 rnncc_golden(depth-model 0 depth_model.txt stdout depth --arch dplr --model examples/dplr_d3.json,examples/majority_counter.json --lengths 2..64)
