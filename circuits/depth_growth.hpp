@@ -166,6 +166,6 @@ nlohmann::ordered_json depth_json(const std::vector<DepthPoint>& points,
 // The points as CSV: "arch,n,size,depth,bounded_fanin_depth".
 std::string depth_csv(const std::vector<DepthPoint>& points);
 
-// The plot of the points is viz/plot_depth.hpp (plot_depths_svg).
+// The plot of the points is viz/plot_depth.hpp (plot_depths).
 
 }  // namespace rnncc
