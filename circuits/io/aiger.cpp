@@ -230,7 +230,8 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
              " is named twice (first at " + std::to_string(line) + ":" + std::to_string(col) + ")");
     }
     first = line_at;
-    (kind == 'i' ? in_names : out_names)[idx] = netlist_io::decode_name(name);
+    (kind == 'i' ? in_names : out_names)[idx] =
+        netlist_io::decode_name_at(r.s, r.source, name, r.at);
     r.at = end == r.s.size() ? end : end + 1;
   }
   // Inputs first so that input i is circuit input i; then the AND gates in file order.

@@ -98,7 +98,8 @@ Circuit build(const Netlist& n, std::string_view text, const std::string& source
   CircuitBuilder b;
   b.reserve(I + 2 * N + 2);
   std::vector<GateId> gate(I + N, kNoGate);
-  for (std::size_t i = 0; i < I; ++i) gate[i] = b.input(decode_name(n.inputs[i].name));
+  for (std::size_t i = 0; i < I; ++i)
+    gate[i] = b.input(decode_name_at(text, source, n.inputs[i].name, n.inputs[i].at));
   // Iterative depth-first search (deep netlists would overflow the call stack): state 0 new,
   // 1 on the stack, 2 built.
   std::vector<std::uint8_t> state(N, 0);
@@ -144,7 +145,7 @@ Circuit build(const Netlist& n, std::string_view text, const std::string& source
   std::vector<std::string> names;
   for (const Netlist::Use& u : n.outputs) {
     outs.push_back(gate[lookup(u)]);
-    names.push_back(decode_name(u.name));
+    names.push_back(decode_name_at(text, source, u.name, u.at));
   }
   return b.finish(std::move(outs), std::move(names));
 }
@@ -199,6 +200,16 @@ std::string decode_name(std::string_view name) {
     }
   }
   return out;
+}
+
+std::string decode_name_at(std::string_view text, const std::string& source, std::string_view token,
+                           std::size_t at) {
+  std::string name = decode_name(token);
+  if (utf8_error(name) != std::string_view::npos)
+    fail_at(text, source, at,
+            "the name '" + std::string(token) +
+                "' is not UTF-8 once its %XX escapes are decoded (names are UTF-8)");
+  return name;
 }
 
 SignalNames::SignalNames(std::vector<std::string> reserved) {

@@ -80,6 +80,11 @@ std::string encode_name(std::string_view name);
 // inputs and outputs: each %XX with two hex digits becomes its byte; a '%' not followed by two
 // hex digits is kept. decode_name(encode_name(s)) == s for every s.
 std::string decode_name(std::string_view name);
+// decode_name(token) for a reader: token starts at byte offset `at` of `text`; a name that
+// decodes to bytes that are not UTF-8 (a%FF) is the InputError "the name 'a%FF' is not UTF-8
+// once its %XX escapes are decoded" there (circuit names are UTF-8: JSON needs it).
+std::string decode_name_at(std::string_view text, const std::string& source, std::string_view token,
+                           std::size_t at);
 
 // Unique signal names for writing: inputs keep their names, outputs name the gate that drives
 // them where they can, other gates are n<id>; every name is spelled by encode_name, and clashes

@@ -163,6 +163,29 @@ TEST_CASE("netlist names: decode(encode(s)) = s and encode writes only plain cha
   }
 }
 
+TEST_CASE("netlist names: an escape that decodes to bytes that are not UTF-8 is a diagnostic",
+          "[circuits][names][diagnostics]") {
+  auto error = [](auto parse, const std::string& text, const std::string& where) {
+    try {
+      parse(text);
+      FAIL("expected an InputError for " + text);
+    } catch (const InputError& e) {
+      CHECK(e.where() == where);
+      CHECK_THAT(e.what(),
+                 Catch::Contains("the name 'a%FF' is not UTF-8 once its %XX escapes are decoded"));
+    }
+  };
+  error([](const std::string& t) { return parse_aiger(t, "f.aag"); },
+        "aag 1 1 0 1 0\n2\n2\ni0 a%FF\n", "f.aag:4:4");
+  error([](const std::string& t) { return parse_blif(t, "f.blif"); },
+        ".model m\n.inputs b\n.outputs a%FF\n.names b a%FF\n1 1\n", "f.blif:3:10");
+  error([](const std::string& t) { return parse_bench(t, "f.bench"); },
+        "INPUT(a%FF)\nOUTPUT(y)\ny = NOT(a%FF)\n", "f.bench:1:7");
+  // Escapes of UTF-8 read back: %C3%A9 is é.
+  CHECK(parse_bench("INPUT(caf%C3%A9)\nOUTPUT(y)\ny = NOT(caf%C3%A9)\n", "u.bench").input_names() ==
+        std::vector<std::string>{"café"});
+}
+
 TEST_CASE("netlist names: random circuits keep their names through every format",
           "[circuits][names]") {
   std::mt19937_64 rng(2026);
