@@ -120,8 +120,6 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
   std::vector<GateId> var(M + 1, kNoGate);  // positive literal of each variable
   std::vector<GateId> negated(M + 1, kNoGate);
   GateId zero = kNoGate, one = kNoGate;
-  std::vector<GateId> inputs;
-  // Inputs first so that input i is circuit input i.
   for (std::uint64_t i = 1; i <= I; ++i) {
     if (ascii) {
       const std::size_t at = r.at;
@@ -131,7 +129,6 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
                           std::to_string(2 * i) + ", got " + std::to_string(lit));
       r.expect('\n', "the end of the input line");
     }
-    var[i] = b.input("i" + std::to_string(i - 1));
   }
   std::vector<std::uint64_t> out_lits;
   for (std::uint64_t o = 0; o < O; ++o) {
@@ -157,6 +154,8 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
     }
     return negated[v];
   };
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> and_lits;  // built after the symbols
+  and_lits.reserve(A);
   for (std::uint64_t a = 0; a < A; ++a) {
     const std::uint64_t lhs = 2 * (I + L + a + 1);
     std::uint64_t r0, r1;
@@ -185,28 +184,62 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
       r.at = line_at;
       r.fail("AND gate " + std::to_string(a) + " reads a literal that is not defined before it");
     }
-    const GateId ops[] = {literal(r0), literal(r1)};
-    var[I + L + a + 1] = b.raw(GateKind::and_, ops);
+    and_lits.push_back({r0, r1});
   }
-  // Symbol table: iN name / oN name; then an optional comment section.
+  // Symbol table: lines i<n> NAME and o<n> NAME (names in the netlist spelling, decoded by
+  // netlist_io::decode_name); then an optional comment section, a line "c" and free text.
   std::vector<std::string> in_names(I), out_names(O);
-  while (!r.eof() && r.s[r.at] != 'c') {
-    const char kind = r.s[r.at++];
-    if (kind != 'i' && kind != 'o') {
-      --r.at;
-      if (kind == 'l') r.fail("latch symbols in a file without latches");
-      r.fail("expected a symbol line 'i<n> name' or 'o<n> name', or the comment section 'c'");
+  std::vector<std::size_t> in_at(I, std::string_view::npos),
+      out_at(O, std::string_view::npos);  // where each symbol line starts
+  while (!r.eof()) {
+    const std::size_t line_at = r.at;
+    const char kind = r.s[r.at];
+    if (kind == 'c') {
+      if (r.at + 1 < r.s.size() && r.s[r.at + 1] != '\n' && r.s[r.at + 1] != '\r') {
+        ++r.at;
+        r.fail(
+            "expected the end of the line after 'c' (the comment section starts with a line "
+            "'c')");
+      }
+      break;
     }
-    const std::uint64_t idx = r.number("a symbol index");
-    r.expect(' ', "' name'");
-    const std::size_t end = r.s.find('\n', r.at);
-    std::string name(
-        r.s.substr(r.at, end == std::string_view::npos ? std::string_view::npos : end - r.at));
+    if (kind == 'l') r.fail("latch symbols in a file without latches");
+    if (kind != 'i' && kind != 'o')
+      r.fail("expected a symbol line 'i<n> name' or 'o<n> name', or the comment section 'c'");
+    ++r.at;
+    const std::size_t idx_at = r.at;
+    const std::uint64_t idx =
+        r.number(kind == 'i' ? "an input index after 'i'" : "an output index after 'o'");
+    const std::uint64_t count = kind == 'i' ? I : O;
+    if (idx >= count) {
+      r.at = idx_at;
+      r.fail("symbol index " + std::to_string(idx) + " out of range (the file has " +
+             std::to_string(count) + (kind == 'i' ? " inputs" : " outputs") + ")");
+    }
+    r.expect(' ', "' name' after the symbol index");
+    const std::size_t end = std::min(r.s.find('\n', r.at), r.s.size());
+    std::string_view name = r.s.substr(r.at, end - r.at);
+    if (name.ends_with('\r')) name.remove_suffix(1);
+    if (name.empty()) r.fail("expected a symbol name");
     netlist_io::check_utf8_name(r.s, r.source, name, r.at);
-    if ((kind == 'i' && idx >= I) || (kind == 'o' && idx >= O))
-      r.fail("symbol index " + std::to_string(idx) + " out of range");
-    (kind == 'i' ? in_names : out_names)[idx] = std::move(name);
-    r.at = end == std::string_view::npos ? r.s.size() : end + 1;
+    std::size_t& first = (kind == 'i' ? in_at : out_at)[idx];
+    if (first != std::string_view::npos) {
+      auto [line, col] = line_column(r.s, first);
+      r.at = line_at;
+      r.fail(std::string(kind == 'i' ? "input " : "output ") + std::to_string(idx) +
+             " is named twice (first at " + std::to_string(line) + ":" + std::to_string(col) + ")");
+    }
+    first = line_at;
+    (kind == 'i' ? in_names : out_names)[idx] =
+        netlist_io::decode_name_at(r.s, r.source, name, r.at);
+    r.at = end == r.s.size() ? end : end + 1;
+  }
+  // Inputs first so that input i is circuit input i; then the AND gates in file order.
+  for (std::uint64_t i = 1; i <= I; ++i)
+    var[i] = b.input(in_names[i - 1].empty() ? "i" + std::to_string(i - 1) : in_names[i - 1]);
+  for (std::uint64_t a = 0; a < A; ++a) {
+    const GateId ops[] = {literal(and_lits[a].first), literal(and_lits[a].second)};
+    var[I + L + a + 1] = b.raw(GateKind::and_, ops);
   }
   std::vector<GateId> outs;
   for (std::uint64_t lit : out_lits) outs.push_back(literal(lit));
@@ -215,9 +248,7 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source) {
                            [](const std::string& n) { return !n.empty(); });
   for (std::uint64_t o = 0; o < O && named; ++o)
     names.push_back(out_names[o].empty() ? "o" + std::to_string(o) : out_names[o]);
-  Circuit c = b.finish(outs, names);
-  (void)in_names;  // input names are kept as i<n>; symbol names are informational
-  return c;
+  return b.finish(outs, names);
 }
 
 Circuit load_aiger(const std::string& path) {
@@ -292,8 +323,13 @@ std::string write_aiger(const Circuit& c, AigerFormat format) {
       }
     }
   }
-  for (std::size_t o = 0; o < aig.output_names().size(); ++o)
-    out += "o" + std::to_string(o) + " " + aig.output_names()[o] + "\n";
+  // The symbol table: every input and output, spelled as BLIF and .bench spell them.
+  netlist_io::SignalNames names;
+  const netlist_io::PortNames p = netlist_io::port_names(aig, names);
+  for (std::size_t i = 0; i < p.input_names.size(); ++i)
+    out += "i" + std::to_string(i) + " " + p.input_names[i] + "\n";
+  for (std::size_t o = 0; o < p.output_names.size(); ++o)
+    out += "o" + std::to_string(o) + " " + p.output_names[o] + "\n";
   out += "c\nwritten by rnncc\n";
   return out;
 }

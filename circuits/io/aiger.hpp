@@ -7,8 +7,12 @@
 // so the structure is exactly the file's: and-gate count = A, and `aig_levels` (AND depth, NOT
 // free) is what ABC's print_stats calls levels. Latches (L > 0) are refused: rnncc's circuits
 // are combinational.
+// The symbol table (i<n>/o<n> lines, then the comment section "c") names inputs and outputs in
+// the netlist spelling of circuits/io/netlist.hpp (encode_name: x[1,0] is x[1%2C0]), decoded on
+// reading; malformed symbol lines are InputErrors at file:line:column.
 // Writing lowers `or`, `xor` and n-ary gates to AND/NOT trees (lower_to_aig,
-// circuits/passes/aig_lowering.hpp) and refuses arithmetic, threshold and test gates.
+// circuits/passes/aig_lowering.hpp), refuses arithmetic, threshold and test gates, and names
+// every input and output in the symbol table as the BLIF and .bench writers name them.
 #pragma once
 
 #include <cstddef>

@@ -238,12 +238,6 @@ Circuit load_blif(const std::string& path) {
 // Writing BLIF.
 namespace {
 
-bool blif_legal(char ch, bool first) {
-  // Any printable non-blank character except the comment and continuation characters and '='
-  // (.subckt's formal=actual); a leading '.' would read as a directive.
-  return ch > ' ' && ch < 127 && ch != '#' && ch != '\\' && ch != '=' && !(first && ch == '.');
-}
-
 void append_list(std::string& out, std::string_view directive,
                  const std::vector<std::string>& names) {
   out += directive;
@@ -263,12 +257,12 @@ void append_list(std::string& out, std::string_view directive,
 }  // namespace
 
 std::string write_blif(const Circuit& c, std::string_view model) {
-  netlist_io::SignalNames names(blif_legal);
+  netlist_io::SignalNames names;
   netlist_io::NetlistView v = netlist_io::prepare(c, "blif", "BLIF", names);
   const Circuit& d = v.circuit;
   const auto& nm = v.gate_names;
   std::string out = "# written by rnncc (BLIF, combinational)\n.model " +
-                    netlist_io::SignalNames(blif_legal).sanitize(model) + "\n";
+                    netlist_io::SignalNames().sanitize(model) + "\n";
   std::vector<std::string> ins;
   for (GateId i : d.inputs()) ins.push_back(nm[i]);
   append_list(out, ".inputs", ins);

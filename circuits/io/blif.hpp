@@ -43,8 +43,9 @@ namespace rnncc {
 Circuit parse_blif(std::string_view text, const std::string& source);
 Circuit load_blif(const std::string& path);
 
-// `model` names the .model (sanitized). Throws InputError("blif", …) naming the first gate
-// that is not boolean (arithmetic or test gates, constants other than 0 and 1).
+// `model` names the .model (spelled by netlist_io::encode_name, as every signal name is). Throws
+// InputError("blif", …) naming the first gate that is not boolean (arithmetic or test gates,
+// constants other than 0 and 1).
 std::string write_blif(const Circuit& c, std::string_view model = "rnncc");
 
 }  // namespace rnncc

@@ -280,14 +280,8 @@ Circuit load_bench(const std::string& path) {
   return parse_bench(read_text_file(path, ".bench file"), path);
 }
 
-namespace {
-bool bench_legal(char ch, bool) {
-  return ch > ' ' && ch < 127 && ch != '#' && !punct(ch);
-}
-}  // namespace
-
 std::string write_bench(const Circuit& c) {
-  netlist_io::SignalNames names(bench_legal, {"vdd", "gnd", "VDD", "GND", "INPUT", "OUTPUT"});
+  netlist_io::SignalNames names;
   netlist_io::NetlistView v = netlist_io::prepare(c, "bench", "ISCAS .bench", names);
   const Circuit& d = v.circuit;
   const auto& nm = v.gate_names;

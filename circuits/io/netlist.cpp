@@ -98,7 +98,8 @@ Circuit build(const Netlist& n, std::string_view text, const std::string& source
   CircuitBuilder b;
   b.reserve(I + 2 * N + 2);
   std::vector<GateId> gate(I + N, kNoGate);
-  for (std::size_t i = 0; i < I; ++i) gate[i] = b.input(std::string(n.inputs[i].name));
+  for (std::size_t i = 0; i < I; ++i)
+    gate[i] = b.input(decode_name_at(text, source, n.inputs[i].name, n.inputs[i].at));
   // Iterative depth-first search (deep netlists would overflow the call stack): state 0 new,
   // 1 on the stack, 2 built.
   std::vector<std::uint8_t> state(N, 0);
@@ -144,21 +145,79 @@ Circuit build(const Netlist& n, std::string_view text, const std::string& source
   std::vector<std::string> names;
   for (const Netlist::Use& u : n.outputs) {
     outs.push_back(gate[lookup(u)]);
-    names.emplace_back(u.name);
+    names.push_back(decode_name_at(text, source, u.name, u.at));
   }
   return b.finish(std::move(outs), std::move(names));
 }
 
-SignalNames::SignalNames(std::function<bool(char, bool)> legal, std::vector<std::string> reserved)
-    : legal_(std::move(legal)) {
+namespace {
+bool reserved_word(std::string_view s) {
+  auto is = [&](std::string_view w) {
+    if (s.size() != w.size()) return false;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if ((s[i] & ~0x20) != w[i]) return false;
+    return true;
+  };
+  return is("INPUT") || is("OUTPUT");
+}
+}  // namespace
+
+std::string encode_name(std::string_view name) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const bool reserved = reserved_word(name);
+  std::string out;
+  out.reserve(name.size());
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(name[i]);
+    const bool keep = ch > ' ' && ch < 0x7F && ch != '#' && ch != ',' && ch != '(' && ch != ')' &&
+                      ch != '=' && ch != '\\' && ch != '%' && !(i == 0 && (ch == '.' || reserved));
+    if (keep) {
+      out += static_cast<char>(ch);
+    } else {
+      out += '%';
+      out += kHex[ch >> 4];
+      out += kHex[ch & 15];
+    }
+  }
+  return out;
+}
+
+std::string decode_name(std::string_view name) {
+  auto hex = [](char ch) -> int {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(name.size());
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '%' && i + 2 < name.size() && hex(name[i + 1]) >= 0 && hex(name[i + 2]) >= 0) {
+      out += static_cast<char>(hex(name[i + 1]) * 16 + hex(name[i + 2]));
+      i += 2;
+    } else {
+      out += name[i];
+    }
+  }
+  return out;
+}
+
+std::string decode_name_at(std::string_view text, const std::string& source, std::string_view token,
+                           std::size_t at) {
+  std::string name = decode_name(token);
+  if (utf8_error(name) != std::string_view::npos)
+    fail_at(text, source, at,
+            "the name '" + std::string(token) +
+                "' is not UTF-8 once its %XX escapes are decoded (names are UTF-8)");
+  return name;
+}
+
+SignalNames::SignalNames(std::vector<std::string> reserved) {
   for (std::string& r : reserved) taken_.insert(std::move(r));
 }
 
 std::string SignalNames::sanitize(std::string_view wanted) const {
-  std::string s(wanted);
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (!legal_(s[i], i == 0)) s[i] = '_';
-  return s.empty() ? "_" : s;
+  return wanted.empty() ? "_" : encode_name(wanted);
 }
 
 std::string SignalNames::fresh(std::string_view wanted) {
@@ -199,6 +258,29 @@ std::string numbered(char prefix, std::size_t k) {
 }
 }  // namespace
 
+PortNames port_names(const Circuit& d, SignalNames& names) {
+  PortNames p;
+  for (std::size_t i = 0; i < d.inputs().size(); ++i) {
+    const std::string& n = d.input_names()[i];
+    p.input_names.push_back(names.fresh(n.empty() ? numbered('i', i) : n));
+  }
+  std::unordered_set<std::string> output_taken;
+  for (std::size_t k = 0; k < d.outputs().size(); ++k) {
+    const GateId g = d.outputs()[k];
+    const std::string wanted = k < d.output_names().size() && !d.output_names()[k].empty()
+                                   ? d.output_names()[k]
+                                   : numbered('o', k);
+    const std::string* in =
+        d.kind(g) == GateKind::input ? &p.input_names[d.input_index(g)] : nullptr;
+    const bool same = in && names.sanitize(wanted) == *in && !output_taken.count(*in);
+    std::string out = same ? *in : names.fresh(wanted);
+    output_taken.insert(out);
+    p.output_names.push_back(std::move(out));
+    p.output_is_input.push_back(same);
+  }
+  return p;
+}
+
 NetlistView prepare(const Circuit& c, const std::string& where, const std::string& format,
                     SignalNames& names) {
   bool threshold = false;
@@ -231,29 +313,18 @@ NetlistView prepare(const Circuit& c, const std::string& where, const std::strin
   v.circuit = threshold ? lower_threshold_gates(c) : c;
   const Circuit& d = v.circuit;
   v.gate_names.assign(d.size(), std::string());
-  for (std::size_t i = 0; i < d.inputs().size(); ++i) {
-    const std::string& n = d.input_names()[i];
-    v.gate_names[d.inputs()[i]] = names.fresh(n.empty() ? numbered('i', i) : n);
-  }
-  std::unordered_set<std::string> output_taken;
+  PortNames p = port_names(d, names);
+  for (std::size_t i = 0; i < d.inputs().size(); ++i)
+    v.gate_names[d.inputs()[i]] = std::move(p.input_names[i]);
   for (std::size_t k = 0; k < d.outputs().size(); ++k) {
     const GateId g = d.outputs()[k];
-    const std::string wanted = k < d.output_names().size() && !d.output_names()[k].empty()
-                                   ? d.output_names()[k]
-                                   : numbered('o', k);
-    std::string out;
-    if (d.kind(g) == GateKind::input) {
-      if (names.sanitize(wanted) == v.gate_names[g] && !output_taken.count(v.gate_names[g]))
-        out = v.gate_names[g];  // the output is the input itself
+    if (!p.output_is_input[k]) {
+      if (d.kind(g) == GateKind::input || !v.gate_names[g].empty())
+        v.buffers.emplace_back(p.output_names[k], g);
       else
-        v.buffers.emplace_back(out = names.fresh(wanted), g);
-    } else if (v.gate_names[g].empty()) {
-      out = v.gate_names[g] = names.fresh(wanted);
-    } else {
-      v.buffers.emplace_back(out = names.fresh(wanted), g);
+        v.gate_names[g] = p.output_names[k];
     }
-    output_taken.insert(out);
-    v.output_names.push_back(std::move(out));
+    v.output_names.push_back(std::move(p.output_names[k]));
   }
   for (GateId id = 0; id < d.size(); ++id)
     if (v.gate_names[id].empty()) v.gate_names[id] = names.fresh(numbered('n', id));

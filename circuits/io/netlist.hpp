@@ -64,24 +64,52 @@ void check_utf8_name(std::string_view text, const std::string& source, std::stri
 // The operands of a parity over `fanins` with repeated signals cancelled in pairs (x ⊕ x = 0).
 std::vector<GateId> xor_operands(std::span<const GateId> fanins);
 
+// The naming scheme of the netlist formats (docs/formats.md, "Names in AIGER, BLIF and .bench"):
+// one spelling of a name, legal in an AIGER symbol, in BLIF and in .bench as ABC reads them, so
+// that rnncc's .aig, .blif and .bench of one circuit carry the same names (ABC's plain `cec`
+// matches inputs and outputs by name). Printable ASCII except the characters some format
+// reserves is kept — brackets included; every other byte is written %XX (two upper-case hex
+// digits): blanks and control bytes, '#' (comments in BLIF and .bench), ',', '(', ')', '='
+// (.bench punctuation; ABC's .bench reader splits names at them), '\' (BLIF continuation), '%'
+// (the escape itself), a leading '.' (a BLIF directive), and the first letter of INPUT/OUTPUT
+// (any case: ABC's .bench reader takes a line starting with them for a declaration), and every
+// byte above 0x7F (ABC's readers split names at them: `aσ` reads as `a`), so σ is %CF%83. So
+// x[1,0] is written x[1%2C0] in all three formats.
+std::string encode_name(std::string_view name);
+// The inverse, applied by every netlist reader (AIGER symbols, BLIF, .bench) to the names of
+// inputs and outputs: each %XX with two hex digits becomes its byte; a '%' not followed by two
+// hex digits is kept. decode_name(encode_name(s)) == s for every s.
+std::string decode_name(std::string_view name);
+// decode_name(token) for a reader: token starts at byte offset `at` of `text`; a name that
+// decodes to bytes that are not UTF-8 (a%FF) is the InputError "the name 'a%FF' is not UTF-8
+// once its %XX escapes are decoded" there (circuit names are UTF-8: JSON needs it).
+std::string decode_name_at(std::string_view text, const std::string& source, std::string_view token,
+                           std::size_t at);
+
 // Unique signal names for writing: inputs keep their names, outputs name the gate that drives
-// them where they can, other gates are n<id>; characters a format does not allow become '_',
-// and clashes get a suffix _1, _2, ….
+// them where they can, other gates are n<id>; every name is spelled by encode_name, and clashes
+// get a suffix _1, _2, ….
 class SignalNames {
  public:
-  // `legal(ch, first)` says whether a character may appear in a name (first: as its first
-  // character); `reserved` lists names to avoid.
-  SignalNames(std::function<bool(char, bool)> legal, std::vector<std::string> reserved = {});
-  // `wanted` with illegal characters replaced by '_' ("_" when empty).
+  explicit SignalNames(std::vector<std::string> reserved = {});
+  // encode_name(wanted) ("_" when empty).
   std::string sanitize(std::string_view wanted) const;
   // sanitize(wanted), or with the first free suffix _1, _2, … when taken; marks it taken.
   std::string fresh(std::string_view wanted);
 
  private:
-  std::function<bool(char, bool)> legal_;
   std::unordered_set<std::string> taken_;
   std::unordered_map<std::string, std::size_t> next_suffix_;
 };
+
+// The names of a circuit's inputs and outputs as every netlist writer spells them (input names,
+// or i<k> when empty; output names, or o<k>): `input_names[i]` of input i, `output_names[k]` of
+// output k, and `output_is_input[k]` when output k is the input of the same name (no buffer).
+struct PortNames {
+  std::vector<std::string> input_names, output_names;
+  std::vector<bool> output_is_input;
+};
+PortNames port_names(const Circuit& c, SignalNames& names);
 
 // A parity of ≥ 2 signals as a balanced tree of two-input XORs, paired level by level as
 // write_aiger pairs them: the root is named `root`, inner nodes get fresh names from it, and
@@ -92,7 +120,7 @@ void xor_tree(std::vector<std::string> level, const std::string& root, SignalNam
   while (level.size() > 1) {
     std::vector<std::string> next;
     for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
-      std::string x = level.size() == 2 ? root : names.fresh(root + "_x");
+      std::string x = level.size() == 2 ? root : names.fresh(decode_name(root) + "_x");
       emit(x, level[i], level[i + 1]);
       next.push_back(std::move(x));
     }

@@ -60,3 +60,14 @@ inline std::string abc(const std::string& commands) {
 // Returns from the test case, with the skip notice ctest recognizes, when ABC is not installed.
 #define REQUIRE_ABC() \
   if (!rnncc::testing::abc_available()) RNNCC_SKIP("berkeley-abc not found")
+
+// ---------------------------------------------------------------------------------------------
+// Names across netlist formats (tests/circuits/test_netlist_names.cpp).
+namespace rnncc::testing {
+
+// ABC's plain `cec A B` (inputs and outputs matched by name, not by position).
+inline std::string abc_cec(const std::string& a, const std::string& b) {
+  return abc("cec " + a + " " + b);
+}
+
+}  // namespace rnncc::testing

@@ -148,3 +148,64 @@ TEST_CASE("AIGER diagnostics", "[circuits][aiger][diagnostics]") {
   const bits::Word in[] = {0b1100, 0b1010};
   CHECK(evaluate_bits(ok, in)[0] == ~(0b1100ull & ~0b1010ull));  // ¬(a ∧ ¬b)
 }
+
+TEST_CASE("AIGER: the symbol table names inputs and outputs, written and read",
+          "[circuits][aiger]") {
+  // Hand-checked: two inputs, one AND, the symbol table in the netlist spelling (',' is %2C).
+  const std::string aag =
+      "aag 3 2 0 2 1\n2\n4\n6\n3\n6 2 4\ni0 x[1%2C0]\ni1 b\no0 y[0]\no1 nx\n"
+      "c\nfree text\ni9 not a symbol\n";
+  const Circuit c = parse_aiger(aag, "f.aag");
+  CHECK(c.input_names() == std::vector<std::string>{"x[1,0]", "b"});
+  CHECK(c.output_names() == std::vector<std::string>{"y[0]", "nx"});
+  // Written back: every input and output named, in both forms, then the comment section.
+  const std::string out = write_aiger(c, AigerFormat::ascii);
+  CHECK(out ==
+        "aag 3 2 0 2 1\n2\n4\n6\n3\n6 4 2\ni0 x[1%2C0]\ni1 b\no0 y[0]\no1 nx\n"
+        "c\nwritten by rnncc\n");
+  const std::string bin = write_aiger(c, AigerFormat::binary);
+  CHECK_THAT(bin, Catch::EndsWith("i0 x[1%2C0]\ni1 b\no0 y[0]\no1 nx\nc\nwritten by rnncc\n"));
+  for (const std::string& text : {out, bin}) {
+    const Circuit back = parse_aiger(text, "back");
+    CHECK(back.input_names() == c.input_names());
+    CHECK(back.output_names() == c.output_names());
+  }
+  // A partial table: unnamed inputs are i<n>, unnamed outputs o<n>; no table at all: the same.
+  const Circuit partial = parse_aiger("aag 3 2 0 2 1\n2\n4\n6\n3\n6 2 4\ni1 b\no1 q\n", "p.aag");
+  CHECK(partial.input_names() == std::vector<std::string>{"i0", "b"});
+  CHECK(partial.output_names() == std::vector<std::string>{"o0", "q"});
+  const Circuit bare = parse_aiger("aag 3 2 0 2 1\n2\n4\n6\n3\n6 2 4\n", "p.aag");
+  CHECK(bare.input_names() == std::vector<std::string>{"i0", "i1"});
+  CHECK(write_aiger(bare, AigerFormat::ascii) ==
+        "aag 3 2 0 2 1\n2\n4\n6\n3\n6 4 2\ni0 i0\ni1 i1\no0 o0\no1 o1\nc\nwritten by rnncc\n");
+  // CRLF line ends: the '\r' is not part of the name.
+  const Circuit crlf = parse_aiger("aag 1 1 0 1 0\n2\n2\ni0 a\r\no0 z\r\n", "p.aag");
+  CHECK(crlf.input_names() == std::vector<std::string>{"a"});
+  CHECK(crlf.output_names() == std::vector<std::string>{"z"});
+}
+
+TEST_CASE("AIGER: malformed symbol tables are diagnostics at file:line:column",
+          "[circuits][aiger][diagnostics]") {
+  auto error = [](const std::string& text, const std::string& where, const std::string& what) {
+    try {
+      parse_aiger(text, "f.aag");
+      FAIL("expected an InputError for " + text);
+    } catch (const InputError& e) {
+      CHECK(e.where() == where);
+      CHECK_THAT(e.what(), Catch::Contains(what));
+    }
+  };
+  const std::string head = "aag 1 1 0 1 0\n2\n2\n";  // one input, its output; symbols on line 4
+  error(head + "i1 a\n", "f.aag:4:2", "symbol index 1 out of range (the file has 1 inputs)");
+  error(head + "o3 a\n", "f.aag:4:2", "symbol index 3 out of range (the file has 1 outputs)");
+  error(head + "ix a\n", "f.aag:4:2", "expected an input index after 'i'");
+  error(head + "o\n", "f.aag:4:2", "expected an output index after 'o'");
+  error(head + "i0a\n", "f.aag:4:3", "expected ' name' after the symbol index");
+  error(head + "i0 \n", "f.aag:4:4", "expected a symbol name");
+  error(head + "i0 a\ni0 b\n", "f.aag:5:1", "input 0 is named twice (first at 4:1)");
+  error(head + "o0 a\no0 b\n", "f.aag:5:1", "output 0 is named twice (first at 4:1)");
+  error(head + "l0 a\n", "f.aag:4:1", "latch symbols in a file without latches");
+  error(head + "b0 a\n", "f.aag:4:1", "expected a symbol line");
+  error(head + "i0 a\ncomment\n", "f.aag:5:2", "expected the end of the line after 'c'");
+  error(head + "i0 \xff\n", "f.aag:4:4", "expected a UTF-8 name (byte 0xFF is not UTF-8)");
+}

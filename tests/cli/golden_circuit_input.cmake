@@ -5,6 +5,8 @@
 rnncc_golden(circuit-input-aiger-utf8 2 circuit_input_aiger_utf8.txt stderr stats tests/cli/circuits/circuit_input_symbol.aag --json)
 rnncc_golden(circuit-input-blif-utf8 2 circuit_input_blif_utf8.txt stderr stats tests/cli/circuits/circuit_input_name.blif --json)
 rnncc_golden(circuit-input-bench-utf8 2 circuit_input_bench_utf8.txt stderr stats tests/cli/circuits/circuit_input_name.bench --json)
+# A malformed AIGER symbol table (an input named twice): file:line:column, exit 2.
+rnncc_golden(circuit-input-aiger-symbol-twice 2 circuit_input_aiger_symbol_twice.txt stderr stats tests/cli/circuits/circuit_input_symbol_twice.aag)
 # AIGER header counts that wrap around or exceed what the file can hold.
 rnncc_golden(circuit-input-aiger-wrap 2 circuit_input_aiger_wrap.txt stderr stats tests/cli/circuits/circuit_input_wrap.aag)
 rnncc_golden(circuit-input-aig-inputs 2 circuit_input_aig_inputs.txt stderr eval tests/cli/circuits/circuit_input_inputs.aig)
