@@ -80,6 +80,11 @@ void ProgressLine::end() {
   active_ = false;
 }
 
+void ProgressLine::clear() {
+  std::lock_guard lock(mutex_);
+  erase_locked();
+}
+
 void ProgressLine::tick() {
   std::lock_guard lock(mutex_);
   if (active_) draw_locked(false);
@@ -94,6 +99,7 @@ std::string ProgressLine::text_locked(double now) const {
   const double elapsed = now - start_;
   std::string t = what_;
   if (!detail_.empty()) t += " (" + detail_ + ")";
+  if (total_ == 0 && done_ == 0) return t + ": " + format_duration(elapsed) + " elapsed";
   t += ": " + std::to_string(done_);
   if (total_ != 0) t += "/" + std::to_string(total_);
   t += " " + unit_;

@@ -26,6 +26,9 @@ class Progress {
   // Changes the description of the current task, keeping its count ("n = 512").
   virtual void detail(std::string_view text) { (void)text; }
   virtual void end() {}
+  // Erases the line, if one is drawn, before the caller prints to the terminal; the next update
+  // draws it again.
+  virtual void clear() {}
 };
 
 // The reporter that reports nothing: the default of every library entry point.
@@ -73,6 +76,7 @@ class ProgressLine final : public Progress {
   void update(std::uint64_t done) override;
   void detail(std::string_view text) override;
   void end() override;
+  void clear() override;
   // Redraws if due (the elapsed time of a task that reports rarely); the CLI calls it from a
   // ticker thread.
   void tick();
