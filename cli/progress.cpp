@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -20,15 +21,27 @@ double now_seconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
+// Seconds before the first draw: 1, or $RNNCC_PROGRESS_DELAY (the tests use 0).
+double delay() {
+  if (const char* e = std::getenv("RNNCC_PROGRESS_DELAY")) {
+    char* end = nullptr;
+    const double d = std::strtod(e, &end);
+    if (end != e && *end == '\0' && d >= 0 && d <= 3600) return d;
+  }
+  return 1.0;
+}
+
 // The line and a ticker redrawing it (elapsed time of tasks that report rarely).
 class Terminal {
  public:
   Terminal()
-      : line_(now_seconds,
-              [](std::string_view s) {
-                std::cerr << s;
-                std::cerr.flush();
-              }),
+      : line_(
+            now_seconds,
+            [](std::string_view s) {
+              std::cerr << s;
+              std::cerr.flush();
+            },
+            delay()),
         ticker_([this] {
           std::unique_lock lock(m_);
           while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; }))

@@ -23,3 +23,11 @@ rnncc_golden(kind-model-generators 2 kind_model_generators.txt stderr construct 
 rnncc_golden(kind-arith-aig 2 kind_arith_aig.txt stderr compile examples/parity_deltanet.json -n 4 -o kind_out.aig)
 rnncc_golden(kind-arith-convert-aig 2 kind_arith_convert_aig.txt stderr convert tests/cli/circuits/tiny.json kind_out.aag)
 rnncc_golden(kind-arith-convert-bench 2 kind_arith_convert_bench.txt stderr convert tests/cli/circuits/arith.json kind_out.bench)
+
+# Issue 17, item 6 — progress on stderr: none without a terminal or with --quiet (every command
+# accepts it); under a pseudo-terminal (script(1)) a line redrawn with \r, erased at the end.
+add_test(NAME "cli: progress-terminal-and-quiet"
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/progress.sh $<TARGET_FILE:rnncc>
+                 ${CMAKE_CURRENT_BINARY_DIR}/progress-test
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties("cli: progress-terminal-and-quiet" PROPERTIES SKIP_RETURN_CODE 77)
