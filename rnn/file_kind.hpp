@@ -3,7 +3,7 @@
 // members), by its extension, or by the shape of its first line. Every loader calls
 // `reject_other_kind` on its error path, so that a file of the wrong kind is refused with what it
 // is and which command reads it ("m.json: this is a model file; `rnncc compile` makes a circuit
-// from it") instead of a parse error deep inside it (docs/formats.md, "File kinds").
+// from it") instead of a parse error deep inside it (docs/cli.md, "File kinds").
 #pragma once
 
 #include <initializer_list>
