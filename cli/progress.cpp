@@ -65,18 +65,16 @@ class Terminal {
   std::thread ticker_;
 };
 
-void fall_through(CLI::App& app) {
-  app.fallthrough();
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) fall_through(*sub);
+void add_quiet(CLI::App& app) {
+  app.add_flag("-q,--quiet", quiet,
+               "no progress line on stderr (there is none unless stderr is a terminal)");
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) add_quiet(*sub);
 }
 
 }  // namespace
 
 void add_quiet_flag(CLI::App& app) {
-  app.add_flag("-q,--quiet", quiet,
-               "no progress line on stderr (there is none unless stderr is "
-               "a terminal)");
-  fall_through(app);
+  add_quiet(app);
 }
 
 Progress& progress() {

@@ -9,7 +9,7 @@
 
 namespace rnncc::cli {
 
-// Adds -q,--quiet to the app; every subcommand already added accepts it too (CLI11 fallthrough).
+// Adds -q,--quiet to the app and to every subcommand already added (one flag for all).
 void add_quiet_flag(CLI::App& app);
 // The reporter for this run: a ProgressLine on stderr (ticked 10 times a second) or no_progress().
 Progress& progress();

@@ -29,16 +29,27 @@ FileKind kind_of_format(std::string_view f) {
 
 FileKind kind_of_json(const nlohmann::json& doc) {
   if (!doc.is_object()) return FileKind::unknown;
-  if (auto f = doc.find("format"); f != doc.end() && f->is_string())
-    if (FileKind k = kind_of_format(f->get_ref<const std::string&>()); k != FileKind::unknown)
-      return k;
-  if (doc.contains("layers")) return FileKind::model;
-  if (doc.contains("gates")) return FileKind::circuit;
-  if (doc.contains("matrices")) return FileKind::generators;
-  if (doc.contains("initial") || doc.contains("final") || doc.contains("transitions"))
-    return FileKind::wfa;
-  if (doc.contains("basis") && doc.contains("f") && doc.contains("g")) return FileKind::certificate;
-  return FileKind::unknown;
+  FileKind by_members = FileKind::unknown;
+  if (doc.contains("layers"))
+    by_members = FileKind::model;
+  else if (doc.contains("gates"))
+    by_members = FileKind::circuit;
+  else if (doc.contains("matrices"))
+    by_members = FileKind::generators;
+  else if (doc.contains("initial") || doc.contains("final") || doc.contains("transitions"))
+    by_members = FileKind::wfa;
+  else if (doc.contains("basis") && doc.contains("f") && doc.contains("g"))
+    by_members = FileKind::certificate;
+  if (auto f = doc.find("format"); f != doc.end() && f->is_string()) {
+    const FileKind by_format = kind_of_format(f->get_ref<const std::string&>());
+    // A format naming one kind over the members of another is a mislabelled file, not a
+    // file of the wrong kind: the reader's own "/format" diagnostic says it better.
+    if (by_format != FileKind::unknown && by_members != FileKind::unknown &&
+        by_format != by_members)
+      return FileKind::unknown;
+    if (by_format != FileKind::unknown) return by_format;
+  }
+  return by_members;
 }
 
 // A bbchallenge string: transitions of three characters (symbol, L or R, state letter) or

@@ -18,7 +18,8 @@ enum class FileKind { unknown, model, circuit, wfa, machine, generators, certifi
 
 // The kind of `text` read from `path`: by the JSON "format" member ("rnncc-model/1", …, any
 // version), else by the members of a JSON object ("layers": model, "gates": circuit, "matrices":
-// generators, "initial"/"final"/"transitions": WFA), else by the extension (.aig, .aag, .blif,
+// generators, "initial"/"final"/"transitions": WFA; a format and members naming two different
+// kinds: unknown, a mislabelled file), else by the extension (.aig, .aag, .blif,
 // .bench: circuit; .att: WFA; .sexp: formula), else by the first line that is neither blank nor a
 // '#' comment (a bbchallenge string such as 1RB1LB_1LA1RZ: machine). unknown when none says.
 FileKind file_kind(std::string_view text, std::string_view path);

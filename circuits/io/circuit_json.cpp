@@ -215,7 +215,7 @@ void reject_arithmetic_netlist(const Circuit& c, const std::string& path) {
       throw InputError(
           path, std::string("this is an arithmetic circuit (gate ") + std::to_string(id) + " is " +
                     (k == GateKind::constant ? "the constant " + to_string(c.constant(id))
-                                             : "`" + std::string(name(k)) + "`") +
+                                             : std::string(name(k))) +
                     "); " + format +
                     " holds boolean circuits: compile with `--target boolean` (or "
                     "`--target threshold`)");
@@ -251,7 +251,9 @@ CompiledCircuit load_circuit(const std::string& path) {
 std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path) {
   const Circuit& c = cc.circuit;
   std::string text;
-  if (!path.ends_with(".json")) reject_arithmetic_netlist(c, path);
+  if (path.ends_with(".aig") || path.ends_with(".aag") || path.ends_with(".blif") ||
+      path.ends_with(".bench"))
+    reject_arithmetic_netlist(c, path);
   try {
     if (path.ends_with(".json")) {
       // Names are bytes from the input files: never abort on one that is not UTF-8.

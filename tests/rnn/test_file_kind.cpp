@@ -21,8 +21,10 @@ TEST_CASE("file kinds by the format member, by members, by extension", "[rnn][fi
   CHECK(file_kind(R"({"format": "rnncc-generators"})", "x.json") == FileKind::generators);
   CHECK(file_kind(R"({"format": "rnncc-equivalence-certificate/1"})", "x") ==
         FileKind::certificate);
-  // the format wins over the members and the extension
-  CHECK(file_kind(R"({"format": "rnncc-circuit/1", "layers": []})", "m.aig") == FileKind::circuit);
+  // the format wins over the extension; a format and members of two kinds: mislabelled, unknown
+  CHECK(file_kind(R"({"format": "rnncc-circuit/1", "gates": []})", "m.aig") == FileKind::circuit);
+  CHECK(file_kind(R"({"format": "rnncc-circuit/1", "layers": []})", "m.json") == FileKind::unknown);
+  CHECK(file_kind(R"({"format": "rnncc-model", "matrices": []})", "g.json") == FileKind::unknown);
   // without a format: the members
   CHECK(file_kind(R"({"alphabet": ["a"], "layers": []})", "x.json") == FileKind::model);
   CHECK(file_kind(R"({"gates": [], "outputs": []})", "x.json") == FileKind::circuit);
