@@ -594,7 +594,8 @@ DepthSubject model_depth_subject(const std::string& path, CircuitTarget target) 
 std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                        const std::vector<std::size_t>& lengths,
                                        CircuitTarget target, std::size_t max_gates,
-                                       std::vector<std::string>* skipped) {
+                                       std::vector<std::string>* skipped,
+                                       const DepthPointSink& on_point, Progress& progress) {
   std::vector<std::pair<std::string, DepthSubject>> subjects;
   std::vector<std::string> reasons;
   for (const auto& a : archs) {
@@ -619,12 +620,13 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                      "this target" +
                                      all);
   }
-  return measure_subjects(subjects, lengths, target, max_gates);
+  return measure_subjects(subjects, lengths, target, max_gates, on_point, progress);
 }
 
 std::vector<DepthPoint> measure_subjects(
     const std::vector<std::pair<std::string, DepthSubject>>& subjects,
-    const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates) {
+    const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates,
+    const DepthPointSink& on_point, Progress& progress) {
   std::vector<TargetOptions> options;
   for (const auto& s : subjects) {
     options.push_back(s.second.options);
@@ -656,9 +658,12 @@ std::vector<DepthPoint> measure_subjects(
     }
   }
   std::vector<DepthPoint> out;
+  if (subjects.empty()) return out;
+  ProgressTask task(progress, "measuring depth", subjects.size() * lengths.size(), "circuits");
   for (std::size_t i = 0; i < subjects.size(); ++i)
     for (std::size_t n : lengths) {
       const auto& [a, sub] = subjects[i];
+      task.detail(a + " at n = " + std::to_string(n));
       CompiledCircuit c;
       try {
         c = compile_model(sub.model, n, options[i]);
@@ -667,6 +672,8 @@ std::vector<DepthPoint> measure_subjects(
       }
       const CircuitStats s = compute_stats(c.circuit);
       out.push_back({a, n, s.size, s.depth, s.bounded_fanin_depth});
+      task.add();
+      if (on_point) on_point(out.back());
     }
   return out;
 }

@@ -32,12 +32,14 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "algebra/progress.hpp"
 #include "circuits/compile/target.hpp"
 #include "rnn/model.hpp"
 
@@ -139,10 +141,15 @@ std::vector<std::pair<std::string, DepthSubject>> model_depth_subjects(
 std::vector<std::string> parse_model_paths(const std::string& text,
                                            const std::string& flag = "--model");
 
+// Called with each point as soon as it is measured (rnncc depth prints the row then).
+using DepthPointSink = std::function<void(const DepthPoint&)>;
+
 // Measures labelled subjects at every length (the checks and errors of measure_depths below).
+// Reports one unit of `progress` per circuit compiled and measured.
 std::vector<DepthPoint> measure_subjects(
     const std::vector<std::pair<std::string, DepthSubject>>& subjects,
-    const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates);
+    const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates,
+    const DepthPointSink& on_point = {}, Progress& progress = no_progress());
 
 // Measures every (arch, n). Checks every estimate against max_gates before compiling anything
 // (InputError naming the architecture, n and the largest length that fits). An architecture
@@ -151,7 +158,9 @@ std::vector<DepthPoint> measure_subjects(
 std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                        const std::vector<std::size_t>& lengths,
                                        CircuitTarget target, std::size_t max_gates,
-                                       std::vector<std::string>* skipped = nullptr);
+                                       std::vector<std::string>* skipped = nullptr,
+                                       const DepthPointSink& on_point = {},
+                                       Progress& progress = no_progress());
 
 // fit_series for every architecture of the points, in their order of first appearance.
 std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points);

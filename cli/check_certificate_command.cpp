@@ -23,7 +23,7 @@ Action add_check_certificate_command(CLI::App& app) {
   return [cmd, fl]() -> int {
     if (!cmd->parsed()) return -1;
     const SubjectFile f = load_subject_file(fl->f), g = load_subject_file(fl->g);
-    const std::string text = read_text_file(fl->file, "certificate");
+    const std::string text = read_certificate_file(fl->file);
     const CertificateCheck c = check_certificate(f, g, text);
     if (c.ok) {
       std::cout << "certificate valid: " << fl->f << " and " << fl->g

@@ -17,6 +17,7 @@
 #include "circuits/io/output_file.hpp"
 #include "circuits/report.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "rnn/model_json.hpp"
 
 namespace rnncc::cli {
@@ -114,11 +115,16 @@ Action add_compile_command(CLI::App& app) {
     // temporary file beside it is removed on any error or signal (circuits/io/output_file.hpp).
     std::optional<OutputFile> out;
     if (!f->output.empty()) out.emplace(f->output);
+    std::optional<ProgressTask> task;
+    task.emplace(progress(), "compiling " + f->model_path, 0, "");
+    task->detail("n = " + std::to_string(f->flags.length));
     CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
     if (out) {
+      task.emplace(progress(), "writing " + f->output, 0, "");
       out->write(circuit_file_text(c, f->output));
       out->commit();
     }
+    task.reset();
     if (f->stats || f->output.empty()) {
       print_report(c, f->json);
       // Where the circuit's function is not the model's sequential rule, say which it is.
@@ -243,7 +249,10 @@ Action add_eval_command(CLI::App& app) {
     const CompiledCircuit c = load_circuit(f->path);
     check_eval_work(c.circuit, f->options, f->outputs, f->max_work, f->max_patterns, f->max_values);
     if (f->outputs) {
+      std::optional<ProgressTask> task;
+      task.emplace(progress(), "evaluating " + f->path + " exactly", 0, "");
       const ExactOutputs x = evaluate_exact(c.circuit, f->options, f->max_patterns);
+      task.reset();
       if (!x.notice.empty()) std::cerr << "rnncc: " << x.notice << "\n";
       if (f->json) {
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -269,7 +278,10 @@ Action add_eval_command(CLI::App& app) {
       }
       return 0;
     }
+    std::optional<ProgressTask> task;
+    task.emplace(progress(), "evaluating " + f->path, 0, "");
     const BulkResult r = evaluate_bulk(c.circuit, f->options);
+    task.reset();
     if (!r.notice.empty()) std::cerr << "rnncc: " << r.notice << "\n";
     const std::string kind = r.boolean ? "boolean" : fmt::format("arithmetic mod {}", r.modulus);
     if (f->json) {

@@ -15,6 +15,7 @@
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "viz/plot_depth.hpp"
 
 namespace rnncc::cli {
@@ -58,10 +59,33 @@ Action add_depth_command(CLI::App& app) {
     const auto models = with_models
                             ? model_depth_subjects(parse_model_paths(f->model), archs, target)
                             : std::vector<std::pair<std::string, DepthSubject>>{};
+    // The table streams: each row is printed (and flushed) as soon as its circuit is measured;
+    // the residuals of the chosen fits follow the fits, once every row is in.
+    const bool table = !f->csv && !f->json;
+    std::size_t w = 10;  // the label column: model stems may be longer than the built-in names
+    for (const auto& a : archs) try {
+        depth_subject(a, target);  // the architectures measure_depths will not skip
+        w = std::max(w, a.size());
+      } catch (const InputError&) {
+      }
+    for (const auto& m : models) w = std::max(w, m.first.size());
+    Progress& bar = progress();
+    const DepthPointSink print_row = [&](const DepthPoint& x) {
+      if (!table) return;
+      bar.clear();
+      std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14}\n", x.arch, w, x.n, x.size,
+                               x.depth, x.bounded_fanin_depth)
+                << std::flush;
+    };
+    if (table)
+      std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14}\n", "arch", w, "n", "size",
+                               "depth", "fan-in-2 depth")
+                << std::flush;
     std::vector<std::string> skipped;
     std::vector<DepthPoint> points;
-    if (!archs.empty()) points = measure_depths(archs, lengths, target, f->max_gates, &skipped);
-    const auto more = measure_subjects(models, lengths, target, f->max_gates);
+    if (!archs.empty())
+      points = measure_depths(archs, lengths, target, f->max_gates, &skipped, print_row, bar);
+    const auto more = measure_subjects(models, lengths, target, f->max_gates, print_row, bar);
     points.insert(points.end(), more.begin(), more.end());
     for (const auto& why : skipped)
       std::cerr << "rnncc: note: no " << to_string(target) << " circuit for " << why << "\n";
@@ -85,17 +109,6 @@ Action add_depth_command(CLI::App& app) {
       std::cout << json_text(depth_json(points, fits, skipped)) << "\n";
       return 0;
     }
-    std::map<std::pair<std::string, std::size_t>, double> residual;
-    for (const auto& x : fits)
-      for (std::size_t i = 0; i < x.n.size(); ++i) residual[{x.arch, x.n[i]}] = x.residuals[i];
-    std::size_t w = 10;  // the label column: model stems may be longer than the built-in names
-    for (const auto& x : points) w = std::max(w, x.arch.size());
-    std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14} {:>9}\n", "arch", w, "n", "size",
-                             "depth", "fan-in-2 depth", "residual");
-    for (const auto& x : points)
-      std::cout << fmt::format("{:<{}} {:>7} {:>12} {:>7} {:>14} {:>9.3f}\n", x.arch, w, x.n,
-                               x.size, x.depth, x.bounded_fanin_depth,
-                               residual[{x.arch, x.n}] + 0.0);
     std::cout << "\nfits of depth (least squares; chosen by AICc = m*ln(RSS/m) + 2k + "
                  "2k(k+1)/(m-k-1),\nHurvich & Tsai 1989; residual = depth - chosen fit; -inf: "
                  "RSS = 0):\n";
@@ -110,6 +123,14 @@ Action add_depth_command(CLI::App& app) {
       const GrowthFit& c = x.best();
       std::cout << fmt::format("{:<{}} {:<7} {:>9.4f} {:>9.3f} {:>8.3f}  {}\n", x.arch, w,
                                short_name(c.model), c.a, c.b, c.rms, crit);
+    }
+    std::cout << "\nresiduals (depth - chosen fit):\n" << fmt::format("{:<{}}", "arch", w);
+    for (std::size_t n : lengths) std::cout << fmt::format(" {:>8}", "n=" + std::to_string(n));
+    std::cout << "\n";
+    for (const auto& x : fits) {
+      std::cout << fmt::format("{:<{}}", x.arch, w);
+      for (double r : x.residuals) std::cout << fmt::format(" {:>8.3f}", r + 0.0);
+      std::cout << "\n";
     }
     return 0;
   };

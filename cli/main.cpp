@@ -6,6 +6,7 @@
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"
+#include "cli/progress.hpp"
 
 #ifndef RNNCC_VERSION
 #define RNNCC_VERSION "unknown"
@@ -53,6 +54,7 @@ int run_rnncc(int argc, char** argv) {
   actions.push_back(rnncc::cli::add_check_certificate_command(app));
   actions.push_back(rnncc::cli::add_minimize_command(app));
   refuse_signed_unsigned(app);
+  rnncc::cli::add_quiet_flag(app);  // after every subcommand: they all accept it
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

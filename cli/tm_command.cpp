@@ -13,6 +13,7 @@
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"
+#include "cli/progress.hpp"
 #include "constructions/turing_machine.hpp"
 #include "rnn/generate.hpp"
 #include "rnn/run_report.hpp"
@@ -132,6 +133,7 @@ Action add_tm_commands(CLI::App& app) {
       o.hybrid.defect = parse_defect(f->defect);
       const std::vector<std::size_t> input = parse_tape_input(m, f->input);
       check_tm_work(*f, input.size());
+      o.progress = &progress();
       const TmVerifyReport r = verify_tm(m, input, o);
       if (f->json)
         std::cout << json_text(to_json(r), 2) << "\n";

@@ -14,6 +14,7 @@
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"
+#include "cli/progress.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
@@ -168,8 +169,10 @@ int verify_as_printed_command(const KindCommand& k, const ConstructionArgs& args
                               const VerifyCommand& f) {
   if (!f.certificate.empty())
     throw InputError("--certificate", "not with --as-printed (two versions are checked)");
-  const AsPrintedReport r = verify_as_printed(
-      k.kind->name, args, verify_registry(), f.options, [&](const Construction& c) {
+  VerifyOptions options = f.options;
+  options.progress = &progress();
+  const AsPrintedReport r =
+      verify_as_printed(k.kind->name, args, verify_registry(), options, [&](const Construction& c) {
         if (f.options.exhaustive && *f.options.exhaustive == 0 && !c.target.fixed_length)
           throw InputError("--exhaustive", "give a length: every string of length 1..L");
         check_verify_work(c, f.options, f.max_work);
@@ -293,6 +296,7 @@ Action add_verify_command(CLI::App& app) {
     if (f->options.exhaustive && *f->options.exhaustive == 0 && !c.target.fixed_length)
       throw InputError("--exhaustive", "give a length: every string of length 1..L");
     check_verify_work(c, f->options, f->max_work);
+    f->options.progress = &progress();
     VerifyReport r = verify(c, f->options);
     if (r.proof && !r.proof->certificate_json.empty()) {
       certificate->write(r.proof->certificate_json);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algebra/error.hpp"
+#include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {
@@ -29,7 +30,8 @@ Rational entry(const JsonCursor& e) {
 
 }  // namespace
 
-std::vector<Matrix3> parse_generators(std::string_view text, const std::string& source) {
+static std::vector<Matrix3> parse_generators_unchecked(std::string_view text,
+                                                       const std::string& source) {
   const nlohmann::json doc = parse_json(text, source);
   const JsonCursor root(doc, source, "");
   root.object();
@@ -61,6 +63,11 @@ std::vector<Matrix3> parse_generators(std::string_view text, const std::string& 
     out.push_back(std::move(x));
   }
   return out;
+}
+
+std::vector<Matrix3> parse_generators(std::string_view text, const std::string& source) {
+  return parse_as_kind(text, source, {FileKind::generators},
+                       [&] { return parse_generators_unchecked(text, source); });
 }
 
 std::vector<Matrix3> load_generators(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "algebra/error.hpp"
+#include "rnn/file_kind.hpp"
 #include "rnn/utf8.hpp"
 
 namespace rnncc {
@@ -138,7 +139,8 @@ TuringMachine machine_from_argument(const std::string& argument, bool lenient) {
   return parse_machine_file(buffer.str(), argument, lenient);
 }
 
-TuringMachine parse_machine_file(std::string_view text, const std::string& source, bool lenient) {
+static TuringMachine parse_machine_file_unchecked(std::string_view text, const std::string& source,
+                                                  bool lenient) {
   std::size_t number = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     const std::size_t nl = std::min(text.find('\n', pos), text.size());
@@ -150,6 +152,11 @@ TuringMachine parse_machine_file(std::string_view text, const std::string& sourc
     return parse_machine(line, source + ":" + std::to_string(number), lenient);
   }
   throw InputError(source, "no machine in the file (only blank lines and # comments)");
+}
+
+TuringMachine parse_machine_file(std::string_view text, const std::string& source, bool lenient) {
+  return parse_as_kind(text, source, {FileKind::machine},
+                       [&] { return parse_machine_file_unchecked(text, source, lenient); });
 }
 
 std::vector<std::size_t> parse_tape_input(const TuringMachine& m, std::string_view input,

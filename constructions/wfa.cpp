@@ -2,6 +2,7 @@
 // "WFA files"). The evaluator is the claimed semantics the automata constructions are checked
 // against, so it is the textbook row-vector product, written for clarity.
 #include "constructions/wfa.hpp"
+#include "rnn/file_kind.hpp"
 
 #include <map>
 #include <optional>
@@ -228,14 +229,15 @@ class AttReader {
 }  // namespace
 
 Wfa parse_wfa_att(std::string_view text, const std::string& source) {
-  return AttReader(text, source).read();
+  return parse_as_kind(text, source, {FileKind::wfa},
+                       [&] { return AttReader(text, source).read(); });
 }
 
 // ---------------------------------------------------------------------------------------
 // JSON
 // ---------------------------------------------------------------------------------------
 
-Wfa parse_wfa_json(std::string_view text, const std::string& source) {
+static Wfa parse_wfa_json_unchecked(std::string_view text, const std::string& source) {
   const nlohmann::json doc = parse_json(text, source);
   JsonCursor root(doc, source, "");
   root.only({"format", "description", "comment", "alphabet", "states", "initial", "final",
@@ -283,6 +285,11 @@ Wfa parse_wfa_json(std::string_view text, const std::string& source) {
     a.transition.push_back(transitions.at(s).matrix(d, d));
   }
   return a;
+}
+
+Wfa parse_wfa_json(std::string_view text, const std::string& source) {
+  return parse_as_kind(text, source, {FileKind::wfa},
+                       [&] { return parse_wfa_json_unchecked(text, source); });
 }
 
 Wfa load_wfa(const std::string& path) {

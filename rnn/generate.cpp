@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "algebra/error.hpp"
+#include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
 #include "rnn/model_json.hpp"
 
@@ -575,7 +576,8 @@ Generation generate(const Model& model, const RationalField&,
 
 // ---- Model files with a generation rule -----------------------------------------------------
 
-GenerativeModel parse_generative_model(std::string_view text, const std::string& source) {
+static GenerativeModel parse_generative_unchecked(std::string_view text,
+                                                  const std::string& source) {
   nlohmann::json j = parse_json(text, source);  // malformed: source:line:column
   if (!j.is_object() || !j.contains("generation")) return {parse_model(text, source), {}};
   const nlohmann::json gen = j["generation"];
@@ -597,6 +599,11 @@ GenerativeModel parse_generative_model(std::string_view text, const std::string&
     }
   }
   return out;
+}
+
+GenerativeModel parse_generative_model(std::string_view text, const std::string& source) {
+  return parse_as_kind(text, source, {FileKind::model},
+                       [&] { return parse_generative_unchecked(text, source); });
 }
 
 GenerativeModel load_generative_model(const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include "algebra/error.hpp"
 #include "rnn/families.hpp"
+#include "rnn/file_kind.hpp"
 
 namespace rnncc {
 
@@ -338,7 +339,7 @@ AttentionLayer parse_attention(const JsonCursor& n, const LayerContext& ctx) {
 
 }  // namespace
 
-Model parse_model(std::string_view text, const std::string& source) {
+static Model parse_model_unchecked(std::string_view text, const std::string& source) {
   json doc = parse_json(text, source);
   JsonCursor root(doc, source, "");
   // "generation" (the rule of rnncc run --generate) is read by rnn/generate.hpp; the model
@@ -416,6 +417,11 @@ Model parse_model(std::string_view text, const std::string& source) {
     }
   }
   return model;
+}
+
+Model parse_model(std::string_view text, const std::string& source) {
+  return parse_as_kind(text, source, {FileKind::model},
+                       [&] { return parse_model_unchecked(text, source); });
 }
 
 Model load_model(const std::string& path) {

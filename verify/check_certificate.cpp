@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "algebra/modp_ops.hpp"
+#include "rnn/file_kind.hpp"
+#include "rnn/json_cursor.hpp"
 
 namespace rnncc {
 namespace {
@@ -269,6 +271,14 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
   }
   result.ok = problems.empty();
   return result;
+}
+
+std::string read_certificate_file(const std::string& path) {
+  std::string text = read_text_file(path, "certificate");
+  if (const FileKind k = file_kind(text, path);
+      k != FileKind::unknown && k != FileKind::certificate)
+    throw InputError(path, wrong_kind_message(k, {FileKind::certificate}));
+  return text;
 }
 
 }  // namespace rnncc

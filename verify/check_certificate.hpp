@@ -33,4 +33,8 @@ struct CertificateCheck {
 CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
                                    std::string_view certificate_json);
 
+// The text of a certificate file; InputError when it cannot be read or is recognized as another
+// kind of file (a model, a WFA, …: rnn/file_kind.hpp).
+std::string read_certificate_file(const std::string& path);
+
 }  // namespace rnncc

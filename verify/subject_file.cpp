@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
 #include "rnn/model_json.hpp"
 
@@ -15,7 +16,7 @@ SubjectFile load_subject_file(const std::string& path) {
       read_text_file(path, path.ends_with(".json") ? "model or WFA file" : "WFA file"), path);
 }
 
-SubjectFile parse_subject_file(std::string_view text, const std::string& path) {
+static SubjectFile parse_subject_file_unchecked(std::string_view text, const std::string& path) {
   SubjectFile s;
   s.path = path;
   if (!path.ends_with(".json")) {
@@ -28,6 +29,11 @@ SubjectFile parse_subject_file(std::string_view text, const std::string& path) {
   else
     s.content = parse_model(text, path);
   return s;
+}
+
+SubjectFile parse_subject_file(std::string_view text, const std::string& path) {
+  return parse_as_kind(text, path, {FileKind::model, FileKind::wfa},
+                       [&] { return parse_subject_file_unchecked(text, path); });
 }
 
 std::string subject_digest(const SubjectFile& s) {

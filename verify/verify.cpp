@@ -497,6 +497,7 @@ class Verification {
       return;
     }
     std::size_t count = 0;
+    ProgressTask task(progress(), "exhaustive", static_cast<std::uint64_t>(total), "strings");
     std::optional<PrefixSubject> subject;  // prefix sharing where no per-string circuit runs
     if (!c_.target.fixed_length) subject = prefix_subject(c_);
     std::size_t shared_lo = 0, shared_hi = 0;
@@ -521,10 +522,12 @@ class Verification {
         } else {
           count += r.strings;
         }
+        task.set(count);
         continue;
       }
       for_each_string(S_, n, [&](const std::vector<std::size_t>& w) {
         count += in_domain(w);
+        task.add();
         return record(w, "exhaustive", o_.three_way);
       });
     }
@@ -565,7 +568,9 @@ class Verification {
     }
     std::mt19937_64 rng(seed_);
     std::size_t count = 0, shortest = SIZE_MAX, longest = 0;
+    ProgressTask task(progress(), "random", wanted, "strings");
     for (std::size_t i = 0; i < wanted && !failing_; ++i) {
+      task.set(i);
       std::size_t n = c_.target.fixed_length ? *c_.target.fixed_length
                       : (i % 3 == 2)         ? o_.max_random_length
                                      : 1 + rng() % std::max<std::size_t>(1, o_.max_random_length);
@@ -638,7 +643,9 @@ class Verification {
     double bound = 0;
     std::size_t points = 0;
     bool failed = false;
+    ProgressTask task(progress(), "identity test", o_.identity_max_length, "lengths");
     for (std::size_t n = 1; n <= o_.identity_max_length && !failing_ && !failed; ++n) {
+      task.set(n - 1);
       IdentityProbe probe{c_.target.circuit(n), {}, c_.embedding(n), F, 0};
       CompileOptions co;
       co.acceptance = false;
@@ -1029,6 +1036,7 @@ class Verification {
 
   const Construction& c_;
   const VerifyOptions& o_;
+  Progress& progress() const { return o_.progress ? *o_.progress : no_progress(); }
   Checker checker_;
   const Alphabet& sigma_;
   const std::size_t S_;

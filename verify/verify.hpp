@@ -48,6 +48,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algebra/progress.hpp"
 #include "constructions/construction.hpp"
 #include "constructions/registry.hpp"
 #include "constructions/spectral.hpp"
@@ -88,6 +89,8 @@ struct VerifyOptions {
   // can re-check it: X one LRNN layer with one output, reading f's symbols one token each.
   bool certificate = false;
   bool timing = true;  // false: Proof::seconds unset (reproducible reports)
+  // Strings checked so far by each testing method (algebra/progress.hpp); null: none.
+  Progress* progress = nullptr;
 };
 
 // What the `prove` method established (VerifyReport::proof; absent when it did not apply).

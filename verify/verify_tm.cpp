@@ -98,10 +98,13 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   };
 
   std::uint64_t t = 0, agreed = 0;  // steps; tokens that agreed (a final "---" is a token)
+  ProgressTask task(options.progress ? *options.progress : no_progress(),
+                    "running the hybrid against the machine", options.max_steps, "steps");
   for (;;) {
     if (sim.halted()) break;
     if (t == options.max_steps) break;
     ++t;
+    task.set(t);
     const std::size_t state = sim.state(), read = sim.read(sim.head());
     const TmTransition& expected = sim.pending();
     const std::size_t want = h.step_token[state * m.symbols + read];

@@ -29,7 +29,8 @@ struct TmVerifyOptions {
   std::uint64_t reference_max_steps = 200;  // re-run with rnn/evaluate.hpp up to this many
   bool attention_index = false;             // the parabola index (rnn/generate.hpp)
   bool integer_fast_path = true;
-  TmHybridOptions hybrid;  // defects for negative tests
+  TmHybridOptions hybrid;        // defects for negative tests
+  Progress* progress = nullptr;  // steps compared so far (of max_steps); null: none
 };
 
 struct TmVerifyReport {

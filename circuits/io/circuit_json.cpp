@@ -10,6 +10,7 @@
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/output_file.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {
@@ -74,7 +75,8 @@ nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
   return j;
 }
 
-CompiledCircuit circuit_from_json(std::string_view text, const std::string& source) {
+static CompiledCircuit circuit_from_json_unchecked(std::string_view text,
+                                                   const std::string& source) {
   // parse_json reports syntax errors, nesting past its limit and numbers beyond a double
   // (4e2147483647) at line:column.
   const nlohmann::json doc = parse_json(text, source);
@@ -194,6 +196,39 @@ CompiledCircuit circuit_from_json(std::string_view text, const std::string& sour
   return cc;
 }
 
+namespace {
+
+// Netlist formats hold boolean (and, lowered, threshold) circuits: an arithmetic gate or a
+// constant other than 0 and 1 means the circuit was compiled with the arithmetic target.
+void reject_arithmetic_netlist(const Circuit& c, const std::string& path) {
+  const char* format = path.ends_with(".blif")    ? "BLIF"
+                       : path.ends_with(".bench") ? "ISCAS .bench"
+                                                  : "AIGER";
+  for (GateId id = 0; id < c.size(); ++id) {
+    const GateKind k = c.kind(id);
+    const GateFamily f = info(k).family;
+    const bool arithmetic =
+        (f == GateFamily::arithmetic && k != GateKind::input && k != GateKind::constant) ||
+        f == GateFamily::test ||
+        (k == GateKind::constant && c.constant(id) != Rational(0) && c.constant(id) != Rational(1));
+    if (arithmetic)
+      throw InputError(
+          path, std::string("this is an arithmetic circuit (gate ") + std::to_string(id) + " is " +
+                    (k == GateKind::constant ? "the constant " + to_string(c.constant(id))
+                                             : std::string(name(k))) +
+                    "); " + format +
+                    " holds boolean circuits: compile with `--target boolean` (or "
+                    "`--target threshold`)");
+  }
+}
+
+}  // namespace
+
+CompiledCircuit circuit_from_json(std::string_view text, const std::string& source) {
+  return parse_as_kind(text, source, {FileKind::circuit},
+                       [&] { return circuit_from_json_unchecked(text, source); });
+}
+
 CompiledCircuit load_circuit(const std::string& path) {
   if (path.ends_with(".aig") || path.ends_with(".aag")) {
     CompiledCircuit c;
@@ -216,6 +251,9 @@ CompiledCircuit load_circuit(const std::string& path) {
 std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path) {
   const Circuit& c = cc.circuit;
   std::string text;
+  if (path.ends_with(".aig") || path.ends_with(".aag") || path.ends_with(".blif") ||
+      path.ends_with(".bench"))
+    reject_arithmetic_netlist(c, path);
   try {
     if (path.ends_with(".json")) {
       // Names are bytes from the input files: never abort on one that is not UTF-8.
