@@ -278,10 +278,9 @@ Action add_eval_command(CLI::App& app) {
       }
       return 0;
     }
-    std::optional<ProgressTask> task;
-    task.emplace(progress(), "evaluating " + f->path, 0, "");
+    f->options.progress = &progress();
+    f->options.progress_label = "evaluating " + f->path;
     const BulkResult r = evaluate_bulk(c.circuit, f->options);
-    task.reset();
     if (!r.notice.empty()) std::cerr << "rnncc: " << r.notice << "\n";
     const std::string kind = r.boolean ? "boolean" : fmt::format("arithmetic mod {}", r.modulus);
     if (f->json) {

@@ -126,6 +126,8 @@ BulkResult evaluate_bulk_gpu(const Circuit& c, const BulkOptions& o, const gpu::
 
 BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
   check(c, o);
+  ProgressTask task(o.progress ? *o.progress : no_progress(), o.progress_label,
+                    Patterns{o, c.inputs().size()}.count(), "patterns");
   std::string notice;
   if (o.device == BulkDevice::gpu) {
     const gpu::DeviceInfo d = gpu::probe();
@@ -155,6 +157,7 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
     ro.patterns = pat.spec();
     WideOptions wo;
     wo.threads = o.threads;
+    wo.progress = o.progress;
     const ProgramResult res = run_program_wide(*wide, ro, wo);
     r.per_output = res.ones;
   } else if (r.boolean) {
@@ -180,6 +183,7 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
         for (std::size_t k = 0; k < no; ++k)
           r.per_output[k] += std::popcount(out[w * no + k] & mask);
       }
+      task.set(std::min(r.patterns, 64 * (w0 + n)));
     }
   } else {
     r.patterns = pat.count();
@@ -190,9 +194,16 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
     for (std::uint64_t k = 0; k < r.patterns; ++k)
       for (std::size_t i = 0; i < c.inputs().size(); ++i)
         rows[k][i] = pat.value(k, i, false, r.modulus);
-    const auto outs = evaluate_batch(c, F, rows, o.threads);
-    for (const auto& row : outs)
-      for (std::size_t k = 0; k < row.size(); ++k) r.per_output[k] = F.add(r.per_output[k], row[k]);
+    // In chunks of 2^16 patterns, so the progress moves.
+    const std::uint64_t chunk = 1 << 16;
+    for (std::uint64_t k0 = 0; k0 < r.patterns; k0 += chunk) {
+      const std::uint64_t n = std::min(chunk, r.patterns - k0);
+      const std::vector<std::vector<std::uint64_t>> part(rows.begin() + k0, rows.begin() + k0 + n);
+      for (const auto& row : evaluate_batch(c, F, part, o.threads))
+        for (std::size_t k = 0; k < row.size(); ++k)
+          r.per_output[k] = F.add(r.per_output[k], row[k]);
+      task.set(k0 + n);
+    }
   }
   finish(r, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return r;

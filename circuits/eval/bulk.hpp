@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "algebra/progress.hpp"
 #include "circuits/circuit.hpp"
 
 namespace rnncc {
@@ -27,6 +28,10 @@ struct BulkOptions {
   std::uint64_t seed = 1;
   unsigned threads = 0;  // 0 = all cores
   unsigned max_exhaustive_inputs = 32;
+  // evaluate_bulk reports the patterns done as one task named `progress_label` (the CPU
+  // evaluators as they go; a GPU run, one kernel, shows only its elapsed time).
+  Progress* progress = nullptr;
+  std::string progress_label = "evaluating";
 };
 
 // The prime of arithmetic digests: 2^31 − 1, unless it divides a constant's denominator; then

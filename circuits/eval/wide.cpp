@@ -621,7 +621,16 @@ ArithFn arith_function(WideIsa isa) {
 }
 
 ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa, unsigned threads,
-                             std::uint32_t B);
+                             std::uint32_t B, Progress* progress);
+
+// A block of `per_block` patterns is done: every 64th block a thread finishes (and the last),
+// the patterns done so far (blocks finished × per_block, at most `patterns`) go to the progress.
+void report_blocks(Progress* progress, std::atomic<std::uint64_t>& finished, std::uint64_t block,
+                   std::uint64_t blocks, std::uint64_t per_block, std::uint64_t patterns) {
+  if (!progress) return;
+  const std::uint64_t n = finished.fetch_add(1, std::memory_order_relaxed) + 1;
+  if ((block & 63) == 0 || n == blocks) progress->update(std::min(patterns, n * per_block));
+}
 
 struct AlignedFree {
   void operator()(std::uint64_t* p) const { std::free(p); }
@@ -641,7 +650,7 @@ ProgramResult run_program_wide(const Program& p, const RunOptions& o, const Wide
   if (!valid_block(B))
     throw std::invalid_argument("wide block of " + std::to_string(B) +
                                 " words: expected 8, 16, 32, 64, 128 or 256");
-  if (!p.boolean) return run_arith_wide(p, o, isa, threads, B);
+  if (!p.boolean) return run_arith_wide(p, o, isa, threads, B, wo.progress);
   const Decoded dp = decode(p);
   ProgramResult r;
   r.patterns = o.patterns.count;
@@ -655,7 +664,7 @@ ProgramResult run_program_wide(const Program& p, const RunOptions& o, const Wide
   const Shared s{&p, &dp, &o, words, o.patterns.first / 64, o.store ? r.stored.data() : nullptr};
   const BlockFn fn = block_function(isa);
   std::vector<Digest> digests(threads);
-  std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> next{0}, finished{0};
   auto work = [&](unsigned id) {
     // One allocation: cells, planes, lane masks; 64-byte aligned (a cell is ≥ 64 bytes).
     const std::size_t n = (std::size_t{dp.cells} + dp.max_planes + 1) * B;
@@ -671,8 +680,10 @@ ProgramResult run_program_wide(const Program& p, const RunOptions& o, const Wide
               ~std::uint64_t{0});
     t.digest.ones.assign(p.outputs, 0);
     t.digest.mismatches.assign(p.pairs, 0);
-    for (std::uint64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+    for (std::uint64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
       fn(s, t, b, B);
+      report_blocks(wo.progress, finished, b, blocks, 64 * std::uint64_t{B}, r.patterns);
+    }
     digests[id] = std::move(t.digest);
   };
   run_threads(threads, work);
@@ -685,7 +696,7 @@ ProgramResult run_program_wide(const Program& p, const RunOptions& o, const Wide
 namespace {
 
 ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa, unsigned threads,
-                             std::uint32_t B) {
+                             std::uint32_t B, Progress* progress) {
   const std::size_t np = o.primes.size();
   if (np == 0) throw std::invalid_argument("arithmetic programs need at least one prime");
   const std::uint32_t N = 2 * B;  // lanes (patterns) per block
@@ -764,7 +775,7 @@ ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa,
       static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, blocks)));
   const ArithFn fn = arith_function(isa);
   std::vector<ArithThread> done(threads);
-  std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> next{0}, finished{0};
   auto work = [&](unsigned id) {
     std::vector<std::uint32_t> mem(std::max<std::size_t>(1, std::size_t{s.cells} * N));
     ArithThread t;
@@ -772,8 +783,10 @@ ProgramResult run_arith_wide(const Program& p, const RunOptions& o, WideIsa isa,
     t.sums.assign(np, std::vector<std::uint64_t>(p.outputs, 0));
     t.differs.assign(std::size_t{p.pairs} * N, 0);
     t.digest.mismatches.assign(p.pairs, 0);
-    for (std::uint64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+    for (std::uint64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
       fn(s, t, b, B);
+      report_blocks(progress, finished, b, blocks, N, r.patterns);
+    }
     t.cell = nullptr;
     done[id] = std::move(t);
   };

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <string>
 
+#include "algebra/progress.hpp"
 #include "circuits/eval/program.hpp"
 
 namespace rnncc {
@@ -44,6 +45,9 @@ struct WideOptions {
   unsigned threads = 0;  // 0 = all cores
   WideIsa isa = WideIsa::automatic;
   std::uint32_t block_words = 0;  // 8, 16, …, 256 words per slot; 0 = choose_block_words
+  // Patterns done, reported to the caller's current task (a ProgressTask it began with the
+  // pattern count) every 64 blocks per thread; never begins or ends a task itself.
+  Progress* progress = nullptr;
 };
 
 // Per-core L2 bytes (sysfs, else sysconf, else 1 MiB).
