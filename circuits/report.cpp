@@ -92,16 +92,16 @@ std::string format_text(const CircuitReport& r) {
     gates = fmt::format("logic gates   {} and/or/xor, {} not\n", *r.logic_gates, *r.not_gates);
   return fmt::format(
       "size          {} gates ({} operations, {} inputs, {} constants), {} outputs\n"
+      "depth         {}; lower bound for fan-in 2: {}\n"
       "live size     {} gates (read by an output, inputs included)\n"
       "{}"
-      "depth         {}; lower bound for fan-in 2: {}\n"
       "max fan-in    {}\n"
       "combine levels {}\n"
       "AIG           {}\n"
       "widest level  {} gates\n"
       "by kind       {}\n",
-      s.size, s.operations(), s.inputs, r.constants, s.outputs, s.live_size, gates, depth,
-      r.depth_lower_bound, s.max_fanin, r.combine_levels,
+      s.size, s.operations(), s.inputs, r.constants, s.outputs, depth, r.depth_lower_bound,
+      s.live_size, gates, s.max_fanin, r.combine_levels,
       r.and_levels ? fmt::format("{} ANDs, {} levels (after strash, as ABC's print_stats)",
                                  *r.and_nodes, *r.and_levels)
                    : std::string("— (arithmetic gates)"),
