@@ -8,20 +8,21 @@
 
 namespace rnncc {
 
-std::uint32_t gate_depth_cost(const Circuit& c, GateId id, FaninModel model) {
+std::uint32_t gate_depth_cost(const Circuit& c, GateId id, FaninModel model, NotCost not_cost) {
   const GateKind k = c.kind(id);
   if (k == GateKind::input || k == GateKind::constant) return 0;
+  if (k == GateKind::not_ && not_cost == NotCost::free) return 0;
   if (model == FaninModel::unbounded) return 1;
   const std::uint32_t a = c.gate(id).arity();
   return a <= 2 ? 1 : static_cast<std::uint32_t>(std::bit_width(a - 1));  // ⌈log₂ a⌉
 }
 
-std::vector<std::uint32_t> depth_table(const Circuit& c, FaninModel model) {
+std::vector<std::uint32_t> depth_table(const Circuit& c, FaninModel model, NotCost not_cost) {
   std::vector<std::uint32_t> depth(c.size(), 0);
   for (GateId id = 0; id < c.size(); ++id) {
     std::uint32_t d = 0;
     for (GateId o : c.operands(id)) d = std::max(d, depth[o]);
-    depth[id] = d + gate_depth_cost(c, id, model);
+    depth[id] = d + gate_depth_cost(c, id, model, not_cost);
   }
   return depth;
 }
@@ -42,9 +43,9 @@ std::vector<bool> live_table(const Circuit& c) {
   return live;
 }
 
-std::vector<GateId> critical_path(const Circuit& c, FaninModel model) {
+std::vector<GateId> critical_path(const Circuit& c, FaninModel model, NotCost not_cost) {
   if (c.outputs().empty()) return {};
-  const auto depth = depth_table(c, model);
+  const auto depth = depth_table(c, model, not_cost);
   GateId g = *std::max_element(c.outputs().begin(), c.outputs().end(),
                                [&](GateId a, GateId b) { return depth[a] < depth[b]; });
   std::vector<GateId> path{g};
@@ -68,9 +69,12 @@ CircuitStats compute_stats(const Circuit& c) {
   s.size = c.size();
   s.inputs = c.inputs().size();
   s.outputs = c.outputs().size();
-  const auto unbounded = depth_table(c, FaninModel::unbounded);
-  const auto bounded = depth_table(c, FaninModel::bounded);
+  const auto unbounded = depth_table(c, FaninModel::unbounded, NotCost::free);
+  const auto bounded = depth_table(c, FaninModel::bounded, NotCost::free);
+  const auto counting_not = depth_table(c, FaninModel::unbounded, NotCost::counted);
+  const auto live = live_table(c);
   for (GateId id = 0; id < c.size(); ++id) {
+    s.live_size += live[id] || c.kind(id) == GateKind::input;
     ++s.by_kind[static_cast<std::size_t>(c.kind(id))];
     s.max_fanin = std::max(s.max_fanin, static_cast<std::uint32_t>(c.operands(id).size()));
     if (unbounded[id] >= s.width.size()) s.width.resize(unbounded[id] + 1, 0);
@@ -79,6 +83,7 @@ CircuitStats compute_stats(const Circuit& c) {
   for (GateId o : c.outputs()) {
     s.depth = std::max(s.depth, unbounded[o]);
     s.bounded_fanin_depth = std::max(s.bounded_fanin_depth, bounded[o]);
+    s.depth_counting_not = std::max(s.depth_counting_not, counting_not[o]);
   }
   return s;
 }

@@ -5,7 +5,12 @@
 //   unbounded fan-in:  depth(g) = 1 + max depth(operands)
 //   bounded fan-in:    depth(g) = c(g) + max depth(operands),  c(g) = max(1, ⌈log₂ arity⌉)
 // (a k-ary gate is a balanced tree of ⌈log₂ k⌉ fan-in-2 gates). The circuit's depth is the
-// largest depth of an output.
+// largest depth of an output. The figures (CircuitStats::depth, bounded_fanin_depth; `rnncc
+// stats`) count a boolean `not` free (NotCost::free): an inverter is an edge attribute in an
+// and-inverter graph, and ABC's `lev` counts it free (EPFL multiplier.aig: 274 levels; 534
+// counting its 23442 NOT gates, CircuitStats::depth_counting_not). The tables below take the
+// cost as an argument and default to NotCost::counted (a `not` is a level like any gate), which
+// drawings rank by. Arithmetic `neg` always costs 1.
 #pragma once
 
 #include <array>
@@ -17,25 +22,32 @@
 namespace rnncc {
 
 enum class FaninModel { unbounded, bounded };
+enum class NotCost { free, counted };
 
 // Cost of one gate under the model.
-std::uint32_t gate_depth_cost(const Circuit& c, GateId id, FaninModel model);
+std::uint32_t gate_depth_cost(const Circuit& c, GateId id, FaninModel model,
+                              NotCost not_cost = NotCost::counted);
 // depth[id] for every gate.
-std::vector<std::uint32_t> depth_table(const Circuit& c, FaninModel model);
+std::vector<std::uint32_t> depth_table(const Circuit& c, FaninModel model,
+                                       NotCost not_cost = NotCost::counted);
 // fanout[id]: how many operand slots name the gate (outputs not counted).
 std::vector<std::uint32_t> fanout_table(const Circuit& c);
 // Gates reachable backwards from the outputs (live[id]).
 std::vector<bool> live_table(const Circuit& c);
 // A longest path ending at a deepest output, from its source (an input or constant) to it.
-std::vector<GateId> critical_path(const Circuit& c, FaninModel model);
+std::vector<GateId> critical_path(const Circuit& c, FaninModel model,
+                                  NotCost not_cost = NotCost::counted);
 
 struct CircuitStats {
-  std::size_t size = 0;  // gates, constants and inputs included
+  std::size_t size = 0;       // gates, constants and inputs included
+  std::size_t live_size = 0;  // the gates an output reads, plus every input: what
+                              // sweep_dead_gates keeps (circuits/passes/dead_gates.hpp)
   std::size_t inputs = 0, outputs = 0;
   std::array<std::size_t, kGateKindCount> by_kind{};
-  std::uint32_t depth = 0, bounded_fanin_depth = 0;
+  std::uint32_t depth = 0, bounded_fanin_depth = 0;  // NOT free
+  std::uint32_t depth_counting_not = 0;              // unbounded fan-in, a NOT is a level
   std::uint32_t max_fanin = 0;
-  std::vector<std::size_t> width;  // gates per unbounded-depth level
+  std::vector<std::size_t> width;  // gates per level of `depth` (unbounded fan-in, NOT free)
   std::size_t operations() const;  // size minus inputs and constants
 };
 

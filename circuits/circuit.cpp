@@ -222,7 +222,38 @@ GateId CircuitBuilder::fold_boolean(GateKind kind, std::span<const GateId> opera
     if (kind == GateKind::xor_) parity ^= v;
   }
   std::sort(ops.begin(), ops.end());
-  if (kind != GateKind::xor_) ops.erase(std::unique(ops.begin(), ops.end()), ops.end());  // x∧x = x
+  if (kind != GateKind::xor_) {
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());  // x∧x = x, x∨x = x
+  } else {
+    // x⊕x = 0: equal operands cancel in pairs.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ops.size();) {
+      std::size_t j = i;
+      while (j < ops.size() && ops[j] == ops[i]) ++j;
+      if ((j - i) % 2) ops[kept++] = ops[i];
+      i = j;
+    }
+    ops.resize(kept);
+  }
+  // An operand beside its negation: x∧¬x = 0, x∨¬x = 1, x⊕¬x = 1 (the pair drops, the parity
+  // flips). Operands are distinct now; a pair is dropped only if neither member already was
+  // (in raw-built ¬¬x, ¬x would pair twice).
+  std::vector<GateId> dropped;
+  const auto was_dropped = [&](GateId g) {
+    return std::find(dropped.begin(), dropped.end(), g) != dropped.end();
+  };
+  for (GateId o : ops) {
+    if (c_.kind(o) != GateKind::not_) continue;
+    const GateId x = c_.operands(o)[0];
+    if (!std::binary_search(ops.begin(), ops.end(), x)) continue;
+    if (kind == GateKind::and_) return constant(Rational(0));
+    if (kind == GateKind::or_) return constant(Rational(1));
+    if (was_dropped(o) || was_dropped(x)) continue;
+    dropped.push_back(o);
+    dropped.push_back(x);
+    parity = !parity;
+  }
+  if (!dropped.empty()) std::erase_if(ops, was_dropped);
   if (ops.empty())
     return constant(Rational(kind == GateKind::and_ ? 1 : kind == GateKind::or_ ? 0 : parity));
   GateId g = ops.size() == 1 ? ops[0] : intern(kind, ops);

@@ -71,7 +71,9 @@ class Circuit {
 // constants (docs/circuits.md, "Folding"): const∘const is evaluated over Q; x+0, x·1, x−0,
 // --x, n-ary sums/products drop neutral constants and merge the others; x·0 = 0; a sum of two
 // operands is an `add`, a product of two a `mul`, of one the operand itself; boolean gates
-// absorb constants likewise. No rule uses facts about the inputs (such as one-hotness), so the
+// absorb constants likewise, and fold repeated and complementary operands: x∧x = x∨x = x,
+// x⊕x = 0, x∧¬x = 0, x∨¬x = 1, x⊕¬x = 1 (in an n-ary gate the rest stays: x⊕¬x⊕y = ¬y),
+// ¬¬x = x. No rule uses facts about the inputs (such as one-hotness), so the
 // circuit computes the same polynomial as the unfolded one.
 class CircuitBuilder {
  public:

@@ -34,16 +34,26 @@ CircuitReport report_circuit(const CompiledCircuit& cc) {
     r.and_nodes = and_count(aig);
     r.and_levels = aig_levels(aig);
   }
+  if (boolean && !threshold) {
+    const auto count = [&](GateKind k) { return r.stats.by_kind[static_cast<std::size_t>(k)]; };
+    r.logic_gates = count(GateKind::and_) + count(GateKind::or_) + count(GateKind::xor_);
+    r.not_gates = count(GateKind::not_);
+  }
   return r;
 }
 
 nlohmann::ordered_json to_json(const CircuitReport& r) {
   nlohmann::ordered_json j;
   const CircuitStats& s = r.stats;
+  const auto optional = [](const auto& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+  };
   j["size"] = s.size;
+  j["live_size"] = s.live_size;
   j["operations"] = s.operations();
   j["depth"] = s.depth;
   j["bounded_fanin_depth"] = s.bounded_fanin_depth;
+  j["depth_counting_not"] = s.depth_counting_not;
   j["max_fanin"] = s.max_fanin;
   j["inputs"] = s.inputs;
   j["outputs"] = s.outputs;
@@ -51,10 +61,12 @@ nlohmann::ordered_json to_json(const CircuitReport& r) {
   for (std::size_t k = 0; k < kGateKindCount; ++k)
     if (s.by_kind[k]) kinds[std::string(kGateKinds[k].name)] = s.by_kind[k];
   j["by_kind"] = kinds;
+  j["logic_gates"] = optional(r.logic_gates);
+  j["not_gates"] = optional(r.not_gates);
   j["combine_levels"] = r.combine_levels;
   j["depth_lower_bound"] = r.depth_lower_bound;
-  j["and_nodes"] = r.and_nodes ? nlohmann::ordered_json(*r.and_nodes) : nlohmann::ordered_json();
-  j["and_levels"] = r.and_levels ? nlohmann::ordered_json(*r.and_levels) : nlohmann::ordered_json();
+  j["and_nodes"] = optional(r.and_nodes);
+  j["and_levels"] = optional(r.and_levels);
   j["width"] = s.width;
   return j;
 }
@@ -67,16 +79,29 @@ std::string format_text(const CircuitReport& r) {
       kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", kGateKinds[k].name, s.by_kind[k]);
   std::size_t widest = 0;
   for (std::size_t w : s.width) widest = std::max(widest, w);
+  const std::size_t nots = s.by_kind[static_cast<std::size_t>(GateKind::not_)];
+  // The NOT-free convention is named only where it matters: circuits with NOT gates.
+  const std::string depth =
+      nots ? fmt::format(
+                 "{} (unbounded fan-in, NOT free), {} (fan-in 2, NOT free); {} counting "
+                 "NOT as a level",
+                 s.depth, s.bounded_fanin_depth, s.depth_counting_not)
+           : fmt::format("{} (unbounded fan-in), {} (fan-in 2)", s.depth, s.bounded_fanin_depth);
+  std::string gates;
+  if (r.logic_gates)
+    gates = fmt::format("logic gates   {} and/or/xor, {} not\n", *r.logic_gates, *r.not_gates);
   return fmt::format(
       "size          {} gates ({} operations, {} inputs, {} constants), {} outputs\n"
-      "depth         {} (unbounded fan-in), {} (fan-in 2); lower bound for fan-in 2: {}\n"
+      "depth         {}; lower bound for fan-in 2: {}\n"
+      "live size     {} gates (read by an output, inputs included)\n"
+      "{}"
       "max fan-in    {}\n"
       "combine levels {}\n"
       "AIG           {}\n"
       "widest level  {} gates\n"
       "by kind       {}\n",
-      s.size, s.operations(), s.inputs, r.constants, s.outputs, s.depth, s.bounded_fanin_depth,
-      r.depth_lower_bound, s.max_fanin, r.combine_levels,
+      s.size, s.operations(), s.inputs, r.constants, s.outputs, depth, r.depth_lower_bound,
+      s.live_size, gates, s.max_fanin, r.combine_levels,
       r.and_levels ? fmt::format("{} ANDs, {} levels (after strash, as ABC's print_stats)",
                                  *r.and_nodes, *r.and_levels)
                    : std::string("— (arithmetic gates)"),

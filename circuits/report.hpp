@@ -1,7 +1,9 @@
 // Statistics of a circuit as a report: text for people, JSON for scripts (`rnncc stats`,
-// `rnncc compile --stats`). The JSON object has the keys size, operations, depth,
-// bounded_fanin_depth, max_fanin, inputs, outputs, by_kind, combine_levels, width,
-// depth_lower_bound, and_nodes and and_levels (null for circuits with arithmetic gates).
+// `rnncc compile --stats`). The JSON object has the keys size, live_size, operations, depth,
+// bounded_fanin_depth, depth_counting_not, max_fanin, inputs, outputs, by_kind, logic_gates and
+// not_gates (null unless the circuit is boolean), combine_levels, depth_lower_bound, and_nodes
+// and and_levels (null for circuits with arithmetic gates), width. docs/circuits.md,
+// "Metrics", maps them to ABC's `print_stats` and Yosys's `stat -json`.
 #pragma once
 
 #include <optional>
@@ -26,6 +28,10 @@ struct CircuitReport {
   // circuit has arithmetic or test gates (or constants other than 0 and 1).
   std::optional<std::size_t> and_nodes;
   std::optional<std::uint32_t> and_levels;
+  // Boolean circuits only (and/or/xor/not over inputs and the constants 0 and 1): the and, or
+  // and xor gates, and the not gates apart. On an AIG (a file read from AIGER) logic_gates is
+  // ABC's `print_stats` "and" and Yosys's `$_AND_` count, not_gates Yosys's `$_NOT_`.
+  std::optional<std::size_t> logic_gates, not_gates;
 };
 
 CircuitReport report_circuit(const CompiledCircuit& c);

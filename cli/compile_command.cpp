@@ -15,6 +15,7 @@
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
 #include "circuits/io/output_file.hpp"
+#include "circuits/passes/dead_gates.hpp"
 #include "circuits/report.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
@@ -121,7 +122,7 @@ Action add_compile_command(CLI::App& app) {
     CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
     if (out) {
       task.emplace(progress(), "writing " + f->output, 0, "");
-      out->write(circuit_file_text(c, f->output));
+      out->write(circuit_file_text(sweep_dead_gates(c), f->output));  // only the live gates
       out->commit();
     }
     task.reset();

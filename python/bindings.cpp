@@ -30,6 +30,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/output_file.hpp"
+#include "circuits/passes/dead_gates.hpp"
 #include "circuits/report.hpp"
 #include "cli/limits.hpp"
 #include "constructions/registry.hpp"
@@ -640,12 +641,12 @@ PYBIND11_MODULE(_rnncc, m) {
       // The file text of the format `path`'s extension names (.json .aig .aag .blif .bench).
       .def("file_bytes",
            [](const CompiledCircuit& c, const std::string& path) {
-             return py::bytes(circuit_file_text(c, path));
+             return py::bytes(circuit_file_text(sweep_dead_gates(c), path));  // as compile -o
            })
       .def("write",
            [](const CompiledCircuit& c, const std::string& path) {
              OutputFile out(path);
-             out.write(circuit_file_text(c, path));
+             out.write(circuit_file_text(sweep_dead_gates(c), path));
              out.commit();
            })
       .def("eval_boolean", &eval_boolean)

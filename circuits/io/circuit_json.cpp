@@ -9,6 +9,7 @@
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/output_file.hpp"
+#include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 #include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
@@ -264,11 +265,13 @@ std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path
       bool threshold = false;
       for (GateId id = 0; id < c.size() && !threshold; ++id)
         threshold = c.kind(id) == GateKind::maj || c.kind(id) == GateKind::thr;
-      text = write_aiger(threshold ? lower_threshold_gates(c) : c, f);
+      // Netlists hold what an output reads: dead gates are swept before writing (also those
+      // the threshold lowering leaves), so ABC and Yosys count what rnncc's live_size counts.
+      text = write_aiger(sweep_dead_gates(threshold ? lower_threshold_gates(c) : c), f);
     } else if (path.ends_with(".blif")) {
-      text = write_blif(c, std::filesystem::path(path).stem().string());
+      text = write_blif(sweep_dead_gates(c), std::filesystem::path(path).stem().string());
     } else if (path.ends_with(".bench")) {
-      text = write_bench(c);
+      text = write_bench(sweep_dead_gates(c));
     } else {
       throw InputError(path,
                        "expected an output file ending in .json, .aig, .aag, .blif or .bench");

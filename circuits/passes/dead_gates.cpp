@@ -67,4 +67,39 @@ Circuit sweep_dead_gates(const Circuit& c, std::span<const GateId> keep, DeadGat
   return result;
 }
 
+CompiledCircuit sweep_dead_gates(const CompiledCircuit& cc, DeadGateStats* stats) {
+  const Circuit& c = cc.circuit;
+  const auto live = live_table(c);
+  // new_id[g]: the id gate g gets, or (for a dead g) the id of the next kept gate.
+  std::vector<GateId> new_id(c.size() + 1, 0);
+  bool any_dead = false;
+  for (GateId g = 0; g < c.size(); ++g) {
+    const bool kept = live[g] || c.kind(g) == GateKind::input;
+    any_dead = any_dead || !kept;
+    new_id[g + 1] = new_id[g] + (kept ? 1 : 0);
+  }
+  if (!any_dead) {
+    if (stats) *stats = {.gates_in = c.size(), .gates_out = c.size(), .dead = 0};
+    return cc;
+  }
+  CompiledCircuit out;
+  out.circuit = sweep_dead_gates(c, {}, stats);
+  out.combine_levels = cc.combine_levels;
+  out.requested_gates = cc.requested_gates;
+  out.hash_table_bytes = cc.hash_table_bytes;
+  // The sweep keeps the live gates and the inputs in id order, one each — unless two live
+  // constants are equal (a raw circuit) and merge: then the ids shift and the regions, which
+  // only a compiler records, are dropped.
+  if (out.circuit.size() != new_id[c.size()]) return out;
+  for (std::size_t i = 0; i < cc.regions.size(); ++i) {
+    Region r = cc.regions[i];
+    const std::uint32_t end =
+        i + 1 < cc.regions.size() ? cc.regions[i + 1].first_gate : static_cast<GateId>(c.size());
+    r.first_gate = new_id[std::min<std::size_t>(r.first_gate, c.size())];
+    if (new_id[std::min<std::size_t>(end, c.size())] == r.first_gate) continue;  // emptied
+    out.regions.push_back(r);
+  }
+  return out;
+}
+
 }  // namespace rnncc

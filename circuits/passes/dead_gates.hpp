@@ -11,6 +11,7 @@
 #include <span>
 
 #include "circuits/circuit.hpp"
+#include "circuits/compile/compiled_circuit.hpp"
 
 namespace rnncc {
 
@@ -33,5 +34,11 @@ Circuit remove_dead_gates(const Circuit& c, DeadGateStats* stats = nullptr);
 // are c's.
 Circuit sweep_dead_gates(const Circuit& c, std::span<const GateId> keep = {},
                          DeadGateStats* stats = nullptr);
+
+// A compiled circuit as it is written to a file (circuit_file_text in circuits/io/circuit_json.hpp
+// and `rnncc compile -o`): sweep_dead_gates(cc.circuit), the regions renumbered to the kept ids
+// (a region left without gates dropped), the builder figures kept. cc itself, copied, when
+// nothing is dead.
+CompiledCircuit sweep_dead_gates(const CompiledCircuit& cc, DeadGateStats* stats = nullptr);
 
 }  // namespace rnncc
