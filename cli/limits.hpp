@@ -12,6 +12,9 @@
 #include <cstdint>
 #include <string>
 
+#include "constructions/construction.hpp"
+#include "verify/verify.hpp"
+
 namespace rnncc::cli {
 
 // The default of every --max-work: about 2^34 elementary steps, a minute or so of one core.
@@ -36,5 +39,14 @@ void check_work(const std::string& option, std::uint64_t estimate, std::uint64_t
 // vectors, so about D³·|Σ| field operations. `command` names the command in the message.
 void check_forward_basis_work(std::uint64_t dimension, std::uint64_t symbols,
                               std::uint64_t max_work, const std::string& command);
+
+// verify's limit, after the construction is built and before any check, in symbol steps (one
+// model step on one symbol): --random R strings of length ≤ L (R·L),
+// --exhaustive L every string of length 1..L (Σ n·|Σ|^n; a fixed-length target: its length
+// only; beyond the engine's cap of strings, and on the GPU, the engine refuses), --identity K
+// rounds at n = 1..L (K·|Σ|·L(L+1)/2: the circuit at length n has n·|Σ| inputs).
+// `option` names the limit in the message ("--max-work"; the Python package: "max_work").
+void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
+                       const std::string& option = "--max-work");
 
 }  // namespace rnncc::cli

@@ -120,50 +120,6 @@ struct VerifyCommand {
   std::uint64_t max_work = kDefaultMaxWork;
 };
 
-// verify's limit (cli/limits.hpp), after the construction is built and before any check, in
-// symbol steps (one model step on one symbol): --random R strings of length ≤ L (R·L),
-// --exhaustive L every string of length 1..L (Σ n·|Σ|^n; a fixed-length target: its length
-// only; beyond the engine's cap of strings, and on the GPU, the engine refuses), --identity K
-// rounds at n = 1..L (K·|Σ|·L(L+1)/2: the circuit at length n has n·|Σ| inputs).
-void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work) {
-  const std::uint64_t sigma = c.target.alphabet.size();
-  std::uint64_t work = 0;
-  std::vector<std::string> parts;
-  const std::uint64_t random_length =
-      c.target.fixed_length ? *c.target.fixed_length : o.max_random_length;
-  if (o.random > 0) {
-    work = saturating_add(work, saturating_mul(o.random, random_length));
-    parts.push_back("--random " + std::to_string(o.random) + " × length " +
-                    std::to_string(random_length));
-  }
-  if (o.exhaustive && !o.gpu) {
-    const std::uint64_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-    const std::uint64_t hi = c.target.fixed_length ? *c.target.fixed_length : *o.exhaustive;
-    std::uint64_t e = 0, strings = 0;
-    // Stops once past the cap: at most cap + 1 rounds (|Σ| = 1), whatever L is.
-    for (std::uint64_t n = lo; n <= hi && sigma > 0 && strings <= o.exhaustive_cap; ++n) {
-      strings = saturating_add(strings, saturating_pow(sigma, n));
-      e = saturating_add(e, saturating_mul(n, saturating_pow(sigma, n)));
-    }
-    // More strings than the engine's own cap: its refusal (which no option raises) says so.
-    if (strings <= o.exhaustive_cap) {
-      work = saturating_add(work, e);
-      parts.push_back("--exhaustive: lengths " + std::to_string(lo) + ".." + std::to_string(hi) +
-                      " over |Σ| = " + std::to_string(sigma));
-    }
-  }
-  if (o.identity_rounds > 0) {
-    const std::uint64_t l = o.identity_max_length;
-    const std::uint64_t lengths = saturating_mul(l, l + 1) / 2;
-    work = saturating_add(work, saturating_mul(saturating_mul(o.identity_rounds, sigma), lengths));
-    parts.push_back("--identity " + std::to_string(o.identity_rounds) +
-                    " × |Σ| = " + std::to_string(sigma) + " × lengths 1.." + std::to_string(l));
-  }
-  std::string detail;
-  for (const std::string& p : parts) detail += (detail.empty() ? "" : "; ") + p;
-  check_work("--max-work", work, max_work, "verify would take", "symbol steps", detail);
-}
-
 // verify KIND --as-printed: both versions of an erratum (verify.hpp, verify_as_printed).
 int verify_as_printed_command(const KindCommand& k, const ConstructionArgs& args,
                               const VerifyCommand& f) {

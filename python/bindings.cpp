@@ -446,7 +446,7 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
                          std::size_t random, bool random_given, std::size_t max_length,
                          std::optional<std::size_t> exhaustive, std::size_t identity,
                          std::size_t identity_length, std::optional<std::uint64_t> seed, bool prove,
-                         bool timing, bool gpu) {
+                         bool timing, bool gpu, std::uint64_t max_work) {
   const Registry& registry = verify_registry();
   const ConstructionKind* kind = nullptr;
   std::vector<std::string> names;
@@ -478,6 +478,7 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
     const Construction c = kind->build(args, registry);
     if (o.exhaustive && *o.exhaustive == 0 && !c.target.fixed_length)
       throw InputError("exhaustive", "give a length: every string of length 1..L");
+    cli::check_verify_work(c, o, max_work, "max_work");
     r = verify(c, o);
   }
   return to_python(to_json(r));

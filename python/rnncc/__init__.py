@@ -424,12 +424,14 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
 def verify(kind: str, input: str | None = None, *, random: int | None = None,
            length: int = 40, exhaustive: int | bool | None = None, identity: int = 0,
            identity_length: int = 8, seed: int | None = None, prove: bool = True,
-           timing: bool = True, device: str = "cpu", **options) -> dict:
+           timing: bool = True, device: str = "cpu", max_work: int = 2**34, **options) -> dict:
     """``rnncc verify KIND [INPUT] ... --json``: the report as a dict (``report["holds"]``).
 
     ``options`` are the kind's own options (``rnncc verify KIND --help``), with _ for -:
     ``verify("mod-count", k=3)``, ``verify("model", "m.json", ...)``; True gives a flag.
-    ``exhaustive=True`` on a fixed-length domain checks all of it; an int L: lengths 1..L."""
+    ``exhaustive=True`` on a fixed-length domain checks all of it; an int L: lengths 1..L.
+    ``max_work``: refuse (InputError) checks estimated above this many symbol steps, as
+    ``--max-work`` does (random R strings of length ≤ L: R·L; exhaustive; identity rounds)."""
     if device not in ("cpu", "gpu"):
         raise InputError(f"device: '{device}': expected cpu or gpu")
     args = []
@@ -448,7 +450,7 @@ def verify(kind: str, input: str | None = None, *, random: int | None = None,
     return _rnncc.verify(kind, "" if input is None else str(input), args,
                          200 if random is None else int(random), random is not None, int(length),
                          ex, int(identity), int(identity_length), seed, prove, timing,
-                         device == "gpu")
+                         device == "gpu", int(max_work))
 
 
 def verify_kinds() -> list[str]:

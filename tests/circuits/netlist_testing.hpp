@@ -14,9 +14,10 @@
 
 namespace rnncc::testing {
 
-// The EPFL benchmark circuits shipped beside the repository (../shared/benchmarks/epfl).
+// The EPFL benchmark circuits shipped with the tests (tests/data/epfl/README.md: 13 of the 20,
+// with ABC's figures).
 inline std::filesystem::path epfl_dir() {
-  return std::filesystem::path(RNNCC_SOURCE_DIR) / ".." / "shared" / "benchmarks" / "epfl";
+  return std::filesystem::path(RNNCC_SOURCE_DIR) / "tests" / "data" / "epfl";
 }
 
 // Both circuits on the same `words`·64 random patterns (inputs by position).

@@ -158,9 +158,6 @@ TEST_CASE("BLIF: a wide majority is written without an exponential cover", "[cir
 }
 
 TEST_CASE("BLIF: EPFL circuits survive writing and reading", "[circuits][blif]") {
-  if (!std::filesystem::exists(epfl_dir()))
-    RNNCC_SKIP(
-        epfl_dir() << " is not present (the shared EPFL benchmarks live beside the repository)");
   std::mt19937_64 rng(63);
   for (const char* name : {"ctrl", "router", "int2float", "cavlc", "dec", "adder", "i2c", "bar",
                            "priority", "sin", "multiplier"}) {

@@ -103,9 +103,6 @@ TEST_CASE(".bench: names are kept, escaped where .bench does not allow them, and
 }
 
 TEST_CASE(".bench: EPFL circuits survive writing and reading", "[circuits][iscas]") {
-  if (!std::filesystem::exists(epfl_dir()))
-    RNNCC_SKIP(
-        epfl_dir() << " is not present (the shared EPFL benchmarks live beside the repository)");
   std::mt19937_64 rng(73);
   for (const char* name : {"ctrl", "router", "int2float", "cavlc", "dec", "adder", "i2c",
                            "priority", "max", "multiplier"}) {

@@ -93,14 +93,9 @@ rnncc_golden(err-verify-inapplicable-flag 2 err_verify_inapplicable_flag.txt std
 rnncc_golden(err-construct-inapplicable 2 err_construct_inapplicable.txt stderr construct dwfa examples/dwfa_mod3.att --family pd -o out.json)
 rnncc_golden(err-construct-extra-input 2 err_construct_extra_input.txt stderr construct parity examples/wfa_count_ab.att -o out.json)
 
-# AIGER: EPFL circuits from ../shared/benchmarks (beside the repository); without them these
-# two tests are not registered, and configure says so.
-if(EXISTS ${PROJECT_SOURCE_DIR}/../shared/benchmarks/epfl/ctrl.aig)
-  rnncc_golden(stats-aiger 0 stats_aiger.txt stdout stats ../shared/benchmarks/epfl/ctrl.aig --json)
-  rnncc_golden(err-eval-exhaustive 2 err_eval_exhaustive.txt stderr eval ../shared/benchmarks/epfl/adder.aig --exhaustive)
-else()
-  message(STATUS "rnncc: ../shared/benchmarks not found beside the repository: the EPFL CLI tests are skipped")
-endif()
+# AIGER: EPFL circuits shipped with the tests (tests/data/epfl).
+rnncc_golden(stats-aiger 0 stats_aiger.txt stdout stats tests/data/epfl/ctrl.aig --json)
+rnncc_golden(err-eval-exhaustive 2 err_eval_exhaustive.txt stderr eval tests/data/epfl/adder.aig --exhaustive)
 rnncc_golden(err-eval-device 2 err_eval_device.txt stderr eval tests/cli/circuits/tiny.json --device tpu)
 rnncc_golden(err-verify-device 2 err_verify_device.txt stderr verify wfa examples/wfa_count_ab.att --family dplr --device tpu)
 rnncc_golden(eval-outputs 0 eval_outputs.txt stdout eval tests/cli/circuits/arith.json --exhaustive --outputs)

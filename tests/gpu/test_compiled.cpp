@@ -111,7 +111,7 @@ TEST_CASE("compiled kernels on AIGs: random and the EPFL multiplier, partitioned
   const char* env = std::getenv("RNNCC_EPFL_DIR");
   const std::filesystem::path epfl =
       env ? std::filesystem::path(env)
-          : std::filesystem::path(RNNCC_SOURCE_DIR) / ".." / "shared" / "benchmarks" / "epfl";
+          : std::filesystem::path(RNNCC_SOURCE_DIR) / "tests" / "data" / "epfl";  // shipped
   if (std::filesystem::exists(epfl / "multiplier.aig"))
     aigs.push_back(load_aiger((epfl / "multiplier.aig").string()));
   else

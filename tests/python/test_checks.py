@@ -26,6 +26,17 @@ def test_verify_diagnostics():
         rnncc.verify("mod-count", k=3, against="x.wfa")
 
 
+def test_verify_max_work(cli):
+    # 200 random strings of length ≤ 40 = 8000 symbol steps: refused under 7999, as the CLI does
+    with pytest.raises(rnncc.InputError,
+                       match=r"max_work: verify would take about 8000 symbol steps .*more than the "
+                             r"limit of 7999 \(raise max_work"):
+        rnncc.verify("mod-count", k=3, random=200, max_work=7999)
+    rc, _, err = cli("verify", "mod-count", "--k", 3, "--random", 200, "--max-work", 7999)
+    assert rc == 2 and "about 8000 symbol steps" in err
+    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, timing=False)["holds"]
+
+
 @pytest.mark.parametrize("a,b,method", [
     ("examples/binary_value_wfa.json", "examples/wfa_binary_value.att", "auto"),
     ("tests/cli/models/binary_value_broken.json", "examples/wfa_binary_value.att", "auto"),
