@@ -55,6 +55,11 @@ grep -q 'circuits/s' "$dir/tty" || fail "no rate: $(cat -v "$dir/tty")"
 [ "$(tail -c 4 "$dir/tty" | od -An -c | tr -d ' \n')" = '\r033[K' ] ||
   fail "the line is not erased at the end: $(tail -c 40 "$dir/tty" | cat -v)"
 cmp -s "$dir/tty_out" "$dir/out" || fail "stdout differs under a terminal"
+# eval: patterns of the total, a rate and the time left (the wide evaluator's block reports)
+RNNCC_PROGRESS_DELAY=0 script -qc "'$rnncc' eval tests/data/epfl/multiplier.aig --batch 262144 >/dev/null" \
+  /dev/null >"$dir/tty_eval" 2>&1 </dev/null || fail "eval under script failed"
+grep -q $'\revaluating tests/data/epfl/multiplier.aig: [0-9]*/262144 patterns ([0-9]*%), .* patterns/s, .* left' \
+  "$dir/tty_eval" || fail "no eval progress with a rate and time left: $(cat -v "$dir/tty_eval")"
 # --quiet: nothing on the terminal
 RNNCC_PROGRESS_DELAY=0 script -qc "'$rnncc' depth --quiet --arch dplr --lengths 2..64 >/dev/null" \
   /dev/null >"$dir/tty_quiet" 2>&1 </dev/null || fail "depth --quiet under script failed"
