@@ -7,6 +7,7 @@
 
 #include "circuits/analysis.hpp"
 #include "circuits/passes/inline.hpp"
+#include "circuits/passes/raw_copy.hpp"
 
 namespace rnncc {
 
@@ -36,28 +37,14 @@ Circuit sweep_dead_gates(const Circuit& c, std::span<const GateId> keep, DeadGat
   CircuitBuilder k;
   k.reserve(c.size());
   std::vector<GateId> kept(c.size(), kNoGate);
-  std::vector<GateId> ops;
   std::size_t dead = 0;
   for (GateId id = 0; id < c.size(); ++id) {
     if (!live[id]) {
       ++dead;
       continue;
     }
-    ops.clear();
-    for (GateId o : c.operands(id)) ops.push_back(kept[o]);
-    switch (c.kind(id)) {
-      case GateKind::input:
-        kept[id] = k.input(c.input_names()[c.input_index(id)]);
-        break;
-      case GateKind::constant:
-        kept[id] = k.constant(c.constant(id));
-        break;
-      case GateKind::thr:
-        kept[id] = k.raw(GateKind::thr, ops, c.weights(id), c.threshold(id));
-        break;
-      default:
-        kept[id] = k.raw(c.kind(id), ops);
-    }
+    kept[id] = c.kind(id) == GateKind::input ? k.input(c.input_names()[c.input_index(id)])
+                                             : copy_gate_raw(k, c, id, kept);
   }
   std::vector<GateId> outs;
   outs.reserve(c.outputs().size());

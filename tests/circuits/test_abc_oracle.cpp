@@ -29,6 +29,7 @@
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/sexpr.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "circuits/passes/raw_copy.hpp"
 #include "circuits/passes/strash.hpp"
 #include "circuits/report.hpp"
 #include "netlist_testing.hpp"
@@ -215,25 +216,8 @@ TEST_CASE("ABC: cec proves our AIGER, BLIF and .bench equivalent and catches a c
     // The same circuit with its output `trial % 6` complemented.
     CircuitBuilder cb;
     std::vector<GateId> map(c.size());
-    for (GateId id = 0; id < c.size(); ++id) {
-      std::vector<GateId> ops;
-      for (GateId o : c.operands(id)) ops.push_back(map[o]);
-      switch (c.kind(id)) {
-        case GateKind::input:
-          map[id] = cb.input();
-          break;
-        case GateKind::constant:
-          map[id] = cb.constant(c.constant(id));
-          break;
-        case GateKind::thr: {
-          const auto w = c.weights(id);
-          map[id] = cb.raw(GateKind::thr, ops, w, c.threshold(id));
-          break;
-        }
-        default:
-          map[id] = cb.raw(c.kind(id), ops);
-      }
-    }
+    for (GateId id = 0; id < c.size(); ++id)
+      map[id] = c.kind(id) == GateKind::input ? cb.input() : copy_gate_raw(cb, c, id, map);
     std::vector<GateId> outs;
     for (GateId o : c.outputs()) outs.push_back(map[o]);
     outs[static_cast<std::size_t>(trial) % outs.size()] =

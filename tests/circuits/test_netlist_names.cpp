@@ -19,6 +19,7 @@
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/netlist.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "circuits/passes/raw_copy.hpp"
 #include "netlist_testing.hpp"
 #include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
@@ -53,23 +54,9 @@ Circuit renamed(const Circuit& c, const std::vector<std::string>& ins,
                 const std::vector<std::string>& outs) {
   CircuitBuilder b;
   std::vector<GateId> map(c.size());
-  for (GateId id = 0; id < c.size(); ++id) {
-    std::vector<GateId> ops;
-    for (GateId o : c.operands(id)) ops.push_back(map[o]);
-    switch (c.kind(id)) {
-      case GateKind::input:
-        map[id] = b.input(ins[c.input_index(id)]);
-        break;
-      case GateKind::constant:
-        map[id] = b.constant(c.constant(id));
-        break;
-      case GateKind::thr:
-        map[id] = b.raw(GateKind::thr, ops, c.weights(id), c.threshold(id));
-        break;
-      default:
-        map[id] = b.raw(c.kind(id), ops);
-    }
-  }
+  for (GateId id = 0; id < c.size(); ++id)
+    map[id] = c.kind(id) == GateKind::input ? b.input(ins[c.input_index(id)])
+                                            : copy_gate_raw(b, c, id, map);
   std::vector<GateId> o;
   for (GateId g : c.outputs()) o.push_back(map[g]);
   return b.finish(o, outs);
