@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "circuits/compile/target.hpp"
+
 namespace rnncc {
 struct CompiledCircuit;
 }
@@ -33,18 +35,8 @@ Action add_check_certificate_command(CLI::App& app);  // cli/check_certificate_c
 Action add_minimize_command(CLI::App& app);           // cli/minimize_command.cpp
 
 // Flags shared by `compile` and `draw MODEL.json`.
-struct CompileFlags {
+struct CompileFlags : TargetText {  // the options as text (circuits/compile/target.hpp)
   std::size_t length = 0;
-  std::string scan = "brent-kung";
-  std::string outputs = "last";
-  std::string structure = "auto";
-  std::size_t max_gates = std::size_t{1} << 28;
-  std::string target = "arith";     // arith | boolean | threshold
-  std::string precision = "exact";  // exact | log:C (boolean and threshold targets)
-  std::string rounding = "nearest-even";
-  std::string overflow = "saturate";
-  std::optional<unsigned> int_bits;
-  std::size_t max_states = 4096;  // the finite-state route of nonlinear models
 };
 void add_compile_flags(CLI::App* cmd, CompileFlags& flags);
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& flags);

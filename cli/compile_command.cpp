@@ -50,30 +50,8 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
       ->capture_default_str();
 }
 
-namespace {
-TargetOptions target_options_from_flags(const CompileFlags& f) {
-  TargetOptions t;
-  CompileOptions& o = t.compile;
-  o.scan = parse_scan(f.scan);
-  if (f.outputs != "last" && f.outputs != "all")
-    throw InputError("--outputs", "'" + f.outputs + "': expected last or all");
-  o.outputs = f.outputs == "all" ? OutputMode::all : OutputMode::last;
-  if (f.structure != "auto" && f.structure != "dense")
-    throw InputError("--structure", "'" + f.structure + "': expected auto or dense");
-  o.structure = f.structure == "dense" ? Structure::dense : Structure::automatic;
-  o.budget.max_gates = f.max_gates;
-  t.target = parse_target(f.target);
-  parse_target_precision(f.precision, t.precision);
-  t.precision.rounding = parse_rounding(f.rounding);
-  t.precision.overflow = parse_overflow(f.overflow);
-  t.precision.int_bits = f.int_bits;
-  t.max_states = f.max_states;
-  return t;
-}
-}  // namespace
-
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
-  return compile_model(load_model(model_path), f.length, target_options_from_flags(f));
+  return compile_model(load_model(model_path), f.length, parse_target_options(f));
 }
 
 namespace {
@@ -130,7 +108,7 @@ Action add_compile_command(CLI::App& app) {
       print_report(c, f->json);
       // Where the circuit's function is not the model's sequential rule, say which it is.
       const char* note =
-          circuit_function_note(load_model(f->model_path), target_options_from_flags(f->flags));
+          circuit_function_note(load_model(f->model_path), parse_target_options(f->flags));
       if (note && !f->json) std::cout << "function: " << note << "\n";
     }
     return 0;

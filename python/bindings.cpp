@@ -332,31 +332,11 @@ py::object run_report(const Model& model, const std::vector<std::string>& inputs
   return to_python(to_json(model, runs, trace));
 }
 
-struct CompileArgs {
-  std::string target = "arith", precision = "exact", scan = "brent-kung", outputs = "last",
-              structure = "auto", rounding = "nearest-even", overflow = "saturate";
-  std::size_t max_gates = std::size_t{1} << 28, max_states = 4096;
-  std::optional<unsigned> int_bits;
-};
+// The keywords of rnncc.compile: `rnncc compile`'s flags, with the same defaults.
+using CompileArgs = TargetText;
 
-// `rnncc compile`'s flags → TargetOptions, as cli/compile_command.cpp reads them.
 CompiledCircuit compile(const Model& model, std::size_t n, const CompileArgs& a) {
-  TargetOptions t;
-  CompileOptions& o = t.compile;
-  o.scan = parse_scan(a.scan, "scan");
-  if (a.outputs != "last" && a.outputs != "all")
-    throw InputError("outputs", "'" + a.outputs + "': expected last or all");
-  o.outputs = a.outputs == "all" ? OutputMode::all : OutputMode::last;
-  if (a.structure != "auto" && a.structure != "dense")
-    throw InputError("structure", "'" + a.structure + "': expected auto or dense");
-  o.structure = a.structure == "dense" ? Structure::dense : Structure::automatic;
-  o.budget.max_gates = a.max_gates;
-  t.target = parse_target(a.target, "target");
-  parse_target_precision(a.precision, t.precision);
-  t.precision.rounding = parse_rounding(a.rounding, "rounding");
-  t.precision.overflow = parse_overflow(a.overflow, "overflow");
-  t.precision.int_bits = a.int_bits;
-  t.max_states = a.max_states;
+  const TargetOptions t = parse_target_options(a, "");
   py::gil_scoped_release unlocked;
   return compile_model(model, n, t);
 }

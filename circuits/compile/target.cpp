@@ -55,6 +55,26 @@ void parse_target_precision(const std::string& text, Precision& precision,
     precision.log_c = p.log_c;
 }
 
+TargetOptions parse_target_options(const TargetText& text, const std::string& prefix) {
+  TargetOptions t;
+  CompileOptions& o = t.compile;
+  o.scan = parse_scan(text.scan, prefix + "scan");
+  if (text.outputs != "last" && text.outputs != "all")
+    throw InputError(prefix + "outputs", "'" + text.outputs + "': expected last or all");
+  o.outputs = text.outputs == "all" ? OutputMode::all : OutputMode::last;
+  if (text.structure != "auto" && text.structure != "dense")
+    throw InputError(prefix + "structure", "'" + text.structure + "': expected auto or dense");
+  o.structure = text.structure == "dense" ? Structure::dense : Structure::automatic;
+  o.budget.max_gates = text.max_gates;
+  t.target = parse_target(text.target, prefix + "target");
+  parse_target_precision(text.precision, t.precision, prefix + "precision");
+  t.precision.rounding = parse_rounding(text.rounding, prefix + "rounding");
+  t.precision.overflow = parse_overflow(text.overflow, prefix + "overflow");
+  t.precision.int_bits = text.int_bits;
+  t.max_states = text.max_states;
+  return t;
+}
+
 namespace {
 
 enum class Route {

@@ -50,6 +50,22 @@ struct TargetOptions {
 void parse_target_precision(const std::string& text, Precision& precision,
                             const std::string& flag = "--precision");
 
+// The compile options as text, as `rnncc compile`'s flags and the Python package's keywords give
+// them (docs/circuits.md, docs/python.md), with the same defaults.
+struct TargetText {
+  std::string target = "arith";     // arith | boolean | threshold
+  std::string precision = "exact";  // exact | log:C (boolean and threshold targets)
+  std::string scan = "brent-kung", outputs = "last", structure = "auto";
+  std::string rounding = "nearest-even", overflow = "saturate";
+  std::size_t max_gates = std::size_t{1} << 28;
+  std::size_t max_states = 4096;  // the finite-state route of nonlinear models
+  std::optional<unsigned> int_bits;
+};
+
+// TargetOptions from the text; an InputError names the option as `prefix` + its name ("--" for
+// the CLI's "--outputs", "" for Python's "outputs").
+TargetOptions parse_target_options(const TargetText& text, const std::string& prefix = "--");
+
 // The circuit of `model` for inputs of length n in the target class. Throws InputError (see
 // above) for models the target has no compiler for, and whatever the chosen compiler throws.
 CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& options);
