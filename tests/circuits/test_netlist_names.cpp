@@ -199,15 +199,22 @@ TEST_CASE("netlist names: random circuits keep their names through every format"
   }
 }
 
+// The circuits the ABC tests write: the compiled models and six seeded random circuits with
+// hostile names.
+std::vector<std::pair<std::string, Circuit>> abc_cases(std::uint64_t seed) {
+  std::vector<std::pair<std::string, Circuit>> cases = compiled_circuits();
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 6; ++trial)
+    cases.emplace_back("random " + std::to_string(trial),
+                       named_random_circuit(rng, 2 + rng() % 8, 10 + rng() % 60, 1 + rng() % 6));
+  return cases;
+}
+
 TEST_CASE("ABC: plain cec proves rnncc's .aig, .blif and .bench of one circuit equal",
           "[circuits][abc][names]") {
   REQUIRE_ABC();
   TempDir tmp;
-  std::vector<std::pair<std::string, Circuit>> cases = compiled_circuits();
-  std::mt19937_64 rng(41);
-  for (int trial = 0; trial < 6; ++trial)
-    cases.emplace_back("random " + std::to_string(trial),
-                       named_random_circuit(rng, 2 + rng() % 8, 10 + rng() % 60, 1 + rng() % 6));
+  const std::vector<std::pair<std::string, Circuit>> cases = abc_cases(41);
   for (const auto& [label, c] : cases) {
     INFO(label);
     const std::string a = tmp.file("a.aig", write_aiger(c, AigerFormat::binary));
@@ -235,11 +242,8 @@ TEST_CASE("ABC: the .bench, BLIF and AIGER files ABC writes read back with our n
           "[circuits][abc][names]") {
   REQUIRE_ABC();
   TempDir tmp;
-  std::vector<std::pair<std::string, Circuit>> cases = compiled_circuits();
-  std::mt19937_64 rng(43);
-  for (int trial = 0; trial < 6; ++trial)
-    cases.emplace_back("random " + std::to_string(trial),
-                       named_random_circuit(rng, 2 + rng() % 8, 10 + rng() % 60, 1 + rng() % 6));
+  const std::vector<std::pair<std::string, Circuit>> cases = abc_cases(43);
+  std::mt19937_64 rng(44);  // the evaluation patterns
   for (const auto& [label, c] : cases) {
     INFO(label);
     const std::filesystem::path d = tmp.path;
