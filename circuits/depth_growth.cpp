@@ -492,9 +492,22 @@ std::string model_label(const std::string& path) {
   return stem.empty() ? path : stem;
 }
 
+std::string depth_precision(CircuitTarget target) {
+  switch (target) {
+    case CircuitTarget::arithmetic:
+      return "exact rationals";
+    case CircuitTarget::boolean:
+      return "log:1 fixed point; finite-state models exact";
+    case CircuitTarget::threshold:
+      return "log:1 fixed point";
+  }
+  return "?";
+}
+
 nlohmann::ordered_json depth_json(const std::vector<DepthPoint>& points,
                                   const std::vector<DepthFit>& fits,
-                                  const std::vector<std::string>& skipped) {
+                                  const std::vector<std::string>& skipped,
+                                  std::optional<CircuitTarget> target) {
   using json = nlohmann::ordered_json;
   auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   json p = json::array(), q = json::array();
@@ -524,7 +537,15 @@ nlohmann::ordered_json depth_json(const std::vector<DepthPoint>& points,
                  {"residuals", x.residuals},
                  {"models", ms}});
   }
-  return json{{"criterion", "AICc"}, {"points", p}, {"fits", q}, {"skipped", skipped}};
+  json out = {{"criterion", "AICc"}};
+  if (target) {
+    out["target"] = to_string(*target);
+    out["precision"] = depth_precision(*target);
+  }
+  out["points"] = p;
+  out["fits"] = q;
+  out["skipped"] = skipped;
+  return out;
 }
 
 std::vector<std::pair<std::string, DepthSubject>> model_depth_subjects(

@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -165,12 +166,19 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
 // fit_series for every architecture of the points, in their order of first appearance.
 std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points);
 
-// `rnncc depth --json` (and the Python package's depth): {"criterion": "AICc", "points":
-// [{arch, n, size, depth, bounded_fanin_depth}], "fits": [{arch, chosen, a, b, rms, n, residuals,
-// models: [{model, k, a, b, rss, rms, aicc (null for −∞)}]}], "skipped": [...]}.
+// The precision a target's depths are measured at (depth_subject, model_depth_subject):
+// "exact rationals", "log:1 fixed point; finite-state models exact", "log:1 fixed point".
+std::string depth_precision(CircuitTarget target);
+
+// `rnncc depth --json` (and the Python package's depth): {"criterion": "AICc", "target",
+// "precision" (depth_precision; both only when `target` is given), "points": [{arch, n, size,
+// depth, bounded_fanin_depth}], "fits": [{arch, chosen, a, b, rms, n, residuals, models: [{model,
+// k, a, b, rss, rms, aicc (null for −∞)}]}], "skipped": [...]}. The target and precision are what
+// a plot of the document titles it with (rnncc.plotting.plot_depth).
 nlohmann::ordered_json depth_json(const std::vector<DepthPoint>& points,
                                   const std::vector<DepthFit>& fits,
-                                  const std::vector<std::string>& skipped);
+                                  const std::vector<std::string>& skipped,
+                                  std::optional<CircuitTarget> target = std::nullopt);
 
 // The points as CSV: "arch,n,size,depth,bounded_fanin_depth".
 std::string depth_csv(const std::vector<DepthPoint>& points);

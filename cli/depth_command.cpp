@@ -106,7 +106,7 @@ Action add_depth_command(CLI::App& app) {
       return 0;
     }
     if (f->json) {
-      std::cout << json_text(depth_json(points, fits, skipped)) << "\n";
+      std::cout << json_text(depth_json(points, fits, skipped, target)) << "\n";
       return 0;
     }
     std::cout << "\nfits of depth (least squares; chosen by AICc = m*ln(RSS/m) + 2k + "

@@ -115,15 +115,7 @@ PlotFormat plot_format_for(const std::string& path) {
 }
 
 std::string plot_target_label(CircuitTarget target) {
-  switch (target) {
-    case CircuitTarget::arithmetic:
-      return "arith (exact rationals)";
-    case CircuitTarget::boolean:
-      return "boolean (log:1 fixed point; finite-state models exact)";
-    case CircuitTarget::threshold:
-      return "threshold (log:1 fixed point)";
-  }
-  return to_string(target);
+  return to_string(target) + " (" + depth_precision(target) + ")";
 }
 
 std::string depth_plot_data(const std::vector<DepthPoint>& points) {

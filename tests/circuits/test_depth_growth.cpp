@@ -259,3 +259,23 @@ TEST_CASE("the depth points as CSV: a header, then one row per point", "[depth-g
   REQUIRE_THAT(csv, Catch::Contains("\nrelu-rnn,4," + std::to_string(pts.back().size) + "," +
                                     std::to_string(pts.back().depth) + ","));
 }
+
+TEST_CASE("the depth JSON names its target and precision when given one", "[depth-growth]") {
+  const auto pts = measure_depths({"s4"}, parse_lengths("2..16"), DepthTarget::threshold, 1u << 20);
+  const auto fits = fit_depths(pts);
+  const auto doc = depth_json(pts, fits, {}, DepthTarget::threshold);
+  std::vector<std::string> keys;
+  for (const auto& item : doc.items()) keys.push_back(item.key());
+  // in this order: what was measured, then the measurements
+  REQUIRE(keys == std::vector<std::string>{"criterion", "target", "precision", "points", "fits",
+                                           "skipped"});
+  REQUIRE(doc["target"] == "threshold");
+  REQUIRE(doc["precision"] == "log:1 fixed point");
+  REQUIRE(depth_precision(DepthTarget::arithmetic) == "exact rationals");
+  REQUIRE_THAT(depth_precision(DepthTarget::boolean), Catch::Contains("finite-state models exact"));
+  // without a target, neither (the document as before)
+  const auto bare = depth_json(pts, fits, {});
+  REQUIRE(!bare.contains("target"));
+  REQUIRE(!bare.contains("precision"));
+  REQUIRE(bare["points"] == doc["points"]);
+}
