@@ -61,11 +61,15 @@ Action add_draw_command(CLI::App& app) {
     CompiledCircuit c = f->flags.length > 0 || cmd->count("--length")
                             ? compile_from_flags(f->input, f->flags)
                             : load_circuit(f->input);
+    // The title: the model, n, the scan where the target has one (threshold circuits are
+    // constant-depth sums, no scan), and the target when it is not arith.
     if (f->flags.length > 0)
-      o.title = f->input + ", n = " + std::to_string(f->flags.length) + ", " + f->flags.scan +
-                (f->flags.target != "arith"
-                     ? ", target " + f->flags.target + " (" + f->flags.precision + ")"
-                     : "");
+      o.title =
+          f->input + ", n = " + std::to_string(f->flags.length) +
+          (parse_target(f->flags.target) != CircuitTarget::threshold ? ", " + f->flags.scan : "") +
+          (parse_target(f->flags.target) != CircuitTarget::arithmetic
+               ? ", target " + f->flags.target + " (" + f->flags.precision + ")"
+               : "");
     out.write(draw_circuit(c, o));
     out.commit();
     return 0;

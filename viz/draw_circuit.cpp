@@ -82,13 +82,42 @@ std::string symbol(const Circuit& c, GateId id) {
   return "?";
 }
 
-std::string region_label(const Region& r) {
+// The kind of the gates [first, end) (circuit_kind_name's rule), those `live` marks where given.
+std::string kind_of(const Circuit& c, GateId first, GateId end,
+                    const std::vector<bool>* live = nullptr) {
+  bool threshold = false;
+  for (GateId id = first; id < end; ++id) {
+    if (live && !(*live)[id]) continue;
+    const GateKind k = c.kind(id);
+    if (k == GateKind::input) continue;
+    if (k == GateKind::constant) {
+      if (c.constant(id) != 0 && c.constant(id) != 1) return "arithmetic";
+      continue;
+    }
+    const GateFamily f = info(k).family;
+    if (f == GateFamily::arithmetic || f == GateFamily::test) return "arithmetic";
+    threshold = threshold || f == GateFamily::threshold;
+  }
+  return threshold ? "threshold" : "boolean";
+}
+
+// The label of a region; `kind` is what its gates compute over (kind_of), named where the
+// region is no step of a scan.
+std::string region_label(const Region& r, const std::string& kind) {
   switch (r.kind) {
     case RegionKind::input:
       return "inputs";
     case RegionKind::leaf:
+      // Level 0: one region for every position (attention's scores, keys and values; a
+      // nonlinear RNN's sequential steps), no leaf of one position.
+      if (r.level == 0) return "every position";
       return fmt::format("F{} = (A(x{}), B(x{}))", r.level, r.level, r.level);
     case RegionKind::combine:
+      // A scan step v[target] = v[target] ∘ v[source] has target > source; compilers that
+      // have no scan (threshold sums, attention's comparisons, a hybrid's inlined layers)
+      // record their stages as combines with target = source: titled by their kind.
+      if (r.target == r.source)
+        return r.level == 0 ? kind + " circuit" : fmt::format("{} stage {}", kind, r.level);
       return fmt::format("v{}∘v{} · level {}", r.target + 1, r.source + 1, r.level);
     case RegionKind::readout:
       return fmt::format("y{} = C·S{}", r.level, r.level);
@@ -113,7 +142,23 @@ struct Graph {
   void set(void* obj, const std::string& key, const std::string& value) {
     agsafeset(obj, s(key), s(value), s(""));
   }
+
+  // An HTML-like label (<table>…</table>) on an edge: cgraph keeps it as HTML only when the
+  // string was interned as HTML first (agstrdup_html; agxset then finds it in the pool).
+  void set_html(Agedge_t* e, const std::string& key, const std::string& html) {
+    Agsym_t* sym = agattr(g, AGEDGE, s(key), s(""));
+    char* text = agstrdup_html(g, s(html));
+    agxset(e, sym, text);
+    agstrfree(g, text);
+  }
 };
+
+// An edge label with a margin of 2 points around its text: dot reserves the label's box with
+// the margin, so two labels never touch ("1" beside "-1" read "1-1" before).
+std::string padded_label(const std::string& text) {
+  return "<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"2\"><tr><td>" +
+         text + "</td></tr></table>";
+}
 
 // "… — 12 gates": a label with the number of gates drawn for it.
 std::string counted(const std::string& label, std::size_t gates) {
@@ -132,6 +177,10 @@ std::optional<std::size_t> input_time(const std::string& name) {
 }
 
 }  // namespace
+
+std::string circuit_kind_name(const Circuit& c) {
+  return kind_of(c, 0, static_cast<GateId>(c.size()));
+}
 
 DrawFormat draw_format_for(const std::string& path) {
   auto ends = [&](const char* ext) {
@@ -193,8 +242,27 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
   G.set(G.g, "fontname", "Helvetica");
   G.set(G.g, "nodesep", "0.15");
   G.set(G.g, "ranksep", "0.3");
-  if (!o.title.empty()) {
-    G.set(G.g, "label", o.title);
+  // The kind of each region's live gates (kind_of's rule), for the labels of stages.
+  std::vector<std::string> region_kind(cc.regions.size());
+  for (std::uint32_t r = 0; r < cc.regions.size(); ++r) {
+    const GateId first = cc.regions[r].first_gate;
+    const GateId end =
+        r + 1 < cc.regions.size() ? cc.regions[r + 1].first_gate : static_cast<GateId>(c.size());
+    region_kind[r] = kind_of(c, first, end, &live);
+  }
+  auto label_of = [&](std::uint32_t r) { return region_label(cc.regions[r], region_kind[r]); };
+  {
+    // Untitled drawings (a circuit file, Python's draw()) are titled by what the circuit is.
+    std::size_t gates = 0, deepest = 0;
+    for (GateId id = 0; id < c.size(); ++id)
+      if (live[id] && c.kind(id) != GateKind::constant && c.kind(id) != GateKind::input) {
+        ++gates;
+        deepest = std::max<std::size_t>(deepest, depth[id]);
+      }
+    G.set(G.g, "label",
+          !o.title.empty() ? o.title
+                           : fmt::format("{} circuit — {} gate{}, depth {}", circuit_kind_name(c),
+                                         gates, gates == 1 ? "" : "s", deepest));
     G.set(G.g, "labelloc", "t");
   }
 
@@ -272,7 +340,7 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
       by_depth[depth[id]].push_back(n);
     }
     for (auto& [r, sub] : clusters)  // the label counts the gates drawn in it
-      G.set(sub, "label", counted(region_label(cc.regions[r]), cluster_gates[r]));
+      G.set(sub, "label", counted(label_of(r), cluster_gates[r]));
     for (auto& [d, ns] : by_depth) {  // rank by depth
       Agraph_t* rank = agsubg(G.g, G.s(fmt::format("rank_{}", d)), 1);
       G.set(rank, "rank", "same");
@@ -297,7 +365,7 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
         Agedge_t* e = agedge(G.g, node[from], node[id], nullptr, 1);
         G.set(e, "arrowsize", "0.5");
         if (c.kind(id) == GateKind::thr) {
-          G.set(e, "label", fmt::format("{}", c.weights(id)[k]));
+          G.set_html(e, "label", padded_label(fmt::format("{}", c.weights(id)[k])));
           G.set(e, "fontsize", "9");
           G.set(e, "fontcolor", "#6a3d9a");
         }
@@ -346,7 +414,7 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
   } else {
     // One box per region; an edge where a gate of one region reads a gate of another. Inputs
     // are left out (each leaf box reads its own position's indicators); left to right, so
-    // the n leaves stack vertically.
+    // the n leaves stack vertically, one column per layer, F1 at the top.
     G.set(G.g, "rankdir", "LR");
     std::map<std::uint32_t, Agnode_t*> box;
     std::map<std::uint32_t, std::size_t> count, crit;
@@ -355,15 +423,19 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
         ++count[region_of[id]];
         crit[region_of[id]] += critical.count(id);
       }
+    auto region_box = [&](const std::string& name, RegionKind kind, const std::string& label) {
+      Agnode_t* n = agnode(G.g, G.s(name), 1);
+      G.set(n, "label", label);
+      G.set(n, "shape", "box");
+      G.set(n, "style", "filled,rounded");
+      G.set(n, "fillcolor", kRegionColour[static_cast<int>(kind)]);
+      G.set(n, "fontsize", "10");
+      return n;
+    };
     std::map<std::uint32_t, std::vector<Agnode_t*>> by_level;
     for (auto& [r, k] : count) {
       const Region& reg = cc.regions[r];
-      Agnode_t* n = agnode(G.g, G.s(fmt::format("r{}", r)), 1);
-      G.set(n, "label", counted(region_label(reg), k));
-      G.set(n, "shape", "box");
-      G.set(n, "style", "filled,rounded");
-      G.set(n, "fillcolor", kRegionColour[static_cast<int>(reg.kind)]);
-      G.set(n, "fontsize", "10");
+      Agnode_t* n = region_box(fmt::format("r{}", r), reg.kind, counted(label_of(r), k));
       if (crit[r]) {
         G.set(n, "color", "#d62728");
         G.set(n, "penwidth", "2.5");
@@ -371,16 +443,73 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
       box[r] = n;
       if (reg.kind == RegionKind::combine) by_level[reg.level].push_back(n);
     }
+    // The leaves of each layer at positions 1…n (level 0 is a region of every position). A
+    // position whose leaf drew no gate — its region holds none (the recorder drops it) or
+    // none live, as F1 where the initial state folds the leaf into the first combine — gets
+    // a box of 0 gates, so F1 … Fn are all there. n: the last position of an input name
+    // x[t,…] or of a leaf.
+    std::map<std::uint32_t, std::map<std::uint32_t, Agnode_t*>> leaves;  // layer → t → box
+    std::size_t positions = 0;
+    for (GateId id : c.inputs())
+      if (const auto t = input_time(c.input_names()[c.input_index(id)]))
+        positions = std::max(positions, *t);
+    for (std::uint32_t r = 0; r < cc.regions.size(); ++r) {
+      const Region& reg = cc.regions[r];
+      if (reg.kind != RegionKind::leaf || reg.level == 0) continue;
+      positions = std::max<std::size_t>(positions, reg.level);
+      auto& at = leaves[reg.layer][reg.level];
+      if (!at && box.count(r)) at = box[r];
+    }
+    std::set<Agnode_t*> gateless;  // the boxes of leaves that drew no gate
+    for (auto& [layer, at] : leaves)
+      for (std::uint32_t t = 1; t <= positions; ++t)
+        if (!at[t])
+          at[t] = *gateless
+                       .insert(region_box(fmt::format("leaf_{}_{}", layer, t), RegionKind::leaf,
+                                          counted(region_label({.kind = RegionKind::leaf,
+                                                                .first_gate = 0,
+                                                                .layer = layer,
+                                                                .level = t,
+                                                                .target = 0,
+                                                                .source = 0},
+                                                               ""),
+                                                  0)))
+                       .first;
     for (auto& [lvl, ns] : by_level) {
       Agraph_t* rank = agsubg(G.g, G.s(fmt::format("level_{}", lvl)), 1);
       G.set(rank, "rank", "same");
       for (Agnode_t* n : ns) agsubnode(rank, n, 1);
     }
+    // One column per layer, held in time order by invisible edges F_t → F_t+1 within it
+    // (with rankdir LR an edge inside a rank runs top to bottom).
+    for (auto& [layer, at] : leaves) {
+      Agraph_t* rank = agsubg(G.g, G.s(fmt::format("leaves_{}", layer)), 1);
+      G.set(rank, "rank", "same");
+      Agnode_t* previous = nullptr;
+      for (auto& [t, n] : at) {
+        agsubnode(rank, n, 1);
+        if (previous) G.set(agedge(G.g, previous, n, nullptr, 1), "style", "invis");
+        previous = n;
+      }
+    }
     std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+    std::set<std::pair<Agnode_t*, std::uint32_t>> seen_leaf;
+    const auto first_layer = leaves.empty() ? leaves.end() : leaves.find(0);
     for (GateId id = 0; id < c.size(); ++id) {
       if (!live[id] || c.kind(id) == GateKind::constant || c.kind(id) == GateKind::input) continue;
       for (GateId op : c.operands(id)) {
-        if (c.kind(op) == GateKind::constant || c.kind(op) == GateKind::input) continue;
+        if (c.kind(op) == GateKind::constant) continue;
+        if (c.kind(op) == GateKind::input) {
+          // A region reading position t's inputs directly, where t's leaf drew no gate: the
+          // edge from that leaf's box (the leaf is those inputs).
+          if (first_layer == leaves.end()) continue;
+          const auto t = input_time(c.input_names()[c.input_index(op)]);
+          if (!t || *t == 0 || *t > positions) continue;
+          Agnode_t* leaf = first_layer->second[static_cast<std::uint32_t>(*t)];
+          if (!gateless.count(leaf) || !seen_leaf.insert({leaf, region_of[id]}).second) continue;
+          G.set(agedge(G.g, leaf, box[region_of[id]], nullptr, 1), "color", "#777777");
+          continue;
+        }
         auto key = std::make_pair(region_of[op], region_of[id]);
         if (key.first == key.second || !seen.insert(key).second) continue;
         Agedge_t* e = agedge(G.g, box[key.first], box[key.second], nullptr, 1);
@@ -405,8 +534,10 @@ std::string draw_circuit(const CompiledCircuit& cc, const DrawOptions& o) {
     gvLayout(gvc, G.g, "dot");
     char* data = nullptr;
     unsigned int length = 0;
-    const int rc =
-        gvRenderData(gvc, G.g, o.format == DrawFormat::svg ? "svg" : "png", &data, &length);
+    const char* format = o.format == DrawFormat::svg   ? "svg"
+                         : o.format == DrawFormat::png ? "png"
+                                                       : "json";
+    const int rc = gvRenderData(gvc, G.g, format, &data, &length);
     if (rc == 0 && data) out.assign(data, length);
     gvFreeRenderData(data);
     gvFreeLayout(gvc, G.g);

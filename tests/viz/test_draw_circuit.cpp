@@ -1,14 +1,19 @@
 // Drawings: the DOT text has what the picture promises (clusters per region, rank by depth,
-// the critical path in red, one box per region when collapsed); SVG and PNG render.
+// the critical path in red, one box per region when collapsed); SVG and PNG render; and the
+// layout itself (Graphviz's JSON output: positions, label texts and widths) keeps collapsed
+// leaves in time order, F1 … Fn all there, and edge labels apart.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/target.hpp"
 #include "rnn/model_json.hpp"
 #include "viz/draw_circuit.hpp"
 
@@ -135,15 +140,17 @@ TEST_CASE("threshold gates: the threshold in the node, each weight on its edge",
   const std::string dot = dot_of(cc);
   const std::string g = "g" + std::to_string(t);
   CHECK(std::regex_search(dot, std::regex("label=\"?≥2\"?[,\\]]")));
-  // each operand's edge carries that operand's weight (weights per operand, not sorted)
+  // each operand's edge carries that operand's weight (weights per operand, not sorted), as an
+  // HTML label whose one cell pads the text (so that labels keep apart)
   const Circuit& c = cc.circuit;
   for (std::size_t k = 0; k < 3; ++k) {
     const std::string attrs = edge(dot, "g" + std::to_string(c.operands(t)[k]), g);
     REQUIRE(!attrs.empty());
-    CHECK(std::regex_search(
-        attrs, std::regex("label=\"?" + std::to_string(c.weights(t)[k]) + "\"?[,\\]]")));
+    CHECK(std::regex_search(attrs,
+                            std::regex("label=<<table [^>]*cellpadding=\"2\"><tr><td>" +
+                                       std::to_string(c.weights(t)[k]) + "</td></tr></table>>")));
   }
-  CHECK(count(dot, "label=-1") + count(dot, "label=\"-1\"") == 1);
+  CHECK(count(dot, "<td>-1</td>") == 1);
 }
 
 TEST_CASE("AIG inversions: a NOT feeding an AND is a marked edge, not a node", "[viz]") {
@@ -220,4 +227,154 @@ TEST_CASE("cluster labels count the gates drawn in them", "[viz]") {
     }
     CHECK(clusters > 0);
   }
+}
+
+namespace {
+CompiledCircuit targeted(const char* example, std::size_t n, const char* target,
+                         const char* precision, const char* scan = "brent-kung") {
+  TargetText text;
+  text.target = target;
+  text.precision = precision;
+  text.scan = scan;
+  return compile_model(load_model(test::example(example)), n, parse_target_options(text));
+}
+nlohmann::json layout_of(const CompiledCircuit& cc, bool collapse) {
+  DrawOptions o;
+  o.format = DrawFormat::json;
+  o.collapse = collapse;
+  return nlohmann::json::parse(draw_circuit(cc, o));
+}
+// The graph's title (its label attribute) in the DOT text.
+std::string title_of(const std::string& dot) {
+  std::smatch m;
+  static const std::regex title(R"re(graph \[[^\]]*label="([^"]*)")re");
+  return std::regex_search(dot, m, title) ? m.str(1) : "";
+}
+}  // namespace
+
+TEST_CASE("collapsed drawings: leaves F1 … Fn, one column, in time order", "[viz]") {
+  struct Case {
+    const char* example;
+    std::size_t n;
+    const char* scan;
+  };
+  // mamba_diagonal's first leaf has no gate of its own (the combine reads x[1,·] directly);
+  // gated_deltanet at n = 20 came out F17, F18, …, F1, F2 before
+  for (const Case& k :
+       {Case{"gated_deltanet.json", 20, "brent-kung"}, Case{"mamba_diagonal.json", 20, "sklansky"},
+        Case{"dplr_d3.json", 16, "sklansky"}, Case{"s4_decay.json", 9, "sklansky"},
+        Case{"parity_deltanet.json", 12, "brent-kung"}}) {
+    INFO(k.example << ", n = " << k.n);
+    const nlohmann::json layout =
+        layout_of(targeted(k.example, k.n, "arith", "exact", k.scan), true);
+    std::map<std::size_t, std::pair<double, double>> at;  // t → (x, y) of F_t's box
+    static const std::regex leaf(R"(^F([0-9]+) = \(A\(x[0-9]+\), B\(x[0-9]+\)\) — [0-9]+ gates?$)");
+    for (const auto& object : layout.at("objects")) {
+      if (!object.contains("label") || !object.contains("pos")) continue;
+      const std::string label = object.at("label");
+      std::smatch m;
+      if (!std::regex_match(label, m, leaf)) continue;
+      const std::size_t t = std::stoul(m.str(1));
+      CHECK(at.count(t) == 0);  // each position once
+      const std::string pos = object.at("pos");
+      at[t] = {std::stod(pos.substr(0, pos.find(','))), std::stod(pos.substr(pos.find(',') + 1))};
+    }
+    REQUIRE(at.size() == k.n);  // F1 … Fn, none missing
+    CHECK(at.begin()->first == 1);
+    CHECK(at.rbegin()->first == k.n);
+    for (std::size_t t = 2; t <= k.n; ++t) {
+      CHECK(at[t].first == at[1].first);       // one column
+      CHECK(at[t].second < at[t - 1].second);  // below its predecessor (Graphviz's y points up)
+    }
+  }
+  // a leaf without gates is drawn with 0 and feeds the combine that reads its inputs
+  DrawOptions o;
+  o.format = DrawFormat::dot;
+  o.collapse = true;
+  const std::string dot = draw_circuit(targeted("mamba_diagonal.json", 4, "arith", "exact"), o);
+  CHECK_THAT(dot, Catch::Contains("F1 = (A(x1), B(x1)) — 0 gates"));
+  CHECK(std::regex_search(dot, std::regex(R"(\tleaf_0_1 -> r[0-9]+)")));
+}
+
+TEST_CASE("drawings are titled by what they are: threshold, boolean, arithmetic", "[viz]") {
+  const CompiledCircuit thr = targeted("s4_decay.json", 4, "threshold", "log:1");
+  const CompiledCircuit boolean = targeted("majority_counter.json", 2, "boolean", "log:1");
+  const CompiledCircuit arith = targeted("s4_decay.json", 4, "arith", "exact");
+  CHECK(circuit_kind_name(thr.circuit) == "threshold");
+  CHECK(circuit_kind_name(boolean.circuit) == "boolean");
+  CHECK(circuit_kind_name(arith.circuit) == "arithmetic");
+  for (const CompiledCircuit* cc : {&thr, &boolean, &arith}) {
+    const std::string dot = dot_of(*cc);
+    // the oracle: live gates, inputs and constants aside, and the deepest of them
+    const auto live = live_table(cc->circuit);
+    const auto depth = depth_table(cc->circuit, FaninModel::unbounded);
+    std::size_t gates = 0, deepest = 0;
+    for (GateId g = 0; g < cc->circuit.size(); ++g)
+      if (live[g] && cc->circuit.kind(g) != GateKind::constant &&
+          cc->circuit.kind(g) != GateKind::input) {
+        ++gates;
+        deepest = std::max<std::size_t>(deepest, depth[g]);
+      }
+    CHECK(title_of(dot) == circuit_kind_name(cc->circuit) + " circuit — " + std::to_string(gates) +
+                               " gates, depth " + std::to_string(deepest));
+  }
+  // the threshold sum is one region: titled as a threshold circuit, not as a scan step
+  const std::string dot = dot_of(thr);
+  CHECK(count(dot, "∘") == 0);
+  CHECK(std::regex_search(dot, std::regex(R"(label="threshold circuit — [0-9]+ gates")")));
+  // a title given is kept
+  DrawOptions o;
+  o.format = DrawFormat::dot;
+  o.title = "my title";
+  CHECK(title_of(draw_circuit(thr, o)) == "my title");
+}
+
+TEST_CASE("edge labels keep apart: no two weights' boxes meet", "[viz]") {
+  struct Case {
+    const char* example;
+    std::size_t n;
+  };
+  // the time-invariant sum, unique-hard attention, the diagonal product, a majority counter
+  std::size_t checked = 0;
+  for (const Case& k : {Case{"s4_decay.json", 8}, Case{"attention_most_recent_a.json", 6},
+                        Case{"mamba_diagonal.json", 4}, Case{"majority_counter.json", 4}}) {
+    INFO(k.example << ", n = " << k.n);
+    const nlohmann::json layout = layout_of(targeted(k.example, k.n, "threshold", "log:1"), false);
+    // Each edge label's text box from its drawing operations: "F" sets the font size, "T" draws
+    // text at pt (baseline) centred ("c"), left ("l") or right ("r") of it, `width` wide.
+    struct Box {
+      double x0, y0, x1, y1;
+      std::string text;
+    };
+    std::vector<Box> boxes;
+    for (const auto& e : layout.at("edges")) {
+      if (!e.contains("_ldraw_")) continue;
+      double size = 14;
+      for (const auto& op : e.at("_ldraw_")) {
+        if (op.at("op") == "F") size = op.at("size");
+        if (op.at("op") != "T") continue;
+        const double x = op.at("pt")[0], y = op.at("pt")[1], w = op.at("width");
+        const std::string align = op.at("align");
+        const double x0 = align == "c" ? x - w / 2 : align == "l" ? x : x - w;
+        boxes.push_back({x0, y - 0.25 * size, x0 + w, y + 0.75 * size, op.at("text")});
+      }
+    }
+    REQUIRE(boxes.size() > 20);
+    checked += boxes.size();
+    // apart by a margin of 1 point at least (touching boxes read "1" "-1" as "1-1")
+    const double margin = 1;
+    std::size_t meeting = 0;
+    std::string first;
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        const Box &a = boxes[i], &b = boxes[j];
+        if (a.x0 < b.x1 + margin && b.x0 < a.x1 + margin && a.y0 < b.y1 + margin &&
+            b.y0 < a.y1 + margin && meeting++ == 0)
+          first = "'" + a.text + "' at " + std::to_string(a.x0) + "," + std::to_string(a.y0) +
+                  " and '" + b.text + "' at " + std::to_string(b.x0) + "," + std::to_string(b.y0);
+      }
+    INFO(first);
+    CHECK(meeting == 0);
+  }
+  CHECK(checked > 200);
 }
