@@ -18,7 +18,8 @@ __all__ = ["plot_depth", "growth_law", "law_formula"]
 _TERMS = {
     "b": lambda n: 0.0,
     "a*log2(n)+b": lambda n: math.log2(n),
-    "a*log2(n)*log2(log2(n))+b": lambda n: 0.0 if n <= 2 else math.log2(n) * math.log2(math.log2(n)),
+    "a*log2(n)*log2(log2(n))+b":
+        lambda n: 0.0 if n <= 2 else math.log2(n) * math.log2(math.log2(n)),
     "a*log2(n)^2+b": lambda n: math.log2(n) ** 2,
     "a*n+b": lambda n: float(n),
 }
@@ -128,8 +129,10 @@ def plot_depth(report, ax=None, *, title=None):
     Log–log axes (n and depth both log₂-scaled: a·n + b is a line of slope 1 there, the log laws
     flatten), one series of points per architecture or model file, in the report's order, and
     the law AICc chose for it drawn as a curve of the same colour over the measured lengths; the
-    legend gives each series with its fitted formula ("gdn: 2 log2(n) + 6"). The title names the
-    target and its precision when the report says them.
+    legend gives each series with its fitted formula ("gdn: 2 log2(n) + 6"); series with the same
+    depths at every n and the same law share one entry naming them all ("s4, gdn: 2 log2(n) +
+    6"), as the CLI's key does. The title names the target and its precision when the report
+    says them.
 
     Parameters
     ----------
@@ -189,15 +192,22 @@ def plot_depth(report, ax=None, *, title=None):
             order.append(arch)
             series[arch] = []
         series[arch].append((int(_get(p, "n")), float(_get(p, "depth"))))
-    handles, labels = [], []
+    # Series with the same depths at the same lengths and the same law are one legend entry
+    # naming them all (drawn apart they would hide one another), as in the CLI's key.
+    entries = {}  # (points, formula) → [legend handle, names]
     for i, arch in enumerate(order):
         xs = [n for n, _ in series[arch]]
         ys = [d for _, d in series[arch]]
-        colour = _COLOURS[i % len(_COLOURS)]
-        (dots,) = ax.plot(xs, ys, linestyle="none", marker=_MARKERS[i % len(_MARKERS)],
-                          markersize=7, color=colour, label=arch, gid=f"points:{arch}")
-        handle, label = dots, str(arch)
         fit = fits.get(arch)
+        formula = law_formula(fit) if fit is not None else None
+        key = (tuple(series[arch]), formula)
+        # a series equal to an earlier one is drawn in its style (exactly over it)
+        style = next((k for k, a in enumerate(order[:i])
+                      if (tuple(series[a]), law_formula(fits[a]) if a in fits else None) == key), i)
+        colour = _COLOURS[style % len(_COLOURS)]
+        (dots,) = ax.plot(xs, ys, linestyle="none", marker=_MARKERS[style % len(_MARKERS)],
+                          markersize=7, color=colour, label=arch, gid=f"points:{arch}")
+        handle = dots
         if fit is not None:
             law = growth_law(fit)
             # The law over the measured range, sampled evenly in log n (a smooth curve on the
@@ -206,9 +216,11 @@ def plot_depth(report, ax=None, *, title=None):
             grid = sorted({lo * (hi / lo) ** (k / 199) for k in range(200)} | set(xs))
             (curve,) = ax.plot(grid, [law(n) for n in grid], linewidth=1.5, color=colour,
                                label="_fit:" + str(arch), gid=f"fit:{arch}")
-            handle, label = (dots, curve), f"{arch}: {law_formula(fit)}"
-        handles.append(handle)
-        labels.append(label)
+            handle = (dots, curve)
+        entries.setdefault(key, [handle, []])[1].append(str(arch))
+    handles = [h for h, _ in entries.values()]
+    labels = [", ".join(names) + (f": {formula}" if formula is not None else "")
+              for (_, formula), (_, names) in entries.items()]
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.grid(True, which="major", alpha=0.4)

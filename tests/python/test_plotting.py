@@ -61,7 +61,12 @@ def _check_figure(report):
     curves = _lines(ax, "fit")
     assert set(curves) == set(fits)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert len(legend) == len(series)
+    # one entry per distinct (points, law), naming every series that has them
+    distinct = {(tuple(pts), fits[a]["chosen"] if a in fits else None,
+                 law_formula(fits[a]) if a in fits else None) for a, pts in series.items()}
+    assert len(legend) == len(distinct)
+    for arch in series:
+        assert sum(arch in t.split(":")[0].split(", ") for t in legend) == 1
     for arch, fit in fits.items():
         xs, ys = curves[arch].get_data()
         assert len(xs) >= 100  # a curve, sampled over the measured range
@@ -72,7 +77,8 @@ def _check_figure(report):
             assert y == pytest.approx(_law(fit["chosen"], fit["a"], fit["b"], x), rel=1e-12,
                                       abs=1e-12)
         assert curves[arch].get_color() == points[arch].get_color()
-        assert any(t.startswith(arch + ": ") and law_formula(fit) in t for t in legend)
+        assert any(arch in t.split(":")[0].split(", ") and t.endswith(": " + law_formula(fit))
+                   for t in legend)
     return ax
 
 
@@ -119,6 +125,19 @@ def test_every_law_and_the_title():
     report["target"], report["precision"] = "boolean", "log:2"
     assert plot_depth(report).get_title() == "Circuit depth against n, target boolean (log:2)"
     assert plot_depth(report, title="mine").get_title() == "mine"
+
+
+def test_equal_series_share_a_legend_entry():
+    pts = [{"n": n, "depth": 2 * n.bit_length() + 4} for n in (2, 4, 8, 16)]
+    fit = {"chosen": "a*log2(n)+b", "a": 2.0, "b": 6.0}
+    report = {"points": [dict(p, arch=a) for a in ("s4", "gdn") for p in pts]
+              + [{"arch": "pd", "n": n, "depth": n} for n in (2, 4, 8, 16)],
+              "fits": [dict(fit, arch="s4"), dict(fit, arch="gdn"),
+                       {"arch": "pd", "chosen": "a*n+b", "a": 1.0, "b": 0.0}]}
+    ax = _check_figure(report)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "s4, gdn: 2 log2(n) + 6", "pd: 1 n + 0"]
+    assert list(_lines(ax, "points")) == ["s4", "gdn", "pd"]  # each series still drawn
 
 
 def test_on_given_axes_and_without_fits():
