@@ -188,7 +188,7 @@ TEST_CASE("safetensors: every header diagnostic", "[rnn][safetensors]") {
                "w.safetensors: header: expected __metadata__ to be an object of strings");
   expect_error(file_of(R"({"__metadata__":{"x":1}})", ""),
                "w.safetensors: header: __metadata__: expected \"x\" to be a string, got the "
-               "integer 1");
+               "number 1");
   expect_error(file_of(R"({})", "ab"),
                "w.safetensors: header: expected the tensors to cover the 2 data bytes, they end "
                "at byte 0 (2 bytes after them)");
