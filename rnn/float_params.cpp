@@ -150,7 +150,7 @@ std::string rounding_report_text(const ParamRounder& r) {
       "precision " + to_string(r.precision()) + "; rounding error per parameter group:\n";
   for (const auto& g : r.groups()) {
     std::string name = g.name;
-    name.resize(std::max<std::size_t>(name.size(), 10), ' ');
+    name.resize(std::max<std::size_t>(name.size(), 13), ' ');
     s += "  " + name + " " + std::to_string(g.count) +
          (g.count == 1 ? " parameter" : " parameters") +
          ", max |x − q| = " + to_string(g.max_error) +

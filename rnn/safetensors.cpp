@@ -265,7 +265,8 @@ SafeTensorsFile parse_safetensors(std::string_view bytes, const std::string& sou
   const std::uint64_t n = read_le(raw, 8);
   if (n > safetensors_max_header_bytes)
     header_error("header length " + std::to_string(n) + " is more than the format's limit of " +
-                 std::to_string(safetensors_max_header_bytes) + " bytes");
+                 std::to_string(safetensors_max_header_bytes) +
+                 " bytes: not a safetensors file (8 bytes of header length, then a JSON header)");
   if (n > bytes.size() - 8)
     header_error("header length " + std::to_string(n) + " is more than the " +
                  std::to_string(bytes.size() - 8) + " bytes after it");

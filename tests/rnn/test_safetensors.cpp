@@ -175,7 +175,8 @@ TEST_CASE("safetensors: every header diagnostic", "[rnn][safetensors]") {
                "w.safetensors: header: expected at least 8 bytes (the header length), got 3");
   expect_error(std::string("\xff\xff\xff\xff\x00\x00\x00\x00", 8) + "{}",
                "w.safetensors: header: header length 4294967295 is more than the format's limit "
-               "of 100000000 bytes");
+               "of 100000000 bytes: not a safetensors file (8 bytes of header length, then a JSON "
+               "header)");
   expect_error(std::string("\x10\x00\x00\x00\x00\x00\x00\x00", 8) + "{}",
                "w.safetensors: header: header length 16 is more than the 2 bytes after it");
   expect_error(file_of("[]", ""), "w.safetensors: header: expected the header to start with '{'");
