@@ -47,6 +47,9 @@ Action add_import_weights_command(CLI::App& app) {
                   "their lengths are uniform in 1..this")
       ->capture_default_str();
   cmd->add_option("--seed", f->options.seed, "seed of the random strings")->capture_default_str();
+  cmd->add_flag("--constant-readout", f->options.constant_readout,
+                "keep the per-token readout in one more state coordinate, so the readout is "
+                "token-independent (a general layer: what --target boolean/threshold need)");
   cmd->add_option("-o,--output", f->out, "write the model (JSON) here");
   cmd->add_flag("--json", f->json, "print the report as JSON");
   return [cmd, f]() -> int {

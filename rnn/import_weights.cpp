@@ -1022,6 +1022,41 @@ Vocab parse_vocab(std::string_view text, const std::string& flag) {
   return v;
 }
 
+LrnnLayer with_constant_readout(const LrnnLayer& l) {
+  if (l.readout_feature.empty()) return l;
+  if (l.m != 1 || l.readout.rows() != 1)
+    throw std::logic_error("with_constant_readout: one output row and m = 1 only");
+  const std::size_t d = l.d, n = d + 1;
+  LayerFrame frame;
+  frame.d = n;
+  frame.features = l.features;
+  frame.initial_state = Matrix<Rational>(n, 1, Rational(0));
+  for (std::size_t i = 0; i < d; ++i) frame.initial_state(i, 0) = l.initial_state(i, 0);
+  frame.readout = Matrix<Rational>(1, n, Rational(0));
+  frame.readout(0, d) = Rational(1);
+  frame.readout_bias = l.readout_bias;
+  std::vector<AffineStep> steps;
+  for (std::size_t k = 0; k < l.features; ++k) {
+    AffineStep st{Matrix<Rational>(n, n, Rational(0)), Matrix<Rational>(n, 1, Rational(0))};
+    std::vector<Rational> c(d);
+    for (std::size_t j = 0; j < d; ++j) c[j] = l.readout(0, j) + l.readout_feature[k](0, j);
+    for (std::size_t i = 0; i < d; ++i) {
+      for (std::size_t j = 0; j < d; ++j) st.A(i, j) = l.A[k](i, j);
+      st.B(i, 0) = l.B[k](i, 0);
+    }
+    for (std::size_t j = 0; j < d; ++j) {
+      Rational ca = 0;
+      for (std::size_t i = 0; i < d; ++i) ca += c[i] * l.A[k](i, j);
+      st.A(d, j) = ca;  // (C_k A_k)_j
+    }
+    Rational cb = 0;
+    for (std::size_t i = 0; i < d; ++i) cb += c[i] * l.B[k](i, 0);
+    st.B(d, 0) = cb;  // C_k B_k
+    steps.push_back(std::move(st));
+  }
+  return make_general(std::move(frame), std::move(steps));
+}
+
 std::vector<double> reference_forward(const SafeTensorsFile& file, WeightsFamily family,
                                       const std::vector<std::size_t>& tokens,
                                       const WeightsOptions& options) {
@@ -1058,6 +1093,13 @@ WeightsImport import_weights(const SafeTensorsFile& file, WeightsFamily family, 
                                            ? ""
                                            : "symbol '" + vocab.symbols[e.feature()] + "': ") +
                                       e.field() + ": " + e.what());
+  }
+  if (options.constant_readout && !layer.readout_feature.empty()) {
+    layer = with_constant_readout(layer);
+    res.notes.push_back(
+        "--constant-readout: the per-token readout C_w·S_t is kept as one more "
+        "state coordinate, (C_w A_w)·S_{t−1} + C_w B_w: a general layer, d = " +
+        std::to_string(layer.d));
   }
   res.model.name = model_name_from_path(file.source);
   res.model.description = "imported from " + file.source + " (" + to_string(family) +

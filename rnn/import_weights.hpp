@@ -54,6 +54,9 @@ struct WeightsOptions {
   std::size_t agreement_strings = 200;   // random strings the agreement is measured on
   std::size_t agreement_length = 16;     // their lengths: uniform in 1..this
   std::uint64_t seed = 1;
+  // Rewrite the folded layer so that its readout is token-independent (constant_readout below):
+  // what the boolean and threshold compilers need.
+  bool constant_readout = false;
 };
 
 struct Agreement {
@@ -77,6 +80,14 @@ struct WeightsImport {
 // [8, 16], got [8, 12]"), or a part that does not fold (with the reason).
 WeightsImport import_weights(const SafeTensorsFile& file, WeightsFamily family, const Vocab& vocab,
                              const FloatPrecision& precision, const WeightsOptions& options = {});
+
+// The same function with a token-independent readout: a general layer of dimension d·m + … — for
+// m = 1, the state [S_t; y_t − c₀] with y_t − c₀ = C_{w_t}·S_t = (C_{w_t}A_{w_t})·S_{t−1} +
+// C_{w_t}B_{w_t} (C_k including the common C): A'_k = [[A_k, 0], [C_k A_k, 0]], B'_k = [B_k;
+// C_k B_k], readout [0 … 0 1], the same c₀. Exact; at log precision the products C_k A_k, C_k B_k
+// are new parameters the compiler rounds once more. A layer without per-symbol readouts is
+// returned as it is; m > 1 is refused (std::logic_error: import_weights builds m = 1).
+LrnnLayer with_constant_readout(const LrnnLayer& layer);
 
 // y_t after each position (the head's logit, accepted iff > 0) of the original layer on the
 // token ids `tokens`, in float64.

@@ -291,6 +291,19 @@ TEST_CASE("import weights: exact imports agree with the float64 layer", "[rnn][i
       CHECK(std::get<LrnnLayer>(w.model.layers[0].layer).family == c.expect);
       CHECK(w.rounder.max_error() == 0);
       check_agreement(w);
+      // The same function with a token-independent readout (for the boolean compilers).
+      WeightsOptions oc = o;
+      oc.constant_readout = true;
+      const WeightsImport wc = import_weights(f, c.wf, vocab, exact, oc);
+      const auto& lc = std::get<LrnnLayer>(wc.model.layers[0].layer);
+      CHECK(lc.readout_feature.empty());
+      check_agreement(wc);
+      for (const std::vector<std::size_t>& input :
+           {std::vector<std::size_t>{0, 1, 2, 2}, std::vector<std::size_t>{2, 0, 0, 1, 1}}) {
+        const auto y = evaluate(w.model, RationalField(), input).outputs();
+        const auto yc = evaluate(wc.model, RationalField(), input).outputs();
+        for (std::size_t t = 0; t < input.size(); ++t) CHECK(y[t](0, 0) == yc[t](0, 0));
+      }
     }
 }
 
