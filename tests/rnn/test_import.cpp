@@ -5,16 +5,19 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <string>
 
+#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/float_params.hpp"
 #include "rnn/import_arrays.hpp"
 #include "rnn/import_weights.hpp"
+#include "rnn/json_cursor.hpp"
 
 using namespace rnncc;
 
@@ -430,4 +433,71 @@ TEST_CASE("import weights: the float forward pass by hand", "[rnn][import]") {
                                          parse_float_precision("exact", 0));
   const auto out = evaluate(w.model, RationalField(), {0, 0}).outputs();
   CHECK(out[1](0, 0).convert_to<double>() == Approx(1.5));
+}
+
+// The fixtures written by numpy (tests/data/safetensors/, make_fixtures.py there): each
+// NAME.expected.json holds the float64 logits of numpy's own forward pass on a few strings, or
+// the tensor an import must refuse; malformed.json the tensor each broken file's diagnostic names.
+TEST_CASE("import weights: numpy's fixtures import and agree with numpy's logits",
+          "[rnn][import]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(RNNCC_SOURCE_DIR) / "tests/data/safetensors";
+  if (!fs::exists(dir / "malformed.json")) RNNCC_SKIP("no numpy fixtures in " << dir.string());
+  std::size_t checked = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.ends_with(".expected.json")) continue;
+    const std::string stem = name.substr(0, name.size() - 14);
+    INFO(stem);
+    const auto e = nlohmann::json::parse(read_text_file(entry.path().string(), "fixture"));
+    const auto family = parse_weights_family(e.at("family").get<std::string>());
+    REQUIRE(family);
+    std::string vocab;
+    for (std::size_t i = 0; i < e.at("vocab").get<std::size_t>(); ++i)
+      vocab += (i ? ",t" : "t") + std::to_string(i);
+    const SafeTensorsFile f = load_safetensors((dir / (stem + ".safetensors")).string());
+    WeightsOptions o;
+    o.agreement_strings = 20;
+    if (!e.at("refuse").is_null()) {
+      const std::string tensor = e.at("refuse").at("tensor").get<std::string>();
+      CHECK_THROWS_WITH(
+          import_weights(f, *family, parse_vocab(vocab), parse_float_precision("exact", 0), o),
+          Catch::Contains("tensor '" + tensor + "'"));
+      ++checked;
+      continue;
+    }
+    const WeightsImport w =
+        import_weights(f, *family, parse_vocab(vocab), parse_float_precision("exact", 0), o);
+    const bool exact_values = e.at("folds").get<std::string>() == "exact";
+    CHECK(w.values_exact == exact_values);
+    const auto& strings = e.at("strings");
+    for (std::size_t s = 0; s < strings.size(); ++s) {
+      const auto ids = strings[s].get<std::vector<std::size_t>>();
+      const auto y = evaluate(w.model, RationalField(), ids).outputs();
+      const auto numpy = reference_forward(f, *family, ids);
+      for (std::size_t t = 0; t < ids.size(); ++t) {
+        const double logit = e.at("logits")[s][t].get<double>();
+        CHECK((y[t](0, 0) > 0) == e.at("accept")[s][t].get<bool>());
+        CHECK(numpy[t] == Approx(logit).epsilon(1e-9).margin(1e-12));  // our float pass
+        if (exact_values)
+          CHECK(y[t](0, 0).convert_to<double>() == Approx(logit).epsilon(1e-9).margin(1e-12));
+      }
+    }
+    ++checked;
+  }
+  const auto broken =
+      nlohmann::json::parse(read_text_file((dir / "malformed.json").string(), "fixture"));
+  for (auto it = broken.begin(); it != broken.end(); ++it) {
+    INFO(it.key());
+    const auto family = parse_weights_family(it.value().at("family").get<std::string>());
+    REQUIRE(family);
+    const std::string want = it.value().at("tensor").is_null()
+                                 ? std::string("header: ")
+                                 : "tensor '" + it.value().at("tensor").get<std::string>() + "'";
+    CHECK_THROWS_WITH(import_weights(load_safetensors((dir / it.key()).string()), *family,
+                                     parse_vocab("a,b,c"), parse_float_precision("exact", 0)),
+                      Catch::Contains(want));
+    ++checked;
+  }
+  CHECK(checked > 0);
 }
