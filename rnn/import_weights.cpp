@@ -10,6 +10,7 @@
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/import_arrays.hpp"
+#include "rnn/model_json.hpp"
 
 namespace rnncc {
 
@@ -623,6 +624,19 @@ struct Folder {
                        cm.f.source + ": a value derived from the weights (" + group + ")");
   }
 
+  // The model file limit (rnn/model_json.hpp), checked before any d×d matrix is built.
+  void check_size(std::size_t d, const std::string& why) const {
+    const std::size_t S = vocab.symbols.size();
+    const double entries = double(S) * (double(d) * double(d) + double(d)) + double(d);
+    if (entries > double(model_layer_entry_limit))
+      throw InputError(cm.f.source,
+                       "the exact model would be a layer of dimension d = " + std::to_string(d) +
+                           " (" + why + "), |Σ|·(d² + d) + d ≈ " +
+                           std::to_string(static_cast<unsigned long long>(entries)) +
+                           " entries, more than the " + std::to_string(model_layer_entry_limit) +
+                           " a model file may hold");
+  }
+
   // One norm of the output: folds only as a positive rescaling (one group, no head bias).
   void norm_as_rescaling(const std::string& tensor, std::size_t groups, const std::string& what) {
     if (groups > 1)
@@ -660,8 +674,11 @@ struct Folder {
         for (std::size_t j = 0; j < L.dv; ++j) weight[h * L.dv + j] *= L.o_norm[j];
     }
     if (!cm.final_norm.empty()) norm_as_rescaling(cm.final_norm_name, 1, "the final RMSNorm");
-    const Rational c0 = q(cm.b, "readout_bias");
     const bool gate = L.Wg.rows != 0;
+    check_size(
+        gate ? L.H * L.dk * L.dv : L.H * L.dk,
+        gate ? "heads × dk × dv: the output gate keeps each head's whole state" : "heads × dk");
+    const Rational c0 = q(cm.b, "readout_bias");
     const std::size_t S = fs.size();
     std::vector<Rational> alpha(S * L.H), beta(S * L.H);
     std::vector<Vector> ks(S * L.H);
@@ -781,6 +798,7 @@ struct Folder {
     const Rational c0 = q(cm.b, "readout_bias");
     const bool skip = std::any_of(L.Dskip.begin(), L.Dskip.end(), [](double x) { return x != 0; });
     const std::size_t n = L.H * L.P * L.N + (skip ? 1 : 0);
+    check_size(n, "heads × headdim × N: silu(z) keeps each head's whole state");
     const std::size_t S = fs.size();
     const bool scalar = L.H == 1 && !skip;
     out.notes.push_back(
@@ -852,6 +870,9 @@ struct Folder {
     const Rational c0 = q(cm.b, "readout_bias");
     const std::size_t S = fs.size(), H = L.H, dk = L.dk, dv = L.dv;
     const bool gate = L.gl.present;
+    check_size(H * dk * (gate ? dv : 1) + 1,
+               gate ? "heads × dk × dv + 1: the output gate keeps each head's whole state"
+                    : "heads × dk + 1");
     // Tᵀ = S (dv×dk); T_t = (diag(w) − (kk⊙a) kkᵀ) T_{t−1} + k vᵀ, y = Σ_h rᵀ T (c⊙g) + bonus.
     std::vector<Vector> w(S * H), a(S * H), kk(S * H), k(S * H);
     std::vector<Rational> bias_term(S);
@@ -1115,8 +1136,28 @@ WeightsImport import_weights(const SafeTensorsFile& file, WeightsFamily family, 
   ag.seed = options.seed;
   std::mt19937_64 rng(options.seed);
   const RationalField Q;
-  const PreparedModel<RationalField> prepared(res.model, Q);
-  for (std::size_t i = 0; i < ag.strings && ag.max_length > 0; ++i) {
+  const LrnnLayer& L = std::get<LrnnLayer>(res.model.layers[0].layer);
+  ag.model_exact = L.d <= agreement_exact_max_d;
+  std::optional<PreparedModel<RationalField>> prepared;
+  if (ag.model_exact) prepared.emplace(res.model, Q);
+  // Above agreement_exact_max_d the model's exact parameters are run in float64: the same
+  // recurrence, S_t = A_w S_{t−1} + B_w, y_t = (C + C_w) S_t + c₀, rounded once per parameter.
+  std::vector<std::vector<double>> A, B, C;
+  if (!ag.model_exact)
+    for (std::size_t k = 0; k < L.features; ++k) {
+      A.emplace_back();
+      B.emplace_back();
+      C.emplace_back();
+      for (std::size_t i = 0; i < L.d; ++i) {
+        for (std::size_t j = 0; j < L.d; ++j) A[k].push_back(L.A[k](i, j).convert_to<double>());
+        B[k].push_back(L.B[k](i, 0).convert_to<double>());
+        C[k].push_back((L.readout(0, i) +
+                        (L.readout_feature.empty() ? Rational(0) : L.readout_feature[k](0, i)))
+                           .convert_to<double>());
+      }
+    }
+  const double c0 = L.readout_bias.empty() ? 0.0 : L.readout_bias(0, 0).convert_to<double>();
+  for (std::size_t n = 0; n < ag.strings && ag.max_length > 0; ++n) {
     const std::size_t len = 1 + rng() % ag.max_length;
     std::vector<std::size_t> ids, tokens;
     for (std::size_t t = 0; t < len; ++t) {
@@ -1124,12 +1165,31 @@ WeightsImport import_weights(const SafeTensorsFile& file, WeightsFamily family, 
       tokens.push_back(vocab.token_ids[ids.back()]);
     }
     const std::vector<double> yf = forward_with(cm, family, embed_all(cm, tokens));
-    const auto ym = evaluate(prepared, ids).outputs();
+    std::vector<double> ymodel;
+    std::vector<int> sign;  // the exact model's sign (a tiny y may round to 0 as a double)
+    if (ag.model_exact) {
+      for (const auto& y : evaluate(*prepared, ids).outputs()) {
+        ymodel.push_back(y(0, 0).convert_to<double>());
+        sign.push_back(y(0, 0).sign());
+      }
+    } else {
+      std::vector<double> S(L.d), next(L.d);
+      for (std::size_t i = 0; i < L.d; ++i) S[i] = L.initial_state(i, 0).convert_to<double>();
+      for (std::size_t k : ids) {
+        for (std::size_t i = 0; i < L.d; ++i) {
+          double acc = B[k][i];
+          for (std::size_t j = 0; j < L.d; ++j) acc += A[k][i * L.d + j] * S[j];
+          next[i] = acc;
+        }
+        S.swap(next);
+        ymodel.push_back(dot(C[k], S) + c0);
+        sign.push_back(ymodel.back() > 0 ? 1 : ymodel.back() < 0 ? -1 : 0);
+      }
+    }
     for (std::size_t t = 0; t < len; ++t) {
-      const Rational& y = ym[t](0, 0);
-      const double yd = y.convert_to<double>();
+      const double yd = ymodel[t];
       ++ag.positions;
-      if ((yf[t] > 0) == (y > 0)) ++ag.verdicts_agree;
+      if ((yf[t] > 0) == (sign[t] > 0)) ++ag.verdicts_agree;
       ag.max_abs_error = std::max(ag.max_abs_error, std::fabs(yf[t] - yd));
       ag.max_abs_y = std::max(ag.max_abs_y, std::fabs(yf[t]));
     }
@@ -1155,7 +1215,8 @@ nlohmann::ordered_json weights_report_json(const WeightsImport& w, WeightsFamily
                     {"verdict_agreement", a.rate()},
                     {"verdicts_agree", a.verdicts_agree},
                     {"max_abs_error", a.max_abs_error},
-                    {"max_abs_y", a.max_abs_y}};
+                    {"max_abs_y", a.max_abs_y},
+                    {"model_evaluation", a.model_exact ? "exact" : "float64"}};
   return j;
 }
 
@@ -1172,7 +1233,11 @@ std::string weights_report_text(const WeightsImport& w, WeightsFamily family) {
        std::to_string(a.seed) + "): verdicts " + std::to_string(a.verdicts_agree) + "/" +
        std::to_string(a.positions) +
        " positions, max |y_float − y_model| = " + g3(a.max_abs_error) +
-       " (max |y_float| = " + g3(a.max_abs_y) + ")\n";
+       " (max |y_float| = " + g3(a.max_abs_y) + ")" +
+       (a.model_exact
+            ? ""
+            : "; the model run in float64 (d > " + std::to_string(agreement_exact_max_d) + ")") +
+       "\n";
   if (!w.values_exact)
     s += "  (a norm was folded as a positive rescaling: the acceptance is exact, the values "
          "differ)\n";

@@ -59,12 +59,17 @@ struct WeightsOptions {
   bool constant_readout = false;
 };
 
+// The imported model is run exactly (rationals) up to this dimension; above it, its exact
+// parameters are run in float64 (an exact run costs d² big-rational products per step).
+inline constexpr std::size_t agreement_exact_max_d = 128;
+
 struct Agreement {
   std::size_t strings = 0, positions = 0, max_length = 0;
   std::uint64_t seed = 0;
   std::size_t verdicts_agree = 0;  // positions where (y_float > 0) == (y_model > 0)
   double max_abs_error = 0;        // max |y_float − y_model| over the positions
   double max_abs_y = 0;            // max |y_float|, for scale
+  bool model_exact = true;         // the model run exactly (else: its parameters in float64)
   double rate() const { return positions ? double(verdicts_agree) / double(positions) : 1.0; }
 };
 

@@ -46,9 +46,10 @@ struct Rng {
 
 // A random one-layer checkpoint of `family` under fla / mamba_ssm names: D = 6, vocabulary 4.
 std::vector<TensorToWrite> random_layer(const std::string& family, std::size_t H, bool gate,
-                                        std::uint64_t seed, bool head_bias = true) {
+                                        std::uint64_t seed, bool head_bias = true,
+                                        std::size_t dk = 2, std::size_t dv = 2) {
   Rng r(seed);
-  const std::size_t D = 6, V = 4, dk = 2, dv = 2;
+  const std::size_t D = 6, V = 4;
   std::vector<TensorToWrite> t;
   auto add = [&](const std::string& name, std::vector<std::size_t> shape, double scale = 0.5) {
     std::size_t n = 1;
@@ -500,4 +501,28 @@ TEST_CASE("import weights: numpy's fixtures import and agree with numpy's logits
     ++checked;
   }
   CHECK(checked > 0);
+}
+
+TEST_CASE("import weights: large states — float64 agreement run, model-file limit",
+          "[rnn][import]") {
+  const Vocab vocab = parse_vocab("a,b,c");
+  WeightsOptions o;
+  o.agreement_strings = 10;
+  o.agreement_length = 6;
+  // Output gate, dk = dv = 12: d = 144 > agreement_exact_max_d: the model runs in float64.
+  const WeightsImport w =
+      import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), o);
+  CHECK(std::get<LrnnLayer>(w.model.layers[0].layer).d == 144);
+  CHECK_FALSE(w.agreement.model_exact);
+  check_agreement(w);
+  // dk = dv = 64 with a gate: d = 4096, 3·(4096² + 4096) + 4096 entries > 2^24.
+  CHECK_THROWS_MATCHES(
+      import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 64, 64)),
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), o),
+      InputError,
+      Catch::Matchers::Message(
+          "w.safetensors: the exact model would be a layer of dimension d = 4096 (heads × dk × "
+          "dv: the output gate keeps each head's whole state), |Σ|·(d² + d) + d ≈ 50348032 "
+          "entries, more than the 16777216 a model file may hold"));
 }
