@@ -34,6 +34,9 @@ class Agreement:
         Largest |y_float − y_model| over the positions.
     max_abs_y : float
         Largest |y_float|, for scale.
+    model_evaluation : str
+        "exact" (the model run on rationals) or "float64" (its exact parameters in float64,
+        above d = 128).
     """
 
     strings: int
@@ -41,6 +44,7 @@ class Agreement:
     verdict_agreement: float
     max_abs_error: float
     max_abs_y: float
+    model_evaluation: str = "exact"
 
 
 @_dataclass
@@ -136,7 +140,8 @@ def _result(model_text, report_text, source):
     if "agreement" in report:
         a = report["agreement"]
         agreement = Agreement(a["strings"], a["positions"], a["verdict_agreement"],
-                              a["max_abs_error"], a["max_abs_y"])
+                              a["max_abs_error"], a["max_abs_y"],
+                              a.get("model_evaluation", "exact"))
     return Imported(parse_model(model_text, source), rounding["precision"], errors, counts,
                     agreement, list(report.get("notes", [])), report)
 
