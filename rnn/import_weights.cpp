@@ -1137,10 +1137,11 @@ WeightsImport import_weights(const SafeTensorsFile& file, WeightsFamily family, 
   std::mt19937_64 rng(options.seed);
   const RationalField Q;
   const LrnnLayer& L = std::get<LrnnLayer>(res.model.layers[0].layer);
-  ag.model_exact = L.d <= agreement_exact_max_d;
+  ag.model_exact = double(ag.strings) * double(ag.max_length) * double(L.d) * double(L.d) <=
+                   agreement_exact_max_work;
   std::optional<PreparedModel<RationalField>> prepared;
   if (ag.model_exact) prepared.emplace(res.model, Q);
-  // Above agreement_exact_max_d the model's exact parameters are run in float64: the same
+  // Above agreement_exact_max_work the model's exact parameters are run in float64: the same
   // recurrence, S_t = A_w S_{t−1} + B_w, y_t = (C + C_w) S_t + c₀, rounded once per parameter.
   std::vector<std::vector<double>> A, B, C;
   if (!ag.model_exact)
@@ -1234,10 +1235,7 @@ std::string weights_report_text(const WeightsImport& w, WeightsFamily family) {
        std::to_string(a.positions) +
        " positions, max |y_float − y_model| = " + g3(a.max_abs_error) +
        " (max |y_float| = " + g3(a.max_abs_y) + ")" +
-       (a.model_exact
-            ? ""
-            : "; the model run in float64 (d > " + std::to_string(agreement_exact_max_d) + ")") +
-       "\n";
+       (a.model_exact ? "" : "; the model run in float64 (strings × length × d² > 2^23)") + "\n";
   if (!w.values_exact)
     s += "  (a norm was folded as a positive rescaling: the acceptance is exact, the values "
          "differ)\n";

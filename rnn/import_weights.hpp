@@ -59,9 +59,10 @@ struct WeightsOptions {
   bool constant_readout = false;
 };
 
-// The imported model is run exactly (rationals) up to this dimension; above it, its exact
-// parameters are run in float64 (an exact run costs d² big-rational products per step).
-inline constexpr std::size_t agreement_exact_max_d = 128;
+// The imported model is run exactly (rationals) while strings × max length × d² (the big-rational
+// products of the run, at most) is at most this; above it, its exact parameters are run in
+// float64 (2^23: a few seconds; d ≤ 51 at the default 200 strings of length ≤ 16).
+inline constexpr double agreement_exact_max_work = double(1 << 23);
 
 struct Agreement {
   std::size_t strings = 0, positions = 0, max_length = 0;

@@ -36,7 +36,7 @@ class Agreement:
         Largest |y_float|, for scale.
     model_evaluation : str
         "exact" (the model run on rationals) or "float64" (its exact parameters in float64,
-        above d = 128).
+        when strings × length × d² > 2^23).
     """
 
     strings: int

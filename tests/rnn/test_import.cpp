@@ -509,7 +509,7 @@ TEST_CASE("import weights: large states — float64 agreement run, model-file li
   WeightsOptions o;
   o.agreement_strings = 10;
   o.agreement_length = 6;
-  // Output gate, dk = dv = 12: d = 144 > agreement_exact_max_d: the model runs in float64.
+  // Output gate, dk = dv = 12: d = 144, 10·6·144² > 2^23: the model runs in float64.
   const WeightsImport w =
       import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
                      WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), o);
