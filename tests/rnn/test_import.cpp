@@ -509,10 +509,11 @@ TEST_CASE("import weights: large states — float64 agreement run, model-file li
   WeightsOptions o;
   o.agreement_strings = 10;
   o.agreement_length = 6;
-  // Output gate, dk = dv = 12: d = 144, 10·6·144² > 2^23: the model runs in float64.
+  // Output gate, dk = dv = 12: d = 144, 200·16·144² > 2^23: the model runs in float64.
+  WeightsOptions big;  // the defaults: 200 strings of length ≤ 16
   const WeightsImport w =
       import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
-                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), o);
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), big);
   CHECK(std::get<LrnnLayer>(w.model.layers[0].layer).d == 144);
   CHECK_FALSE(w.agreement.model_exact);
   check_agreement(w);
