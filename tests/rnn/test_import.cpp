@@ -241,6 +241,14 @@ TEST_CASE("import arrays: every diagnostic names the tensor", "[rnn][import]") {
       "two");
   err({{"readout", {1, 2}, {1, 0}}, {"A", {2, 2, 2}, {0, 0, 0, NAN, 0, 0, 0, 0}}}, Family::general,
       "w.safetensors: tensor 'A': NaN where a parameter is needed (a finite number)");
+  // An F16 infinity and a BF16 NaN read exactly, and are refused as parameters.
+  err({{"readout", {1, 2}, {1, 0}, Dtype::F16},
+       {"A", {2, 2, 2}, {0, 0, 0, INFINITY, 0, 0, 0, 0}, Dtype::F16}},
+      Family::general,
+      "w.safetensors: tensor 'A': an infinity where a parameter is needed (a finite number)");
+  err({{"readout", {1, 2}, {NAN, 0}, Dtype::BF16}, {"A", {2, 2, 2}, std::vector<double>(8, 0)}},
+      Family::general,
+      "w.safetensors: tensor 'readout': NaN where a parameter is needed (a finite number)");
   err({{"readout", {1, 2}, {1, 0}},
        {"beta", {2}, {0.5, 1.5}},
        {"k", {2, 2}, {1, 0, 0, 1}},
