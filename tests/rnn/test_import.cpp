@@ -4,6 +4,7 @@
 // safetensors bytes, hand-checked values, and a negative test per refusal.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -317,6 +318,29 @@ TEST_CASE("import weights: exact imports agree with the float64 layer", "[rnn][i
         for (std::size_t t = 0; t < input.size(); ++t) CHECK(y[t](0, 0) == yc[t](0, 0));
       }
     }
+}
+
+TEST_CASE("import weights: an input RMSNorm is per token and folds", "[rnn][import]") {
+  auto ts = random_layer("gated_deltanet", 1, false, 8);
+  ts.push_back({"model.layers.0.attn_norm.weight", {6}, {1.5, 0.5, 1, 1, 2, 0.25}});
+  auto ms = random_layer("mamba2", 2, false, 8);
+  ms.push_back({"backbone.layers.0.norm.weight", {6}, {1.5, 0.5, 1, 1, 2, 0.25}});
+  WeightsOptions o;
+  o.agreement_strings = 30;
+  for (auto [file, fam] : {std::pair{file_of(ts), WeightsFamily::gated_deltanet},
+                           std::pair{file_of(ms), WeightsFamily::mamba2}}) {
+    const WeightsImport w =
+        import_weights(file, fam, parse_vocab("a,b,c"), parse_float_precision("exact", 0), o);
+    CHECK(w.values_exact);
+    CHECK(std::any_of(w.notes.begin(), w.notes.end(),
+                      [](const std::string& n) { return n.find("input RMSNorm") != n.npos; }));
+    check_agreement(w);
+  }
+  // The norm changes the outputs: the file without it computes something else.
+  const auto without = reference_forward(file_of(random_layer("gated_deltanet", 1, false, 8)),
+                                         WeightsFamily::gated_deltanet, {0, 1, 2});
+  const auto with = reference_forward(file_of(ts), WeightsFamily::gated_deltanet, {0, 1, 2});
+  CHECK(without != with);
 }
 
 TEST_CASE("import weights: bits:k — the report bounds the parameter error", "[rnn][import]") {
