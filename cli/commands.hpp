@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,11 @@ Action add_convert_command(CLI::App& app);
 Action add_equiv_command(CLI::App& app);              // cli/equiv_command.cpp (issue 13)
 Action add_check_certificate_command(CLI::App& app);  // cli/check_certificate_command.cpp
 Action add_minimize_command(CLI::App& app);           // cli/minimize_command.cpp
+Action add_import_command(CLI::App& app);             // cli/import_command.cpp
+Action add_import_weights_command(CLI::App& app);     // cli/import_weights_command.cpp
+
+// "a,b,c" → {"a", "b", "c"} (cli/import_command.cpp).
+std::vector<std::string> split_commas(const std::string& text);
 
 // Flags shared by `compile` and `draw MODEL.json`.
 struct CompileFlags : TargetText {  // the options as text (circuits/compile/target.hpp)

@@ -53,6 +53,8 @@ int run_rnncc(int argc, char** argv) {
   actions.push_back(rnncc::cli::add_equiv_command(app));  // issue 13: every-length proofs
   actions.push_back(rnncc::cli::add_check_certificate_command(app));
   actions.push_back(rnncc::cli::add_minimize_command(app));
+  actions.push_back(rnncc::cli::add_import_command(app));
+  actions.push_back(rnncc::cli::add_import_weights_command(app));
   refuse_signed_unsigned(app);
   rnncc::cli::add_quiet_flag(app);  // after every subcommand: they all accept it
   try {

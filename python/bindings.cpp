@@ -49,6 +49,8 @@
 
 namespace py = pybind11;
 
+void bind_import(py::module_& m);  // python/bindings_import.cpp
+
 namespace rnncc {
 namespace {
 
@@ -590,6 +592,7 @@ PYBIND11_MODULE(_rnncc, m) {
            py::arg("overflow") = py::none(), py::arg("trace") = false);
 
   m.def("load_model", &load_model, py::arg("path"));
+  bind_import(m);
   m.def("parse_model", &parse_model, py::arg("text"), py::arg("source") = "<string>");
   m.def("build_diagonal", &build_diagonal);
   m.def("build_delta", &build_delta);
