@@ -56,7 +56,8 @@ def softplus(x):
 
 
 def l2norm(x):
-    return x / np.sqrt(np.sum(x * x, axis=-1, keepdims=True))
+    """x / max(‖x‖, 1e-12) over the last axis (torch's F.normalize: a zero vector stays zero)."""
+    return x / np.maximum(np.sqrt(np.sum(x * x, axis=-1, keepdims=True)), 1e-12)
 
 
 def rmsnorm(x, weight, eps):
