@@ -42,6 +42,12 @@ FLA = "model.layers.0.attn."
 MAMBA = "backbone.layers.0.mixer."
 FAMILIES = ("deltanet", "gated_deltanet", "mamba2", "rwkv7")
 
+# fla's DeltaNet / GatedDeltaNet also apply silu to v (in the short convolution, or after v_proj
+# without one). The shared import spec writes v = v_proj x, and so does this oracle; set this to
+# True (and regenerate tests/data/safetensors) if the importer follows fla there. It is per token,
+# so it folds either way.
+V_SILU = False
+
 
 def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
@@ -110,7 +116,7 @@ def _delta_family(tensors, tokens, metadata, gated):
     T = len(tokens)
     q = l2norm(silu(proj("q")).reshape(T, H, dk)) / math.sqrt(dk)
     k = l2norm(silu(proj("k")).reshape(T, H, dk))
-    v = proj("v").reshape(T, H, dv)
+    v = (silu(proj("v")) if V_SILU else proj("v")).reshape(T, H, dv)
     beta = sigmoid(x @ p["b_proj.weight"].T)  # [T, H]
     if _flag(metadata, "allow_neg_eigval"):
         beta = 2.0 * beta
@@ -123,7 +129,8 @@ def _delta_family(tensors, tokens, metadata, gated):
     for t in range(T):
         for h in range(H):
             kt = k[t, h]
-            S[h] = alpha[t, h] * (S[h] - beta[t, h] * np.outer(kt, kt @ S[h])) + beta[t, h] * np.outer(kt, v[t, h])
+            b = beta[t, h]
+            S[h] = alpha[t, h] * (S[h] - b * np.outer(kt, kt @ S[h])) + b * np.outer(kt, v[t, h])
             o[t, h] = S[h].T @ q[t, h]
     if "o_norm.weight" in p:
         o = rmsnorm(o, p["o_norm.weight"], eps)

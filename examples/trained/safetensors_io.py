@@ -55,7 +55,8 @@ def bf16_bits_to_float32(bits):
 def encode(array, dtype):
     """The little-endian bytes of `array` stored as `dtype` ("F64", "F32", "F16", "BF16", ...)."""
     if dtype == "BF16":
-        return float32_to_bf16_bits(np.asarray(array, dtype=np.float64).astype(np.float32)).astype("<u2").tobytes()
+        f32 = np.asarray(array, dtype=np.float64).astype(np.float32)
+        return float32_to_bf16_bits(f32).astype("<u2").tobytes()
     if dtype not in _DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(_DTYPES)}")
     return np.ascontiguousarray(array).astype(_DTYPES[dtype]).tobytes()
@@ -98,7 +99,8 @@ def parse_safetensors(data, name="<bytes>"):
     float16); call .astype(np.float64) for exact float64 values.
     """
     if len(data) < 8:
-        raise SafetensorsError(f"{name}: {len(data)} bytes; a safetensors file starts with an 8-byte header length")
+        raise SafetensorsError(f"{name}: {len(data)} bytes; a safetensors file starts with an 8-byte "
+                               "header length")
     (n,) = struct.unpack("<Q", data[:8])
     if n > len(data) - 8:
         raise SafetensorsError(f"{name}: header length {n} runs past the end of the file ({len(data)} bytes)")

@@ -69,7 +69,8 @@ def token_map(theta):
     k = reference.l2norm(reference.silu(x @ p[P + "k_proj.weight"].T))
     v = x @ p[P + "v_proj.weight"].T
     beta = 2.0 * reference.sigmoid(x @ p[P + "b_proj.weight"].T)  # [2, 1], allow_neg_eigval
-    alpha = np.exp(-np.exp(p[P + "A_log"]) * reference.softplus(x @ p[P + "a_proj.weight"].T + p[P + "dt_bias"]))
+    gate = reference.softplus(x @ p[P + "a_proj.weight"].T + p[P + "dt_bias"])
+    alpha = np.exp(-np.exp(p[P + "A_log"]) * gate)
     A = alpha[:, :, None] * (np.eye(DK) - beta[:, :, None] * k[:, :, None] * k[:, None, :])
     B = beta[:, :, None] * k[:, :, None] * v[:, None, :]
     w, b = p["lm_head.weight"], p["lm_head.bias"]
@@ -173,7 +174,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=1000)
-    ap.add_argument("--train-len", type=int, default=8, help="train on every prefix of every string of this length")
+    ap.add_argument("--train-len", type=int, default=8,
+                    help="train on every prefix of every string of this length")
     ap.add_argument("--test-len", type=int, default=12)
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--out", default=HERE)
@@ -183,7 +185,8 @@ def main():
     tensors = {name: a.astype(np.float32) for name, a in unpack(theta).items()}
     metadata = {"family": "gated_deltanet", "language": LANGUAGE, "seed": str(args.seed),
                 "allow_neg_eigval": "true", "vocab": ",".join(SYMBOLS),
-                "command": f"train_gdn.py --seed {args.seed} --steps {args.steps} --train-len {args.train_len} --lr {args.lr}"}
+                "command": f"train_gdn.py --seed {args.seed} --steps {args.steps} "
+                           f"--train-len {args.train_len} --lr {args.lr}"}
     st = os.path.join(args.out, f"gdn_{LANGUAGE}.safetensors")
     write_safetensors(st, tensors, dtype="F32", metadata=metadata)
     write_att(os.path.join(args.out, f"{LANGUAGE}.att"))
@@ -193,13 +196,16 @@ def main():
     tr = [n for n in acc if n <= args.train_len]
     te = [n for n in acc if n > args.train_len]
     w = lambda ns: sum(acc[n] * 2 ** n for n in ns) / sum(2 ** n for n in ns)  # per string
-    print(f"train accuracy (all {sum(2 ** n for n in tr)} strings of length 1..{args.train_len}): {w(tr):.4f}")
-    print(f"test accuracy (all {sum(2 ** n for n in te)} strings of length {args.train_len + 1}..{args.test_len}): {w(te):.4f}")
+    count = lambda ns: sum(2 ** n for n in ns)
+    print(f"train accuracy (all {count(tr)} strings of length 1..{args.train_len}): {w(tr):.4f}")
+    print(f"test accuracy (all {count(te)} strings of length {args.train_len + 1}..{args.test_len}): "
+          f"{w(te):.4f}")
     print("accuracy by length: " + " ".join(f"{n}:{acc[n]:.3f}" for n in acc))
     print(f"smallest |logit| over those strings: {margin:.4g}")
     A = split_map(token_map(np.concatenate([stored[n].astype(np.float64).ravel() for n in SHAPES])))[0]
     for sym, a in zip(SYMBOLS, A):
-        print(f"eigenvalues of the step on {sym}: " + ", ".join(f"{e:.4f}" for e in sorted(np.linalg.eigvals(a).real)))
+        eig = sorted(np.linalg.eigvals(a).real)
+        print(f"eigenvalues of the step on {sym}: " + ", ".join(f"{e:.4f}" for e in eig))
     # Longer strings: the trained steps are not exactly the automaton's (eigenvalues near, not at,
     # ±1), so long enough strings are misclassified. Where, on a few families of strings:
     for name, word in (("b a^n", lambda n: [1] + [0] * n), ("b^n", lambda n: [1] * n),

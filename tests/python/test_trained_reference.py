@@ -27,7 +27,8 @@ def delta_scalar(gated):
          FLA + "k_proj.weight": A([[1.0]]), FLA + "v_proj.weight": A([[3.0]]),
          FLA + "b_proj.weight": A([[0.0]]), FLA + "o_proj.weight": A([[1.0]]), "lm_head.weight": A([[1.0]])}
     if gated:  # α = exp(−e^0 · softplus(0 + log(e − 1))) = exp(−1)
-        t.update({FLA + "a_proj.weight": A([[0.0]]), FLA + "A_log": A([0.0]), FLA + "dt_bias": A([math.log(math.e - 1)])})
+        t.update({FLA + "a_proj.weight": A([[0.0]]), FLA + "A_log": A([0.0]),
+                  FLA + "dt_bias": A([math.log(math.e - 1)])})
     return t
 
 
@@ -117,13 +118,14 @@ def test_train_gdn_gradient():
     loss, y, gm = T.loss_and_grad_map(T.token_map(theta), X)
     g = T.map_jacobian(theta).T @ gm
     h = 1e-6
-    fd = [(T.loss_and_grad_map(T.token_map(theta + e), X)[0] - T.loss_and_grad_map(T.token_map(theta - e), X)[0]) / (2 * h)
-          for e in np.eye(len(theta)) * h]
+    loss_at = lambda th: T.loss_and_grad_map(T.token_map(th), X)[0]
+    fd = [(loss_at(theta + e) - loss_at(theta - e)) / (2 * h) for e in np.eye(len(theta)) * h]
     assert np.max(np.abs(g - fd)) < 1e-7
     # the folded forward it trains is reference.py's forward
     tensors = T.unpack(theta)
     for i, w in enumerate(X):
-        assert np.allclose(reference.forward("gated_deltanet", tensors, w, {"allow_neg_eigval": "true"}), y[i], rtol=1e-12)
+        ref = reference.forward("gated_deltanet", tensors, w, {"allow_neg_eigval": "true"})
+        assert np.allclose(ref, y[i], rtol=1e-12)
 
 
 def test_trained_file():

@@ -202,9 +202,11 @@ def main():
         "missing_tensor": (safetensors_bytes(missing, "F32", meta),
                            {"tensor": FLA + "k_proj.weight", "error": "a tensor the family needs is missing"}),
         "misshaped_tensor": (safetensors_bytes(misshaped, "F32", meta),
-                             {"tensor": FLA + "q_proj.weight", "error": "shape [4, 7], expected [H·dk, D] = [4, 8]"}),
+                             {"tensor": FLA + "q_proj.weight",
+                              "error": "shape [4, 7], expected [H·dk, D] = [4, 8]"}),
         "truncated": (good[:-10], {"tensor": last_in_file(good),
-                                   "error": "the file ends 10 bytes early: this tensor's data_offsets run past the end"}),
+                                   "error": "the file ends 10 bytes early: this tensor's data_offsets run "
+                                            "past the end"}),
         "header_past_end": (len(good).to_bytes(8, "little") + good[8:],
                             {"tensor": None, "error": f"header length {len(good)} runs past the end of the file "
                                                       f"({len(good)} bytes)"}),
