@@ -13,6 +13,8 @@ ABI); otherwise, or without the variable, a tree of its own under build-python/ 
 The version is CMakeLists.txt's project(VERSION), the one the module reports as __version__.
 """
 
+import base64
+import hashlib
 import os
 import re
 import shlex
@@ -22,7 +24,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Command, Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -109,12 +111,80 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built, target)
 
 
+class PlainWheel(Command):
+    """bdist_wheel where the `wheel` package is missing (setuptools < 70 lacks its own; a pyenv
+    or venv interpreter often has neither, and --no-build-isolation fetches nothing): the built
+    package (build_py + build_ext) and its .dist-info, zipped as a wheel (PEP 427) for this
+    interpreter's tag. Also the egg2dist that setuptools' dist_info asks bdist_wheel for."""
+
+    description = "build a wheel without the wheel package"
+    user_options = [("dist-dir=", "d", "where to put the wheel")]
+
+    def initialize_options(self):
+        self.dist_dir = None
+
+    def finalize_options(self):
+        self.dist_dir = self.dist_dir or "dist"
+
+    @staticmethod
+    def egg2dist(egginfo_path, distinfo_path):
+        os.makedirs(distinfo_path, exist_ok=True)
+        shutil.copyfile(os.path.join(egginfo_path, "PKG-INFO"),
+                        os.path.join(distinfo_path, "METADATA"))
+        top = os.path.join(egginfo_path, "top_level.txt")
+        if os.path.isfile(top):
+            shutil.copyfile(top, os.path.join(distinfo_path, "top_level.txt"))
+        shutil.rmtree(egginfo_path)
+
+    def run(self):
+        import zipfile
+
+        self.run_command("build")
+        build_lib = Path(self.get_finalized_command("build").build_lib)
+        egg_info = self.get_finalized_command("egg_info")
+        egg_info.run()
+        name, version = self.distribution.get_name(), self.distribution.get_version()
+        tag = "cp{0}{1}-cp{0}{1}-{2}".format(
+            sys.version_info[0], sys.version_info[1],
+            re.sub(r"[-.]", "_", sysconfig.get_platform()))
+        dist_info = f"{name}-{version}.dist-info"
+        staging = Path(self.get_finalized_command("build").build_base) / "wheel" / dist_info
+        if staging.exists():
+            shutil.rmtree(staging)
+        self.egg2dist(egg_info.egg_info, str(staging))
+        (staging / "WHEEL").write_text(
+            f"Wheel-Version: 1.0\nGenerator: rnncc setup.py\nRoot-Is-Purelib: false\nTag: {tag}\n")
+        files = [(p, p.relative_to(build_lib).as_posix()) for p in sorted(build_lib.rglob("*"))
+                 if p.is_file() and "__pycache__" not in p.parts]
+        files += [(p, f"{dist_info}/{p.name}") for p in sorted(staging.iterdir())]
+        os.makedirs(self.dist_dir, exist_ok=True)
+        wheel = Path(self.dist_dir) / f"{name}-{version}-{tag}.whl"
+        record = []
+        with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+            for path, arc in files:
+                data = path.read_bytes()
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                record.append(f"{arc},sha256={digest.decode()},{len(data)}")
+                z.writestr(arc, data)
+            record.append(f"{dist_info}/RECORD,,")
+            z.writestr(f"{dist_info}/RECORD", "\n".join(record) + "\n")
+
+
+commands = {"build_ext": CMakeBuild}
+try:
+    import wheel  # noqa: F401  (its bdist_wheel is the usual one)
+except ImportError:
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel  # noqa: F401  (setuptools ≥ 70.1)
+    except ImportError:
+        commands["bdist_wheel"] = PlainWheel
+
 setup(
     version=project_version(),
     packages=["rnncc"],
     package_dir={"rnncc": "python/rnncc"},
     ext_modules=[CMakeExtension("rnncc._rnncc")],
-    cmdclass={"build_ext": CMakeBuild},
+    cmdclass=commands,
     zip_safe=False,
     # setuptools' own scratch space, away from the CMake trees build/ and build-*/.
     options={"build": {"build_base": "build-python/setuptools"},

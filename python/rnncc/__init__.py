@@ -330,6 +330,11 @@ class Run:
         The input's symbols, one per position.
     report : dict
         The run's part of ``rnncc run --json``.
+
+    Examples
+    --------
+    >>> rnncc.load_model("examples/mamba_diagonal.json").run("ab")
+    Run(input='ab', semantics='exact', accepted=False)
     """
 
     input: str
@@ -371,6 +376,12 @@ class Runs:
         Each input's own :class:`Run`.
     report : dict
         The document ``rnncc run MODEL INPUT... --json`` prints.
+
+    Examples
+    --------
+    >>> b = rnncc.load_model("examples/mamba_diagonal.json").run(["ab", "aa"])
+    >>> len(b), b.outputs.shape, b[1].accepted
+    (2, (2, 2, 1, 1), True)
     """
 
     inputs: list
@@ -1407,9 +1418,17 @@ class Circuit:
             raise InputError(f"format: '{format}': expected svg, png or dot")
         target = None if path is None else _writable(path)
         data = self._c.draw(format, collapse, highlight_critical, max_nodes, title)
-        if target is not None:
-            with open(target, "wb") as f:
-                f.write(data)
+        if target is not None:  # atomically: a new file beside it, renamed over it
+            fd, scratch = _tempfile.mkstemp(dir=_os.path.dirname(target) or ".",
+                                            prefix=".rnncc-")
+            try:
+                with _os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                _os.chmod(scratch, 0o644)  # as a new file's usual mode, not mkstemp's 0600
+                _os.replace(scratch, target)
+            except BaseException:
+                _os.unlink(scratch)
+                raise
         return data if format == "png" else data.decode()
 
     def _repr_svg_(self):
@@ -1616,6 +1635,12 @@ class Counterexample:
         The tested model's output there.
     report : dict
         The counterexample's part of the CLI's JSON (found_by, minimal, trace, … for verify).
+
+    Examples
+    --------
+    >>> rnncc.equiv("examples/wfa_binary_value.att",
+    ...             "tests/cli/models/binary_value_broken.json").counterexample
+    Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1))
     """
 
     input: str
@@ -1651,6 +1676,11 @@ class Claim:
     claimed : str
     measured : str
     ok : bool
+
+    Examples
+    --------
+    >>> rnncc.verify("mod-count", k=3, random=5, seed=1, timing=False).claims[0].ok
+    True
     """
 
     name: str
@@ -1681,6 +1711,12 @@ class Verdict:
         The whole document ``rnncc verify|equiv --json`` prints.
 
     ``holds`` and ``outcome`` say it in the CLI's words: "proved", "refuted" or "tested".
+
+    Examples
+    --------
+    >>> v = rnncc.equiv("examples/binary_value_wfa.json", "examples/wfa_binary_value.att")
+    >>> v.proved, v.outcome, v.counterexample
+    (True, 'proved', None)
     """
 
     proved: bool
@@ -1931,6 +1967,11 @@ class Minimized:
         The decider that proved it.
     report : dict
         The document ``rnncc minimize --json`` prints.
+
+    Examples
+    --------
+    >>> rnncc.minimize("examples/wfa_binary_value.att").minimal_dimension
+    2
     """
 
     model: Model
@@ -1992,6 +2033,11 @@ class DepthPoint:
         Unbounded fan-in depth.
     bounded_fanin_depth : int
         Depth with fan-in 2.
+
+    Examples
+    --------
+    >>> rnncc.depth(["diagonal"], lengths=[4])[0]
+    DepthPoint(arch='diagonal', n=4, size=127, depth=10, bounded_fanin_depth=11)
     """
 
     arch: str
