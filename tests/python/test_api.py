@@ -93,12 +93,11 @@ def test_diagnostics_name_python_keywords_not_flags():
     calls = [
         lambda: rnncc.depth(["diagonal"], lengths="8..2"),
         lambda: rnncc.depth(["diagonal"], lengths="2..4", fits=True),
-        lambda: rnncc.depth(models=["examples/relu_counter.json"], target="boolean",
-                            lengths="2..4"),
+        lambda: rnncc.depth(["no-such-arch"], lengths="2..4"),
         lambda: rnncc.compile("examples/s5_word_problem.json", 512, max_gates=100),
         lambda: rnncc.verify("mod-count", k=3, random=200, max_work=10),
         lambda: rnncc.verify("mod-count", k=3, against="x.att"),
-        lambda: rnncc.verify("mod-count"),
+        lambda: rnncc.compile(m, 2, "boolean"),
         lambda: rnncc.verify("model", "examples/mamba_diagonal.json"),
         lambda: rnncc.equiv("examples/relu_counter.json", "examples/relu_counter.json",
                             method="linear"),
@@ -110,8 +109,9 @@ def test_diagnostics_name_python_keywords_not_flags():
     for text in messages:
         assert "--" not in text, text
     assert messages[0].startswith("lengths")
-    assert "max_gates=" in messages[3] and "max_work=" in messages[4]
-    assert "against" in messages[5]
+    assert messages[3].startswith("max_gates: ") and "random=200" in messages[4]
+    assert messages[5].startswith("against: ") and 'precision="log:C"' in messages[6]
+    assert "raise max_work to run it" in messages[-1]
 
 
 def test_file_system_failures_are_oserror(tmp_path):
@@ -131,24 +131,24 @@ def test_file_system_failures_are_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         m.save(tmp_path / "no" / "such" / "m.json")
     with pytest.raises(OSError):
-        rnncc.compile(m, 2, "boolean").to_blif(tmp_path)
+        rnncc.compile("examples/s5_word_problem.json", 2, "boolean").to_blif(tmp_path)
     assert not any(tmp_path.iterdir())  # nothing half-written
 
 
 def test_one_orientation_verify_and_equiv(cli):
     # binary_value_broken computes 2·value; the WFA the value: expected is the reference's.
     wfa, broken = "examples/wfa_binary_value.att", "tests/cli/models/binary_value_broken.json"
-    v = rnncc.verify("model", broken, against=wfa, timing=False)
+    v = rnncc.verify("model", broken, against=wfa, timing=False, seed=3)
     on_objects = rnncc.verify("model", rnncc.load_model(broken), against=rnncc.load_wfa(wfa),
-                              timing=False)
+                              timing=False, seed=3)
     e = rnncc.equiv(wfa, broken, timing=False)
     assert v.outcome == on_objects.outcome == "refuted" and e.outcome == "refuted"
     for c in (v.counterexample, on_objects.counterexample, e.counterexample):
         assert (c.input, c.expected, c.got) == ("1", Fraction(1), Fraction(2))
         assert isinstance(c.expected, Fraction) and isinstance(c.got, Fraction)
     # the reports are the CLI's documents
-    rc, expected = cli("verify", "model", broken, "--against", wfa, "--no-timing", "--json",
-                       check_json=True)
+    rc, expected = cli("verify", "model", broken, "--against", wfa, "--no-timing", "--seed", 3,
+                       "--json", check_json=True)
     assert rc == 1 and v.report == expected and on_objects.report == expected
     rc, expected = cli("equiv", wfa, broken, "--json", "--no-timing", check_json=True)
     assert rc == 1 and e.report == expected
@@ -206,15 +206,22 @@ def test_builders_take_stacked_arrays():
 def test_repr_svg_never_raises():
     s5 = rnncc.load_model("examples/s5_word_problem.json")
     small = rnncc.compile(s5, 2)
-    assert small._repr_svg_().lstrip().startswith("<?xml")
-    big = rnncc.compile("examples/parity_deltanet.json", 32)
-    svg = big._repr_svg_()
-    assert svg is None or len(svg) <= rnncc.Circuit.svg_max_bytes
+    full = small._repr_svg_()
+    assert full.lstrip().startswith("<?xml") and full == small.draw(max_nodes=4000)
+    # n = 32: 4810 gates, the collapsed view
+    n32 = rnncc.compile(s5, 32)
+    assert n32.size > 4000
+    svg = n32._repr_svg_()
+    assert svg == n32.draw(collapse=True) and len(svg) <= rnncc.Circuit.svg_max_bytes
+    # a full drawing under 4000 gates but above svg_full_max_nodes: collapsed too
+    mid = rnncc.compile("examples/dplr_d3.json", 32)
+    assert rnncc.Circuit.svg_full_max_nodes < mid.size <= 4000
+    assert mid._repr_svg_() == mid.draw(collapse=True)
     huge = rnncc.compile(s5, 64)
-    assert huge.size > 4000
-    svg = huge._repr_svg_()  # collapsed, or None: never an exception
-    assert svg is None or svg.lstrip().startswith("<?xml")
-    huge.svg_collapsed_max_nodes = 1  # a collapsed view too large as well: None
+    assert huge.size > 10000 and huge._repr_svg_().lstrip().startswith("<?xml")
+    huge.svg_collapsed_max_nodes = 1  # the collapsed view refused as well: no picture, no error
+    assert huge._repr_svg_() is None
+    huge.svg_collapsed_max_nodes, huge.svg_max_bytes = 4000, 1000  # too many bytes: None
     assert huge._repr_svg_() is None
 
 
