@@ -1834,11 +1834,11 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     try:
         if isinstance(input, Model):
             model = input._m
-            a = options.pop("against", None)
-            if a is None:
-                raise InputError("against: give the WFA the model should compute (a WFA or a "
-                                 "file's path)")
-            against = a._w if isinstance(a, WFA) else _readable(_os.fspath(a))
+            a = options.pop("against", None)  # None: the library says what is missing
+            if a is not None and not isinstance(a, WFA) and _path(a) is None:
+                raise InputError("against: expected a WFA or a WFA file's path, got "
+                                 f"{type(a).__name__}")
+            against = None if a is None else a._w if isinstance(a, WFA) else _readable(_path(a))
             input_text = ""
         else:
             if isinstance(input, WFA) or isinstance(options.get("against"), WFA):

@@ -237,3 +237,27 @@ def test_depth_table_plot():
     t = rnncc.depth(["diagonal", "deltanet"], lengths="2..64")
     ax = t.plot()
     assert ax is not None
+
+
+def test_verify_takes_a_wfa_object():
+    path = "examples/wfa_binary_value.att"
+    by_object = rnncc.verify("wfa", rnncc.load_wfa(path), random=5, seed=1, timing=False)
+    by_path = rnncc.verify("wfa", path, random=5, seed=1, timing=False)
+    assert by_object.report == by_path.report and by_object.proved
+    with pytest.raises(rnncc.InputError, match="^input: a Model object is the input of kind"):
+        rnncc.verify("wfa", rnncc.load_model("examples/binary_value_wfa.json"))
+    with pytest.raises(rnncc.InputError, match="^against: give the WFA"):
+        rnncc.verify("model", rnncc.load_model("examples/binary_value_wfa.json"))
+
+
+def test_draw_module_function(tmp_path):
+    if not rnncc.has_graphviz:
+        pytest.skip("built without Graphviz")
+    m = rnncc.load_model("examples/s5_word_problem.json")
+    dot = rnncc.draw(m, 2, format="dot", path=tmp_path / "c.dot")
+    assert (tmp_path / "c.dot").read_text() == dot
+    assert 's5-word-problem, n = 2, brent-kung' in dot or "n = 2" in dot
+    with pytest.raises(rnncc.InputError, match="^n: give the length"):
+        rnncc.draw(m)
+    c = rnncc.compile(m, 2)
+    assert rnncc.draw(c, format="dot") == c.draw(format="dot")
