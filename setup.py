@@ -6,7 +6,7 @@ a venv's, pyenv's or the system's.
 
 RNNCC_BUILD_DIR=DIR reuses a configured Release tree (.ci/run's `build`): the Python target is
 built there when the tree's extension suffix is the running interpreter's (the same CPython
-ABI); otherwise, or without the variable, a tree of its own under build-python/ is configured
+ABI); otherwise, or without the variable, a tree of its own, build-python-<ABI tag>/, is configured
 (Release, tests off) and kept for the next install. RNNCC_CMAKE_ARGS adds configure options
 (e.g. "-DRNNCC_WITH_GRAPHVIZ=OFF"); CMAKE_BUILD_PARALLEL_LEVEL sets the jobs.
 
@@ -90,7 +90,7 @@ class CMakeBuild(build_ext):
                 print(f"rnncc: reusing {build_dir} (extension suffix {suffix})", flush=True)
         if build_dir is None:
             tag = sysconfig.get_config_var("SOABI") or f"py{sys.version_info[0]}{sys.version_info[1]}"
-            build_dir = ROOT / "build-python" / tag
+            build_dir = ROOT / f"build-python-{tag}"  # beside build/: ccache's relative paths match
             configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir),
                          "-DCMAKE_BUILD_TYPE=Release", "-DRNNCC_BUILD_TESTS=OFF",
                          "-DRNNCC_WITH_PYTHON=ON", f"-DPython_EXECUTABLE={sys.executable}"]
