@@ -261,3 +261,12 @@ def test_draw_module_function(tmp_path):
         rnncc.draw(m)
     c = rnncc.compile(m, 2)
     assert rnncc.draw(c, format="dot") == c.draw(format="dot")
+
+
+def test_certificate_of_objects_checks_against_their_files(cli, tmp_path):
+    a, b = "examples/binary_value_wfa.json", "examples/wfa_binary_value.att"
+    cert = tmp_path / "c.json"
+    v = rnncc.equiv(rnncc.load_model(a), rnncc.load_wfa(b), certificate=cert)
+    assert v.proved and v.certificate == str(cert)
+    rc, out, _ = cli("check-certificate", a, b, cert)
+    assert rc == 0 and "certificate valid" in out
