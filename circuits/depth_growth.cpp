@@ -576,14 +576,22 @@ std::vector<std::string> parse_model_paths(const std::string& text, const std::s
 }
 
 DepthSubject model_depth_subject(const std::string& path, CircuitTarget target) {
-  DepthSubject s;
+  Model model;
   try {
-    s.model = load_model(path);
+    model = load_model(path);
   } catch (const InputError& e) {
     std::string why = e.what();  // "PATH: reason" already names the file
     if (e.where() != path) why = path + ": " + why;
     throw InputError("--model", why);
   }
+  return model_depth_subject(std::move(model), path, target);
+}
+
+DepthSubject model_depth_subject(Model model, const std::string& label, CircuitTarget target,
+                                 const std::string& flag) {
+  DepthSubject s;
+  s.model = std::move(model);
+  const std::string& path = label;
   s.options.target = target;
   s.options.compile.scan = ScanKind::brent_kung;
   s.options.compile.acceptance = false;
@@ -603,7 +611,7 @@ DepthSubject model_depth_subject(const std::string& path, CircuitTarget target) 
     std::string why = e.what();
     if (!e.where().empty() && why.rfind(e.where() + ": ", 0) == 0)
       why = why.substr(e.where().size() + 2);
-    throw InputError("--model", path + ": no " + to_string(target) + " circuit: " + why);
+    throw InputError(flag, path + ": no " + to_string(target) + " circuit: " + why);
   }
   // The verdict too where the built-ins measure it (attention, finite-state, threshold).
   s.options.compile.acceptance =

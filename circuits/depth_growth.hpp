@@ -128,6 +128,10 @@ DepthSubject depth_subject(const std::string& arch, CircuitTarget target);
 // InputError ("--model", naming the file) when it cannot be read or the target has no compiler
 // for it, with compile_model's reason (for most, a complexity-class reason).
 DepthSubject model_depth_subject(const std::string& path, CircuitTarget target);
+// The same for a model in memory (the Python package's objects), `label` naming it in messages
+// and `flag` the option or keyword that gave it.
+DepthSubject model_depth_subject(Model model, const std::string& label, CircuitTarget target,
+                                 const std::string& flag = "--model");
 
 // The file's stem ("examples/dplr_d3.json" → "dplr_d3"), its label in the tables.
 std::string model_label(const std::string& path);

@@ -48,26 +48,18 @@ Action add_minimize_command(CLI::App& app) {
       throw InputError(s.path, "minimize reads one-layer LRNN models and WFAs");
     // The reduction and the proof against the input: forward bases of dimension up to 2d.
     check_forward_basis_work(2 * rep.dim, rep.symbols.size(), f->max_work, "minimize");
-    const MinimizeResult m = minimize(rep, "minimized");
-    LinearRepresentation original = rep;
-    original.empty.reset();  // the LRNN has no output at t = 0
-    const EquivalenceResult proof = decide_equivalence(from_model(m.model), original);
-    if (!proof.equivalent)
-      throw std::logic_error("minimize: the reduced model differs from the input (a bug)");
+    const ProvedMinimization p = minimize_and_prove(rep, "minimized");
+    const MinimizeResult& m = p.minimized;
+    const EquivalenceResult& proof = p.proof;
     if (out) {
       out->write(json_text(model_to_json(m.model), 2) + "\n");
       out->commit();
     }
     if (f->json) {
-      nlohmann::ordered_json j;
-      j["dimension"] = rep.dim;
-      j["forward_dimension"] = m.forward_dim;
-      j["minimal_dimension"] = m.reduced.dim;
-      j["proved"] = true;
-      j["method"] = proof.method;
-      j["basis_size"] = proof.basis_size;
-      j["output"] = f->out.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f->out);
-      std::cout << json_text(j, 2) << "\n";
+      std::cout << json_text(minimize_json(p, f->out.empty() ? std::nullopt
+                                                             : std::optional<std::string>(f->out)),
+                             2)
+                << "\n";
     } else {
       std::cout << "minimize: " << f->model << ": dimension " << rep.dim
                 << (s.is_wfa() ? "" : " (homogenized: d·m + 1)") << " → forward " << m.forward_dim

@@ -34,12 +34,14 @@
 #include "circuits/report.hpp"
 #include "cli/limits.hpp"
 #include "constructions/registry.hpp"
+#include "constructions/wfa.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/certificate.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
+#include "verify/minimize.hpp"
 #include "verify/subject_file.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
@@ -344,52 +346,92 @@ CompiledCircuit compile(const Model& model, std::size_t n, const CompileArgs& a)
 }
 
 // Circuit.eval on a boolean circuit: rows of 0/1 in, rows of 0/1 out, 64 patterns a word.
+// `bit(p, i)` reads pattern p's input i; the result is one byte per (pattern, output).
+template <class Bit>
+std::vector<std::uint8_t> eval_bits(const Circuit& c, std::size_t patterns, Bit bit) {
+  const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
+  const std::size_t words = (patterns + 63) / 64;
+  std::vector<bits::Word> in(words * inputs, 0);
+  for (std::size_t p = 0; p < patterns; ++p)
+    for (std::size_t i = 0; i < inputs; ++i)
+      if (bit(p, i)) in[(p / 64) * inputs + i] |= bits::Word{1} << (p % 64);
+  std::vector<bits::Word> out;
+  {
+    py::gil_scoped_release unlocked;
+    out = evaluate_bits_batch(c, in);
+  }
+  std::vector<std::uint8_t> result(patterns * outputs);
+  for (std::size_t p = 0; p < patterns; ++p)
+    for (std::size_t o = 0; o < outputs; ++o)
+      result[p * outputs + o] =
+          static_cast<std::uint8_t>((out[(p / 64) * outputs + o] >> (p % 64)) & 1);
+  return result;
+}
+
+[[noreturn]] void refuse_eval_shape(std::size_t inputs) {
+  throw InputError("inputs", "expected an array of shape (patterns, " + std::to_string(inputs) +
+                                 "): one row per pattern, one column per circuit input");
+}
+
+// numpy in, numpy out.
 py::array_t<std::uint8_t> eval_boolean(
     const CompiledCircuit& cc,
     py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast> rows) {
   const Circuit& c = cc.circuit;
   const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
   if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != inputs)
-    throw InputError("inputs", "expected an array of shape (patterns, " + std::to_string(inputs) +
-                                   "): one row per pattern, one column per circuit input");
-  const std::size_t patterns = rows.shape(0), words = (patterns + 63) / 64;
-  std::vector<bits::Word> in(words * inputs, 0);
+    refuse_eval_shape(inputs);
+  const std::size_t patterns = rows.shape(0);
   auto r = rows.unchecked<2>();
-  for (std::size_t p = 0; p < patterns; ++p)
-    for (std::size_t i = 0; i < inputs; ++i)
-      if (r(p, i)) in[(p / 64) * inputs + i] |= bits::Word{1} << (p % 64);
-  std::vector<bits::Word> out;
-  {
-    py::gil_scoped_release unlocked;
-    out = evaluate_bits_batch(c, in);
-  }
+  const std::vector<std::uint8_t> out =
+      eval_bits(c, patterns, [&](std::size_t p, std::size_t i) { return r(p, i) != 0; });
   py::array_t<std::uint8_t> result({patterns, outputs});
-  auto w = result.mutable_unchecked<2>();
-  for (std::size_t p = 0; p < patterns; ++p)
-    for (std::size_t o = 0; o < outputs; ++o)
-      w(p, o) = static_cast<std::uint8_t>((out[(p / 64) * outputs + o] >> (p % 64)) & 1);
+  std::copy(out.begin(), out.end(), result.mutable_data());
+  return result;
+}
+
+// Lists in, lists out (no numpy needed).
+std::vector<std::vector<bool>> eval_boolean_rows(const CompiledCircuit& cc,
+                                                 const std::vector<std::vector<int>>& rows) {
+  const Circuit& c = cc.circuit;
+  const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
+  for (const auto& row : rows)
+    if (row.size() != inputs) refuse_eval_shape(inputs);
+  const std::vector<std::uint8_t> out =
+      eval_bits(c, rows.size(), [&](std::size_t p, std::size_t i) { return rows[p][i] != 0; });
+  std::vector<std::vector<bool>> result(rows.size(), std::vector<bool>(outputs));
+  for (std::size_t p = 0; p < rows.size(); ++p)
+    for (std::size_t o = 0; o < outputs; ++o) result[p][o] = out[p * outputs + o] != 0;
   return result;
 }
 
 // Circuit.eval on an arithmetic circuit over F_p: residues in, residues out.
+std::vector<std::vector<std::uint64_t>> eval_modp_rows(
+    const CompiledCircuit& cc, const std::vector<std::vector<std::uint64_t>>& rows,
+    std::uint64_t p) {
+  const Circuit& c = cc.circuit;
+  const std::size_t inputs = c.inputs().size();
+  const ModP field(p);
+  std::vector<std::vector<std::uint64_t>> in = rows;
+  for (auto& row : in) {
+    if (row.size() != inputs) refuse_eval_shape(inputs);
+    for (auto& x : row) x %= p;
+  }
+  py::gil_scoped_release unlocked;
+  return evaluate_batch(c, field, in);
+}
+
 py::array_t<std::uint64_t> eval_modp(
     const CompiledCircuit& cc,
     py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> rows, std::uint64_t p) {
-  const Circuit& c = cc.circuit;
-  const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
+  const std::size_t inputs = cc.circuit.inputs().size(), outputs = cc.circuit.outputs().size();
   if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != inputs)
-    throw InputError("inputs", "expected an array of shape (patterns, " + std::to_string(inputs) +
-                                   "): one row per pattern, one column per circuit input");
-  const ModP field(p);
+    refuse_eval_shape(inputs);
   std::vector<std::vector<std::uint64_t>> in(rows.shape(0), std::vector<std::uint64_t>(inputs));
   auto r = rows.unchecked<2>();
   for (std::size_t k = 0; k < in.size(); ++k)
-    for (std::size_t i = 0; i < inputs; ++i) in[k][i] = r(k, i) % p;
-  std::vector<std::vector<std::uint64_t>> out;
-  {
-    py::gil_scoped_release unlocked;
-    out = evaluate_batch(c, field, in);
-  }
+    for (std::size_t i = 0; i < inputs; ++i) in[k][i] = r(k, i);
+  const auto out = eval_modp_rows(cc, in, p);
   py::array_t<std::uint64_t> result({in.size(), outputs});
   auto w = result.mutable_unchecked<2>();
   for (std::size_t k = 0; k < in.size(); ++k)
@@ -422,13 +464,24 @@ std::vector<std::vector<std::string>> eval_exact(
   return text;
 }
 
+// A subject of equiv, minimize and depth: a Model or a Wfa object (in memory, named by the
+// Python argument `name`) or a file's path (read as `rnncc equiv` reads it).
+SubjectFile subject_of(const py::handle& x, const std::string& name) {
+  if (py::isinstance<Model>(x)) return SubjectFile{name, x.cast<Model>()};
+  if (py::isinstance<Wfa>(x)) return SubjectFile{name, x.cast<Wfa>()};
+  return load_subject_file(x.cast<std::string>());
+}
+
 // `rnncc verify KIND [INPUT] [options] --json`. Options: name → value ("" for a flag), in order.
+// `model` and `against` (kind "model" only): a Model and a Wfa (or a WFA file's path) in memory,
+// instead of INPUT and --against.
 py::object verify_report(const std::string& kind_name, const std::string& input,
                          const std::vector<std::pair<std::string, std::string>>& options,
                          std::size_t random, bool random_given, std::size_t max_length,
                          std::optional<std::size_t> exhaustive, std::size_t identity,
                          std::size_t identity_length, std::optional<std::uint64_t> seed, bool prove,
-                         bool timing, bool gpu, std::uint64_t max_work) {
+                         bool timing, bool gpu, std::uint64_t max_work, std::optional<Model> model,
+                         const py::object& against) {
   const Registry& registry = verify_registry();
   const ConstructionKind* kind = nullptr;
   std::vector<std::string> names;
@@ -437,12 +490,27 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
     if (k.name == kind_name) kind = &k;
   }
   if (!kind) throw InputError("kind", "'" + kind_name + "': expected " + one_of(names));
-  if (input.empty() && !kind->input_help.empty())
-    throw InputError("input", "verify " + kind_name + " needs an input: " + kind->input_help);
-  ConstructionArgs args;
-  args.input = input;
-  for (const auto& [name, value] : options) args.set(name, value);
-  kind->check_applicable(args, registry);
+  std::optional<Construction> built;
+  if (model) {  // the `model` kind, on objects: the same construction as its builder makes
+    if (kind_name != "model")
+      throw InputError("input",
+                       "a Model object is the input of kind 'model' only, not '" + kind_name + "'");
+    if (!options.empty()) throw InputError(options[0].first, "does not apply to kind 'model'");
+    if (against.is_none())
+      throw InputError("against", "give the WFA the model should compute (a WFA or a file)");
+    const Wfa wfa =
+        py::isinstance<Wfa>(against) ? against.cast<Wfa>() : load_wfa(against.cast<std::string>());
+    built = model_against_wfa(*model, wfa);
+  } else {
+    if (input.empty() && !kind->input_help.empty())
+      throw InputError("input", "verify " + kind_name + " needs an input: " + kind->input_help);
+    ConstructionArgs args;
+    args.input = input;
+    for (const auto& [name, value] : options) args.set(name, value);
+    kind->check_applicable(args, registry);
+    py::gil_scoped_release unlocked;
+    built = kind->build(args, registry);
+  }
   VerifyOptions o;
   o.random = random;
   if (random_given) o.random_after_proof.reset();
@@ -457,7 +525,7 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
   VerifyReport r;
   {
     py::gil_scoped_release unlocked;
-    const Construction c = kind->build(args, registry);
+    const Construction& c = *built;
     if (o.exhaustive && *o.exhaustive == 0 && !c.target.fixed_length)
       throw InputError("exhaustive", "give a length: every string of length 1..L");
     cli::check_verify_work(c, o, max_work, "max_work");
@@ -467,13 +535,13 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
 }
 
 // `rnncc equiv A B [--method] [--modulus] [--certificate] [--no-timing] --json`: the same
-// procedures and the same document as cli/equiv_command.cpp.
-py::object equiv_report(const std::string& path_a, const std::string& path_b,
+// procedures and the same document as cli/equiv_command.cpp. A and B: objects or paths.
+py::object equiv_report(const py::object& subject_a, const py::object& subject_b,
                         const std::string& method, std::optional<std::uint64_t> modulus,
                         const std::string& certificate_path, bool timing, std::uint64_t max_work) {
   if (method != "linear" && method != "product" && method != "auto")
     throw InputError("method", "'" + method + "': expected linear, product or auto");
-  const SubjectFile a = load_subject_file(path_a), b = load_subject_file(path_b);
+  const SubjectFile a = subject_of(subject_a, "a"), b = subject_of(subject_b, "b");
   if (!certificate_path.empty())
     for (const SubjectFile* s : {&a, &b})
       if (auto why = not_certifiable(*s)) throw InputError("certificate", *why);
@@ -519,40 +587,131 @@ py::object equiv_report(const std::string& path_a, const std::string& path_b,
   return product(*in.mf, *in.mg);
 }
 
+// `rnncc minimize MODEL --json` on an object or a path: (the minimized Model, the document).
+std::pair<Model, py::object> minimize_report(const py::object& subject, std::uint64_t max_work) {
+  const SubjectFile s = subject_of(subject, "subject");
+  LinearRepresentation rep;
+  try {
+    rep = subject_representation(s);
+  } catch (const NotLinearError& e) {
+    throw InputError(s.path, e.what());
+  }
+  if (rep.readout.empty())
+    throw InputError(s.path, "minimize reads one-layer LRNN models and WFAs");
+  cli::check_forward_basis_work(2 * rep.dim, rep.symbols.size(), max_work, "minimize");
+  std::optional<ProvedMinimization> p;
+  {
+    py::gil_scoped_release unlocked;
+    p = minimize_and_prove(rep, "minimized");
+  }
+  return {p->minimized.model, to_python(minimize_json(*p, std::nullopt))};
+}
+
 // `rnncc depth`: the measured points, and (fits) the fitted growth laws as `--json` prints them.
+// `models`: Model objects or paths. A path is read and labelled as `--model` does (its stem, or
+// the path where the stem is taken); an object by its name ("model" when unnamed), with "#k"
+// (its place in `models`, from 1) where that is taken.
 py::object depth_report(const std::optional<std::string>& arch,
-                        const std::vector<std::string>& model_paths,
-                        const std::optional<std::string>& lengths_text,
-                        const std::string& target_text, std::size_t max_gates, bool fits_wanted) {
+                        const std::vector<py::object>& models, const py::object& lengths_given,
+                        const std::string& target_text, std::size_t max_gates,
+                        const std::optional<bool>& fits_given) {
   const CircuitTarget target = parse_target(target_text, "target");
   const auto archs =
-      !model_paths.empty() && !arch
+      !models.empty() && !arch
           ? std::vector<std::string>{}
           : parse_architectures(arch.value_or(
                 "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter"));
-  const auto lengths = parse_lengths(lengths_text.value_or(default_depth_lengths(target)));
-  if (fits_wanted) check_fit_lengths(lengths);
-  const auto models = model_depth_subjects(model_paths, archs, target);
+  // lengths: "A..B" as --lengths reads it, or the lengths themselves (a list or a range).
+  std::vector<std::size_t> lengths;
+  if (lengths_given.is_none())
+    lengths = parse_lengths(default_depth_lengths(target));
+  else if (py::isinstance<py::str>(lengths_given))
+    lengths = parse_lengths(lengths_given.cast<std::string>(), "lengths");
+  else {
+    for (const py::handle& x : lengths_given) {
+      const long long n = x.cast<long long>();
+      if (n < 1) throw InputError("lengths", std::to_string(n) + ": a length is at least 1");
+      lengths.push_back(static_cast<std::size_t>(n));
+    }
+    if (lengths.empty()) throw InputError("lengths", "no lengths given");
+    std::sort(lengths.begin(), lengths.end());
+    lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+  }
+  // fits: True fits (refusing too few lengths), False does not, None fits when there are enough.
+  bool fits_wanted = fits_given.value_or(true);
+  if (fits_given.value_or(false)) {
+    check_fit_lengths(lengths);
+  } else if (!fits_given) {
+    try {
+      check_fit_lengths(lengths);
+    } catch (const InputError&) {
+      fits_wanted = false;
+    }
+  }
+  std::vector<std::pair<std::string, DepthSubject>> subjects;
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    const py::object& x = models[k];
+    const bool object = py::isinstance<Model>(x);
+    const std::string path = object ? std::string() : x.cast<std::string>();
+    std::string label = object ? x.cast<const Model&>().name : model_label(path);
+    if (label.empty()) label = "model";
+    bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
+    for (const auto& s : subjects) taken = taken || s.first == label;
+    if (taken) label = object ? label + "#" + std::to_string(k + 1) : path;
+    subjects.emplace_back(label, object
+                                     ? model_depth_subject(x.cast<Model>(), label, target, "models")
+                                     : model_depth_subject(path, target));
+  }
   std::vector<std::string> skipped;
   std::vector<DepthPoint> points;
   std::vector<DepthFit> fits;
   {
     py::gil_scoped_release unlocked;
     if (!archs.empty()) points = measure_depths(archs, lengths, target, max_gates, &skipped);
-    const auto more = measure_subjects(models, lengths, target, max_gates);
+    const auto more = measure_subjects(subjects, lengths, target, max_gates);
     points.insert(points.end(), more.begin(), more.end());
     if (fits_wanted) fits = fit_depths(points);
   }
   return to_python(depth_json(points, fits, skipped));
 }
 
-}  // namespace
-}  // namespace rnncc
+// A WFA file's text: JSON when `source` ends in .json, else AT&T text (as load_wfa decides).
+Wfa parse_wfa_text(const std::string& text, const std::string& source) {
+  const bool json = source.size() >= 5 && source.compare(source.size() - 5, 5, ".json") == 0;
+  return json ? parse_wfa_json(text, source) : parse_wfa_att(text, source);
+}
 
-PYBIND11_MODULE(_rnncc, m) {
-  using namespace rnncc;
-  m.doc() = "rnncc's library for Python (the rnncc package wraps it; docs/python.md)";
+// A WFA as its rnncc-wfa/1 document (docs/formats.md).
+py::object wfa_json(const Wfa& a) {
+  ojson j;
+  j["format"] = "rnncc-wfa/1";
+  j["alphabet"] = a.alphabet.symbols();
+  j["states"] = a.state_names;
+  auto texts = [](const std::vector<Rational>& v) {
+    std::vector<std::string> out;
+    for (const Rational& q : v) out.push_back(to_string(q));
+    return out;
+  };
+  j["initial"] = texts(a.initial);
+  j["final"] = texts(a.final);
+  ojson t = ojson::object();
+  for (std::size_t k = 0; k < a.transition.size(); ++k) {
+    ojson rows = ojson::array();
+    for (std::size_t i = 0; i < a.transition[k].rows(); ++i) {
+      ojson row = ojson::array();
+      for (std::size_t c = 0; c < a.transition[k].cols(); ++c)
+        row.push_back(to_string(a.transition[k](i, c)));
+      rows.push_back(row);
+    }
+    t[a.alphabet.symbol(k)] = rows;
+  }
+  j["transitions"] = t;
+  return to_python(j);
+}
 
+// The module's parts, one function each: PYBIND11_MODULE below calls them in order (another part
+// is one more line there).
+void bind_errors(py::module_& m) {
   // Errors: the CLI's diagnostics, as Python exceptions (cli/error_boundary.cpp's mapping).
   static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
   static py::exception<DomainError> domain_error(m, "DomainError", PyExc_ArithmeticError);
@@ -574,7 +733,9 @@ PYBIND11_MODULE(_rnncc, m) {
       PyErr_SetString(PyExc_OSError, (std::string("the system refused: ") + e.what()).c_str());
     }
   });
+}
 
+void bind_models(py::module_& m) {
   py::class_<Model>(m, "Model")
       .def_readonly("name", &Model::name)
       .def_readonly("description", &Model::description)
@@ -591,6 +752,18 @@ PYBIND11_MODULE(_rnncc, m) {
            py::arg("int_bits") = py::none(), py::arg("rounding") = py::none(),
            py::arg("overflow") = py::none(), py::arg("trace") = false);
 
+  py::class_<Wfa>(m, "Wfa")
+      .def_property_readonly("alphabet", [](const Wfa& a) { return a.alphabet.symbols(); })
+      .def_readonly("state_names", &Wfa::state_names)
+      .def_property_readonly("states", &Wfa::states)
+      .def_property_readonly("deterministic", &Wfa::deterministic)
+      .def("to_json", &wfa_json)
+      .def("evaluate", [](const Wfa& a, const std::string& input) {
+        return to_string(evaluate(a, a.alphabet.tokenize(input, "input")));
+      });
+  m.def("load_wfa", &load_wfa, py::arg("path"));
+  m.def("parse_wfa", &parse_wfa_text, py::arg("text"), py::arg("source"));
+
   m.def("load_model", &load_model, py::arg("path"));
   bind_import(m);
   m.def("parse_model", &parse_model, py::arg("text"), py::arg("source") = "<string>");
@@ -599,7 +772,9 @@ PYBIND11_MODULE(_rnncc, m) {
   m.def("build_general", &build_general);
   m.def("build_pd", &build_pd);
   m.def("build_low_rank", &build_low_rank);
+}
 
+void bind_circuits(py::module_& m) {
   py::class_<CompileArgs>(m, "CompileArgs")
       .def(py::init<>())
       .def_readwrite("target", &CompileArgs::target)
@@ -635,6 +810,8 @@ PYBIND11_MODULE(_rnncc, m) {
            })
       .def("eval_boolean", &eval_boolean)
       .def("eval_modp", &eval_modp)
+      .def("eval_boolean_rows", &eval_boolean_rows)
+      .def("eval_modp_rows", &eval_modp_rows)
       .def("eval_exact", &eval_exact)
       .def(
           "draw",
@@ -667,6 +844,9 @@ PYBIND11_MODULE(_rnncc, m) {
 
   m.def("compile", &compile);
   m.def("load_circuit", &load_circuit, py::arg("path"));
+}
+
+void bind_checks(py::module_& m) {
   m.def("verify", &verify_report);
   m.def("verify_kinds", [] {
     std::vector<std::string> names;
@@ -675,4 +855,17 @@ PYBIND11_MODULE(_rnncc, m) {
   });
   m.def("equiv", &equiv_report);
   m.def("depth", &depth_report);
+  m.def("minimize", &minimize_report);
+}
+
+}  // namespace
+}  // namespace rnncc
+
+PYBIND11_MODULE(_rnncc, m) {
+  m.doc() = "rnncc's library for Python (the rnncc package wraps it; docs/python.md)";
+  m.attr("__version__") = RNNCC_VERSION;  // CMake's project(VERSION), the package's one version
+  rnncc::bind_errors(m);
+  rnncc::bind_models(m);
+  rnncc::bind_circuits(m);
+  rnncc::bind_checks(m);
 }

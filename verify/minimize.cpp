@@ -3,6 +3,8 @@
 #include "algebra/linear_basis.hpp"
 #include "rnn/families.hpp"
 
+#include <stdexcept>
+
 namespace rnncc {
 namespace {
 
@@ -125,6 +127,35 @@ MinimizeResult minimize(const LinearRepresentation& rep, const std::string& name
   sl.layer = make_general(frame, steps);
   res.model.layers.push_back(std::move(sl));
   return res;
+}
+
+}  // namespace rnncc
+
+namespace rnncc {
+
+ProvedMinimization minimize_and_prove(const LinearRepresentation& rep, const std::string& name) {
+  ProvedMinimization p;
+  p.dimension = rep.dim;
+  p.minimized = minimize(rep, name);
+  LinearRepresentation original = rep;
+  original.empty.reset();  // the LRNN has no output at t = 0
+  p.proof = decide_equivalence(from_model(p.minimized.model), original);
+  if (!p.proof.equivalent)
+    throw std::logic_error("minimize: the reduced model differs from the input (a bug)");
+  return p;
+}
+
+nlohmann::ordered_json minimize_json(const ProvedMinimization& m,
+                                     const std::optional<std::string>& output) {
+  nlohmann::ordered_json j;
+  j["dimension"] = m.dimension;
+  j["forward_dimension"] = m.minimized.forward_dim;
+  j["minimal_dimension"] = m.minimized.reduced.dim;
+  j["proved"] = true;
+  j["method"] = m.proof.method;
+  j["basis_size"] = m.proof.basis_size;
+  j["output"] = output ? nlohmann::ordered_json(*output) : nlohmann::ordered_json();
+  return j;
 }
 
 }  // namespace rnncc

@@ -19,9 +19,13 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "rnn/model.hpp"
+#include "verify/equivalence.hpp"
 #include "verify/linear_representation.hpp"
 
 namespace rnncc {
@@ -34,5 +38,21 @@ struct MinimizeResult {
 
 // Throws InputError when rep.readout is empty (a product or input-map representation).
 MinimizeResult minimize(const LinearRepresentation& rep, const std::string& name = "minimized");
+
+// `rnncc minimize` (and rnncc.minimize in Python): the reduction, then its proof — the decider
+// shows the reduced model equal to `rep` on every nonempty prefix (y(ε) is not an LRNN output).
+// A failed proof is a bug (std::logic_error), never a user error.
+struct ProvedMinimization {
+  std::size_t dimension = 0;  // rep.dim, the input's
+  MinimizeResult minimized;
+  EquivalenceResult proof;
+};
+ProvedMinimization minimize_and_prove(const LinearRepresentation& rep,
+                                      const std::string& name = "minimized");
+
+// The document `rnncc minimize --json` prints: dimension, forward_dimension, minimal_dimension,
+// proved, method, basis_size, output (the file written, or null).
+nlohmann::ordered_json minimize_json(const ProvedMinimization& m,
+                                     const std::optional<std::string>& output);
 
 }  // namespace rnncc

@@ -1,6 +1,6 @@
-"""rnncc from Python in a dozen lines (docs/python.md). Run from the repository root:
-    PYTHONPATH=build/python python3 examples/python/quickstart.py
-(or with no PYTHONPATH after `cmake --install build`)."""
+"""rnncc from Python in a dozen lines (docs/python.md). Run from the repository root, after
+`python3 -m pip install --no-build-isolation .` (or with PYTHONPATH=build/python):
+    python3 examples/python/quickstart.py"""
 
 from fractions import Fraction
 
@@ -27,8 +27,12 @@ strings = ["".join(rng.choice(s5.alphabet, size=6)) for _ in range(1000)]
 agree = (c.eval(s5.one_hot(strings))[:, 0] == [s5.run(s).accepted for s in strings]).all()
 print("circuit == model on 1000 random strings:", agree)
 
-# Machine-check a construction and decide an equivalence; both reports are dicts.
+# Machine-check a construction and decide equivalences: each a Verdict.
 r = rnncc.verify("mod-count", k=3, random=50, seed=1, timing=False)
-print("mod-count k=3 holds:", r["holds"])
-e = rnncc.equiv("examples/binary_value_wfa.json", "examples/wfa_binary_value.att", timing=False)
-print("equiv proved:", e["proved"], "basis size", e["basis_size"])
+print("mod-count k=3 holds:", r.holds, f"({r.outcome})")
+wfa = rnncc.load_wfa("examples/wfa_binary_value.att")
+e = rnncc.equiv(wfa, "examples/binary_value_wfa.json", timing=False)
+print("equiv proved:", e.proved, "basis size", e.report["basis_size"])
+broken = rnncc.load_model("tests/cli/models/binary_value_broken.json")
+ce = rnncc.equiv(wfa, broken).counterexample
+print(f"broken model: on {ce.input!r} the WFA gives {ce.expected}, the model {ce.got}")

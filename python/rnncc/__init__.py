@@ -1,37 +1,60 @@
 """rnncc for Python: state sequence models exactly, run them, compile them into circuits, verify.
 
 A thin layer over the extension module ``rnncc._rnncc`` (python/bindings.cpp), which calls the
-same library functions as the ``rnncc`` command; reports are the documents ``rnncc ... --json``
-prints, as dicts. docs/python.md is the reference, with a real output of every call.
+same library functions as the ``rnncc`` command. Models, WFAs and circuits are objects; checks
+return typed results (:class:`Verdict`, :class:`Minimized`, :class:`DepthTable`), each keeping
+the document ``rnncc ... --json`` prints as ``.report``. Exact values are
+``fractions.Fraction``; numpy is optional: without it every result is a list, with it arrays.
+docs/python.md is the guide, with a real output of every call.
 """
 
 from __future__ import annotations
 
-import numbers
-from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
-
-import numpy as np
+import dataclasses as _dataclasses
+import errno as _errno
+import functools as _functools
+import numbers as _numbers
+import os as _os
+import re as _re
+import tempfile as _tempfile
+from collections.abc import Mapping as _Mapping
+from fractions import Fraction as _Fraction
+from typing import Any as _Any
 
 from . import _rnncc
-from ._rnncc import DomainError, InputError  # noqa: F401  (rnncc.InputError is a ValueError)
+from ._rnncc import DomainError, InputError
 
 # Tracebacks name them where users import them from: rnncc.InputError, not rnncc._rnncc.…
 InputError.__module__ = DomainError.__module__ = "rnncc"
 
+__version__ = _rnncc.__version__
+
 __all__ = [
+    "__version__",
     "InputError",
     "DomainError",
     "Model",
+    "WFA",
     "Run",
+    "Runs",
     "Circuit",
+    "Verdict",
+    "Counterexample",
+    "Claim",
+    "Minimized",
+    "DepthPoint",
+    "DepthTable",
     "load_model",
     "parse_model",
+    "load_wfa",
+    "parse_wfa",
     "load_circuit",
     "compile",
+    "draw",
     "verify",
     "verify_kinds",
     "equiv",
+    "minimize",
     "depth",
     "families",
     "has_graphviz",
@@ -40,190 +63,831 @@ __all__ = [
 has_graphviz = _rnncc.has_graphviz
 
 
+# --- numpy, when it imports ---------------------------------------------------------------------
+
+_numpy: _Any = None
+_numpy_tried = False
+
+
+def _np():
+    """numpy, or None when it does not import (every function then works on lists)."""
+    global _numpy, _numpy_tried
+    if not _numpy_tried:
+        _numpy_tried = True
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        _numpy = numpy
+    return _numpy
+
+
+def _array(rows, dtype=None):
+    """rows as a numpy array when numpy imports, else the (nested) list itself."""
+    np = _np()
+    if np is None:
+        return rows
+    return np.array(rows, dtype=dtype)
+
+
+# --- diagnostics in Python's words ------------------------------------------------------------
+
+_FLAG = _re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?: ([^\s,;()]*[\d:][^\s,;()]*))?")
+_HELP = _re.compile(r"\(?`?rnncc verify ([\w-]+) --help`?( lists?[^)]*)?\)?")
+
+
+def _python_words(message: str, names: dict | None = None) -> str:
+    """The library's diagnostic with each CLI flag said as the Python keyword: ``--max-work`` →
+    ``max_work``, ``--precision log:C`` → ``precision="log:C"``, ``--random 200`` →
+    ``random=200``."""
+    message = _HELP.sub("(rnncc.verify_kinds() lists the kinds; the kind's options are "
+                        "keywords of rnncc.verify)", message)
+
+    def keyword(m):
+        name = (names or {}).get(m.group(1), m.group(1).replace("-", "_"))
+        value = m.group(2)
+        if value is None:
+            return name
+        return f"{name}={value}" if _re.fullmatch(r"-?\d+", value) else f'{name}="{value}"'
+
+    return _FLAG.sub(keyword, message)
+
+
+def _keywords(names: dict | None = None):
+    """Decorator: InputError and DomainError raised inside say Python keywords, not flags."""
+
+    def wrap(f):
+        @_functools.wraps(f)
+        def inner(*args, **kwargs):
+            try:
+                return f(*args, **kwargs)
+            except (InputError, DomainError) as e:
+                text = str(e)
+                better = _python_words(text, names)
+                if better == text:
+                    raise
+                raise type(e)(better) from None
+
+        return inner
+
+    return wrap
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def _path(x) -> str | None:
+    """A path given as str or os.PathLike, as text; None for anything else."""
+    if isinstance(x, (str, _os.PathLike)):
+        return _os.fspath(x)
+    return None
+
+
+def _readable(path: str) -> str:
+    """``path`` if it opens for reading; else the OSError (FileNotFoundError, IsADirectoryError,
+    PermissionError, …) naming it."""
+    with open(path, "rb"):
+        pass
+    return path
+
+
+def _writable(path) -> str:
+    """``path`` if a file can be written there; else the OSError naming it."""
+    path = _os.fspath(path)
+    if _os.path.isdir(path):
+        raise IsADirectoryError(_errno.EISDIR, _os.strerror(_errno.EISDIR), path)
+    parent = _os.path.dirname(path) or "."
+    if not _os.path.isdir(parent):
+        raise FileNotFoundError(_errno.ENOENT, f"no directory {parent}", path)
+    if not _os.access(parent, _os.W_OK):
+        raise PermissionError(_errno.EACCES, _os.strerror(_errno.EACCES), path)
+    return path
+
+
 # --- exact numbers ----------------------------------------------------------------------------
+
+
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or (getattr(x, "dtype", None) is not None and x.dtype.kind == "b")
 
 
 def _exact_text(x, where: str) -> str:
     """An exact rational as text "p/q": ints, numpy integers, Fractions and "p/q" strings.
 
     Floats are refused: 0.1 is no exact number (write Fraction(1, 10) or "1/10")."""
-    if isinstance(x, (bool, np.bool_)):
+    if _is_bool(x):
         return "1" if x else "0"
-    if isinstance(x, numbers.Integral):
+    if isinstance(x, _numbers.Integral):
         return str(int(x))
-    if isinstance(x, Fraction):
+    if isinstance(x, _Fraction):
         return f"{x.numerator}/{x.denominator}" if x.denominator != 1 else str(x.numerator)
     if isinstance(x, str):
         return x
-    if isinstance(x, numbers.Rational):
-        return _exact_text(Fraction(x.numerator, x.denominator), where)
+    if isinstance(x, _numbers.Rational):
+        return _exact_text(_Fraction(x.numerator, x.denominator), where)
     raise InputError(
         f"{where}: {x!r}: expected an exact rational (int, fractions.Fraction or a string such "
         "as '1/2'); floats are not exact"
     )
 
 
-def _vector(v, where: str) -> list[str]:
-    a = np.asarray(v, dtype=object)
-    if a.ndim != 1:
-        raise InputError(f"{where}: expected a vector, got shape {a.shape}")
-    return [_exact_text(x, f"{where}[{i}]") for i, x in enumerate(a)]
+def _listed(x):
+    """A numpy array (or scalar) as nested Python lists; sequences as lists; others as they are."""
+    if hasattr(x, "tolist") and hasattr(x, "shape"):
+        return x.tolist() if x.shape != () else x
+    if isinstance(x, (list, tuple, range)):
+        return list(x)
+    return x
+
+
+def _is_seq(x) -> bool:
+    return isinstance(x, (list, tuple, range)) or (hasattr(x, "shape") and x.shape != ())
+
+
+def _vector(v, where: str, scalar_ok: bool = False) -> list[str]:
+    v = _listed(v)
+    if not isinstance(v, list):
+        if not scalar_ok:
+            raise InputError(f"{where}: expected a vector (a list or a 1-D array), got {v!r}")
+        v = [v]
+    if any(_is_seq(x) for x in v):
+        raise InputError(f"{where}: expected a vector (a list or a 1-D array), got nested lists")
+    return [_exact_text(x, f"{where}[{i}]") for i, x in enumerate(v)]
+
+
+def _scalar_or_vector(v, where: str) -> list[str]:
+    return _vector(v, where, scalar_ok=True)
 
 
 def _matrix(m, where: str) -> list[list[str]]:
-    a = np.asarray(m, dtype=object)
-    if a.ndim == 1:
-        a = a.reshape(-1, 1)
-    if a.ndim != 2:
-        raise InputError(f"{where}: expected a matrix, got shape {a.shape}")
-    return [[_exact_text(x, f"{where}[{i}][{j}]") for j, x in enumerate(row)]
-            for i, row in enumerate(a)]
+    m = _listed(m)
+    if not isinstance(m, list):
+        raise InputError(f"{where}: expected a matrix (a list of rows or a 2-D array), got {m!r}")
+    if m and not any(_is_seq(r) for r in m):
+        m = [[x] for x in m]  # a vector is a column
+    rows = []
+    for i, r in enumerate(m):
+        r = _listed(r)
+        if not isinstance(r, list) or any(_is_seq(x) for x in r):
+            raise InputError(f"{where}: expected a matrix (a list of rows or a 2-D array)")
+        rows.append([_exact_text(x, f"{where}[{i}][{j}]") for j, x in enumerate(r)])
+    return rows
 
 
 def _image_list(p, where: str) -> list[int]:
     """P as its image list: a list of row indices, or a 0/1 column-one-hot matrix."""
-    a = np.asarray(p, dtype=object)
-    if a.ndim == 1:
+    a = _listed(p)
+    if not isinstance(a, list):
+        raise InputError(f"{where}: expected a list of row indices or a square 0/1 matrix")
+    if not any(_is_seq(x) for x in a):
         out = []
         for j, x in enumerate(a):
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < 0:
+            if _is_bool(x) or not isinstance(x, _numbers.Integral) or x < 0:
                 raise InputError(f"{where}[{j}]: {x!r}: expected a row index (an integer ≥ 0)")
             out.append(int(x))
         return out
-    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+    a = [_listed(r) for r in a]
+    if any(not isinstance(r, list) or len(r) != len(a) for r in a):
         raise InputError(f"{where}: expected a list of row indices or a square 0/1 matrix")
     out = []
-    for j in range(a.shape[1]):
-        ones = [i for i in range(a.shape[0]) if a[i, j] == 1]
-        if len(ones) != 1 or any(a[i, j] not in (0, 1) for i in range(a.shape[0])):
+    for j in range(len(a)):
+        column = [a[i][j] for i in range(len(a))]
+        ones = [i for i, x in enumerate(column) if x == 1]
+        if len(ones) != 1 or any(x not in (0, 1) for x in column):
+            nonzero = sum(1 for x in column if x != 0)
             raise InputError(f"{where}: expected a column-one-hot 0/1 matrix: column {j} has "
-                             f"{sum(1 for i in range(a.shape[0]) if a[i, j] != 0)} nonzero entries")
+                             f"{nonzero} nonzero entries")
         out.append(ones[0])
     return out
 
 
-def _per_symbol(values: Mapping, alphabet: Sequence[str], name: str, convert):
-    missing = [s for s in alphabet if s not in values]
-    if missing:
-        raise InputError(f"{name}: no entry for symbol(s) {', '.join(missing)}")
-    extra = [s for s in values if s not in alphabet]
-    if extra:
-        raise InputError(f"{name}: symbol(s) {', '.join(map(str, extra))} not in the alphabet")
-    return [convert(values[s], f"{name}['{s}']") for s in alphabet]
+def _per_symbol(values, alphabet: list[str], name: str, convert):
+    """Per-symbol parameters: a dict keyed by symbol, or a sequence / stacked array whose first
+    axis runs over the alphabet in order."""
+    if isinstance(values, _Mapping):
+        missing = [s for s in alphabet if s not in values]
+        if missing:
+            raise InputError(f"{name}: no entry for symbol(s) {', '.join(missing)}")
+        extra = [s for s in values if s not in alphabet]
+        if extra:
+            raise InputError(f"{name}: symbol(s) {', '.join(map(str, extra))} not in the alphabet")
+        return [convert(values[s], f"{name}['{s}']") for s in alphabet]
+    if _is_seq(values):
+        rows = _listed(values)
+        if len(rows) != len(alphabet):
+            raise InputError(f"{name}: expected one entry per symbol of the alphabet "
+                             f"({len(alphabet)}: {', '.join(alphabet)}), got {len(rows)}")
+        return [convert(r, f"{name}['{s}']") for s, r in zip(alphabet, rows)]
+    raise InputError(f"{name}: expected a dict keyed by symbol, or one entry per symbol in "
+                     f"alphabet order (a list or an array stacked on its first axis)")
+
+
+def _fraction(text: str) -> _Fraction:
+    return _Fraction(text)
 
 
 # --- models and runs --------------------------------------------------------------------------
 
 
+def _outputs(rows, kind: str):
+    """One run's y_1..y_n (text, per position r×m) in the precision's type."""
+    if kind == "exact":
+        nested = [[[_Fraction(x) for x in r] for r in y] for y in rows]
+        return _array(nested, dtype=object)
+    if kind == "mod":
+        nested = [[[int(x) for x in r] for r in y] for y in rows]
+        np = _np()
+        return nested if np is None else np.array(nested, dtype=np.uint64)
+    nested = [[[float(_Fraction(x)) for x in r] for r in y] for y in rows]
+    np = _np()
+    return nested if np is None else np.array(nested, dtype=np.float64)
+
+
+def _flags(values):
+    """A list of True/False/None as a bool array (object where some entry is None)."""
+    np = _np()
+    if np is None:
+        return list(values)
+    values = list(values)
+    return np.array(values, dtype=object if any(v is None for v in values) else bool)
+
+
+@_dataclasses.dataclass(frozen=True)
 class Run:
-    """One input's run (``model.run``): the output y_t of every position t = 1..n.
+    """One input's run (:meth:`Model.run` on one string).
 
-    ``outputs`` has shape (n, r, m): an object array of ``fractions.Fraction`` for
-    ``precision="exact"``, ``numpy.uint64`` residues for ``"mod:P"``, ``numpy.float64`` for
-    ``"log:C"`` (fixed-point values, each exactly a float). ``accept``: per position, True/False
-    or None (undefined mod p); ``accepted``: of the whole input; ``report``: the CLI's JSON run."""
+    Attributes
+    ----------
+    input : str
+        The input string.
+    semantics : str
+        The arithmetic used ("exact", "mod 7", "fixed(I=2,F=2,nearest-even,saturate)").
+    outputs : numpy.ndarray or list
+        y_t for t = 1..n, shape (n, r, m): ``fractions.Fraction`` for ``precision="exact"``,
+        ``uint64`` residues for ``"mod:P"``, ``float64`` for ``"log:C"`` (each fixed-point value
+        is exactly a float). Nested lists without numpy.
+    accept : numpy.ndarray or list
+        The verdict per position: True/False, None where undefined (mod p).
+    accepted : bool or None
+        The verdict on the whole input.
+    symbols : list of str
+        The input's symbols, one per position.
+    report : dict
+        The run's part of ``rnncc run --json``.
 
-    def __init__(self, report: dict, semantics: str):
-        self.report = report
-        self.input = report["input"]
-        self.semantics = report["semantics"]
-        self.accepted = report.get("accepted")
-        self.accept = [p.get("accept") for p in report["positions"]]
-        self.symbols = [p["symbol"] for p in report["positions"]]
-        kind = semantics.split(":")[0]
-        rows = [p["output"] for p in report["positions"]]
-        if kind == "exact":
-            self.outputs = np.array([[[Fraction(x) for x in r] for r in y] for y in rows],
-                                    dtype=object)
-        elif kind == "mod":
-            self.outputs = np.array([[[int(x) for x in r] for r in y] for y in rows],
-                                    dtype=np.uint64)
-        else:
-            self.outputs = np.array([[[float(Fraction(x)) for x in r] for r in y] for y in rows],
-                                    dtype=np.float64)
+    Examples
+    --------
+    >>> rnncc.load_model("examples/mamba_diagonal.json").run("ab")
+    Run(input='ab', semantics='exact', accepted=False)
+    """
 
-    def __repr__(self):
-        return (f"Run(input={self.input!r}, semantics={self.semantics!r}, "
-                f"accepted={self.accepted!r}, outputs={self.outputs.tolist()!r})")
+    input: str
+    semantics: str
+    outputs: _Any = _dataclasses.field(repr=False)
+    accept: _Any = _dataclasses.field(repr=False)
+    accepted: bool | None
+    symbols: list = _dataclasses.field(repr=False)
+    report: dict = _dataclasses.field(repr=False)
+
+    @classmethod
+    def _of(cls, report: dict, precision: str) -> "Run":
+        return cls(
+            input=report["input"], semantics=report["semantics"],
+            outputs=_outputs([p["output"] for p in report["positions"]], precision.split(":")[0]),
+            accept=[p.get("accept") for p in report["positions"]],
+            accepted=report.get("accepted"),
+            symbols=[p["symbol"] for p in report["positions"]], report=report)
+
+
+@_dataclasses.dataclass(frozen=True)
+class Runs:
+    """A batch of runs (:meth:`Model.run` on a list of strings), stacked.
+
+    Attributes
+    ----------
+    inputs : list of str
+        The input strings, in order.
+    semantics : str
+        The arithmetic used (as :attr:`Run.semantics`).
+    outputs : numpy.ndarray or list
+        Shape (batch, n, r, m) when every input has the same length n; otherwise a list of
+        each input's (n_i, r, m) outputs.
+    accept : numpy.ndarray or list
+        Shape (batch, n): the verdict per position (a list of lists for ragged lengths).
+    accepted : numpy.ndarray or list
+        Shape (batch,): the verdict per input (None where undefined).
+    runs : list of Run
+        Each input's own :class:`Run`.
+    report : dict
+        The document ``rnncc run MODEL INPUT... --json`` prints.
+
+    Examples
+    --------
+    >>> b = rnncc.load_model("examples/mamba_diagonal.json").run(["ab", "aa"])
+    >>> len(b), b.outputs.shape, b[1].accepted
+    (2, (2, 2, 1, 1), True)
+    """
+
+    inputs: list
+    semantics: str
+    outputs: _Any = _dataclasses.field(repr=False)
+    accept: _Any = _dataclasses.field(repr=False)
+    accepted: _Any
+    runs: list = _dataclasses.field(repr=False)
+    report: dict = _dataclasses.field(repr=False)
+
+    def __len__(self):
+        return len(self.runs)
+
+    def __iter__(self):
+        return iter(self.runs)
+
+    def __getitem__(self, k):
+        return self.runs[k]
 
 
 class Model:
-    """A model (docs/formats.md): from a file (``load_model``) or a family builder
-    (``rnncc.families``)."""
+    """A model (docs/formats.md): from a file (:func:`load_model`), a JSON text
+    (:func:`parse_model`) or a family builder (:class:`families`).
 
-    def __init__(self, native: _rnncc.Model):
+    Examples
+    --------
+    >>> m = rnncc.load_model("examples/mamba_diagonal.json")
+    >>> m.name, m.alphabet
+    ('mamba-decaying-vote', ['a', 'b'])
+    """
+
+    def __init__(self, native):
         self._m = native
 
-    name = property(lambda self: self._m.name)
-    description = property(lambda self: self._m.description)
-    alphabet = property(lambda self: list(self._m.alphabet))
+    @property
+    def name(self) -> str:
+        """The model's name (its file's "name")."""
+        return self._m.name
+
+    @property
+    def description(self) -> str:
+        """The model's description (its file's "description")."""
+        return self._m.description
+
+    @property
+    def alphabet(self) -> list:
+        """The input symbols, in order."""
+        return list(self._m.alphabet)
 
     def describe(self) -> str:
-        """The layers, as ``rnncc run`` prints them ("lrnn/pd d=25 m=1")."""
+        """The layers, as ``rnncc run`` prints them.
+
+        Returns
+        -------
+        str
+            One entry per layer, e.g. "lrnn/mamba2 d=2 m=1".
+
+        Examples
+        --------
+        >>> rnncc.load_model("examples/mamba_diagonal.json").describe()
+        'lrnn/mamba2 d=2 m=1'
+        """
         return self._m.describe()
 
     def to_json(self) -> dict:
-        """The model file's document (``save`` writes it)."""
+        """The model file's document (what :meth:`save` writes).
+
+        Returns
+        -------
+        dict
+            The ``rnncc-model/1`` document.
+
+        Examples
+        --------
+        >>> rnncc.load_model("examples/mamba_diagonal.json").to_json()["format"]
+        'rnncc-model/1'
+        """
         return self._m.to_json()
 
-    def save(self, path: str) -> None:
-        self._m.save(str(path))
+    @_keywords()
+    def save(self, path) -> None:
+        """Write the model file (``rnncc-model/1`` JSON), atomically.
 
-    def run(self, input: str, precision: str = "exact", *, int_bits: int | None = None,
-            rounding: str | None = None, overflow: str | None = None) -> Run:
-        """Run on one input string (``rnncc run MODEL INPUT --precision P``)."""
-        report = self.run_report([input], precision, int_bits=int_bits, rounding=rounding,
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Where to write.
+
+        Raises
+        ------
+        OSError
+            When the file cannot be written (no such directory, a directory, no permission).
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> d = tempfile.mkdtemp()
+        >>> rnncc.load_model("examples/mamba_diagonal.json").save(os.path.join(d, "m.json"))
+        >>> rnncc.load_model(os.path.join(d, "m.json")).describe()
+        'lrnn/mamba2 d=2 m=1'
+        """
+        self._m.save(_writable(path))
+
+    @_keywords({"precision": "precision"})
+    def run(self, inputs, precision: str = "exact", *, int_bits: int | None = None,
+            rounding: str | None = None, overflow: str | None = None):
+        """Run on one input string, or on a batch (``rnncc run MODEL INPUT... --precision P``).
+
+        Parameters
+        ----------
+        inputs : str or iterable of str
+            One input string, or several.
+        precision : str, default "exact"
+            "exact" (rationals), "mod:P" (the prime field F_P) or "log:C" (fixed point with
+            C·⌈log₂(n+1)⌉ fraction bits).
+        int_bits, rounding, overflow : optional
+            The fixed-point options of "log:C" (as the CLI's ``--int-bits``, ``--rounding``
+            nearest-even|toward-zero, ``--overflow`` saturate|error).
+
+        Returns
+        -------
+        Run or Runs
+            A :class:`Run` for one string; a :class:`Runs` (outputs stacked to shape
+            (batch, n, r, m) when the lengths agree) for several.
+
+        Raises
+        ------
+        InputError
+            A symbol outside the alphabet, a bad precision, an option that does not apply.
+
+        Examples
+        --------
+        >>> m = rnncc.load_model("examples/mamba_diagonal.json")
+        >>> m.run("abb").outputs[:, 0, 0]
+        array([Fraction(1, 1), Fraction(-1, 2), Fraction(-5, 4)], dtype=object)
+        >>> b = m.run(["ab", "ba", "aa"], "mod:7")
+        >>> b.outputs.shape, b.outputs[:, -1, 0, 0], b.accepted
+        ((3, 2, 1, 1), array([3, 4, 5], dtype=uint64), array([None, None, None], dtype=object))
+        """
+        single = isinstance(inputs, str)
+        strings = [inputs] if single else list(inputs)
+        report = self.run_report(strings, precision, int_bits=int_bits, rounding=rounding,
                                  overflow=overflow)
-        return Run(report["runs"][0], precision)
+        runs = [Run._of(r, precision) for r in report["runs"]]
+        if single:
+            return runs[0]
+        np = _np()
+        same = len({len(r.symbols) for r in runs}) <= 1
+        if same and np is not None and runs:
+            outputs = np.stack([r.outputs for r in runs])
+            accept = np.array([r.accept for r in runs],
+                              dtype=object if any(a is None for r in runs for a in r.accept)
+                              else bool)
+        elif same and np is not None:
+            outputs, accept = np.zeros((0,)), np.zeros((0,), dtype=bool)
+        else:
+            outputs = [r.outputs for r in runs]
+            accept = [r.accept for r in runs]
+        return Runs(inputs=strings, semantics=runs[0].semantics if runs else precision,
+                    outputs=outputs, accept=accept, accepted=_flags(r.accepted for r in runs),
+                    runs=runs, report=report)
 
-    def run_report(self, inputs: Iterable[str], precision: str = "exact", *, trace=False,
+    @_keywords()
+    def run_report(self, inputs, precision: str = "exact", *, trace: bool = False,
                    int_bits: int | None = None, rounding: str | None = None,
                    overflow: str | None = None) -> dict:
-        """The document ``rnncc run MODEL INPUT... --json [--trace]`` prints."""
+        """The document ``rnncc run MODEL INPUT... --json [--trace]`` prints.
+
+        Parameters
+        ----------
+        inputs : iterable of str
+            The input strings.
+        precision : str, default "exact"
+            As in :meth:`run`.
+        trace : bool, default False
+            Include every layer's state at every position.
+        int_bits, rounding, overflow : optional
+            As in :meth:`run`.
+
+        Returns
+        -------
+        dict
+            ``{"format", "model", "runs": [...]}`` as the CLI prints it.
+
+        Raises
+        ------
+        InputError
+            As :meth:`run`.
+
+        Examples
+        --------
+        >>> m = rnncc.load_model("examples/mamba_diagonal.json")
+        >>> m.run_report(["ab"], "log:1")["runs"][0]["semantics"]
+        'fixed(I=2,F=2,nearest-even,saturate)'
+        """
+        if isinstance(inputs, str):
+            inputs = [inputs]
         return self._m.run_report(list(inputs), precision, int_bits, rounding, overflow, trace)
 
-    def one_hot(self, inputs: Iterable[str]) -> np.ndarray:
-        """Circuit inputs x[t,σ] for strings of one length n (rows: strings; columns t-major)."""
-        strings = list(inputs)
+    @_keywords()
+    def one_hot(self, inputs):
+        """Circuit inputs x[t,σ] of strings of one length n (what :meth:`Circuit.eval` takes).
+
+        Parameters
+        ----------
+        inputs : str or iterable of str
+            Strings of one length n.
+
+        Returns
+        -------
+        numpy.ndarray or list
+            Shape (strings, n·|Σ|), uint8, t-major (list of lists without numpy).
+
+        Raises
+        ------
+        InputError
+            A symbol outside the alphabet, or strings of different lengths.
+
+        Examples
+        --------
+        >>> rnncc.load_model("examples/mamba_diagonal.json").one_hot(["ab", "bb"]).tolist()
+        [[1, 0, 0, 1], [0, 1, 0, 1]]
+        """
+        strings = [inputs] if isinstance(inputs, str) else list(inputs)
         sigma = len(self.alphabet)
         rows = []
         for s in strings:
             ids = self._m.tokenize(s)
-            row = np.zeros(len(ids) * sigma, dtype=np.uint8)
+            row = [0] * (len(ids) * sigma)
             for t, k in enumerate(ids):
                 row[t * sigma + k] = 1
             rows.append(row)
         if len({len(r) for r in rows}) > 1:
             raise InputError("inputs: strings of different lengths (a circuit has one length)")
-        return np.array(rows, dtype=np.uint8)
+        np = _np()
+        return rows if np is None else np.array(rows, dtype=np.uint8).reshape(len(rows), -1)
 
     def __repr__(self):
         return f"Model({self.name!r}: {self.describe()}, alphabet={self.alphabet})"
 
 
+class WFA:
+    """A weighted finite automaton (docs/formats.md, "WFA files"): f(w) = α·M_w1⋯M_wn·β over Q.
+
+    From :func:`load_wfa` (AT&T text or ``rnncc-wfa/1`` JSON) or :func:`parse_wfa`.
+
+    Examples
+    --------
+    >>> w = rnncc.load_wfa("examples/wfa_binary_value.att")
+    >>> w, w("101")
+    (WFA(states=2, alphabet=['0', '1'], deterministic=False), Fraction(5, 1))
+    """
+
+    def __init__(self, native):
+        self._w = native
+
+    @property
+    def alphabet(self) -> list:
+        """The symbols, in order of first appearance in the file."""
+        return list(self._w.alphabet)
+
+    @property
+    def states(self) -> int:
+        """The number of states."""
+        return self._w.states
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether α has one nonzero entry and every row of every M_σ at most one."""
+        return self._w.deterministic
+
+    @_keywords()
+    def __call__(self, input: str) -> _Fraction:
+        """f(input), exactly.
+
+        Parameters
+        ----------
+        input : str
+            A string over the alphabet.
+
+        Returns
+        -------
+        fractions.Fraction
+
+        Raises
+        ------
+        InputError
+            A symbol outside the alphabet.
+
+        Examples
+        --------
+        >>> rnncc.load_wfa("examples/wfa_binary_value.att")("11")
+        Fraction(3, 1)
+        """
+        return _Fraction(self._w.evaluate(input))
+
+    def to_json(self) -> dict:
+        """The ``rnncc-wfa/1`` document of this WFA.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> rnncc.load_wfa("examples/wfa_binary_value.att").to_json()["initial"]
+        ['1', '0']
+        """
+        return self._w.to_json()
+
+    def __repr__(self):
+        return (f"WFA(states={self.states}, alphabet={self.alphabet}, "
+                f"deterministic={self.deterministic})")
+
+
+@_keywords()
 def load_model(path) -> Model:
-    """Read a model file (``rnncc-model/1`` JSON); errors raise InputError naming file:line:col."""
-    return Model(_rnncc.load_model(str(path)))
+    """Read a model file (``rnncc-model/1`` JSON, docs/formats.md).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    OSError
+        The file cannot be opened (FileNotFoundError, IsADirectoryError, PermissionError).
+    InputError
+        Malformed content, naming file:line:column or the JSON path.
+
+    Examples
+    --------
+    >>> rnncc.load_model("examples/s5_word_problem.json").describe()
+    'lrnn/pd d=25 m=1'
+    """
+    return Model(_rnncc.load_model(_readable(_os.fspath(path))))
 
 
+@_keywords()
 def parse_model(text: str, source: str = "<string>") -> Model:
+    """Read a model from its JSON text.
+
+    Parameters
+    ----------
+    text : str
+        The ``rnncc-model/1`` document.
+    source : str, default "<string>"
+        The name diagnostics give it.
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    InputError
+        Malformed content, naming source:line:column or the JSON path.
+
+    Examples
+    --------
+    >>> import json
+    >>> text = json.dumps(rnncc.load_model("examples/mamba_diagonal.json").to_json())
+    >>> rnncc.parse_model(text).name
+    'mamba-decaying-vote'
+    """
     return Model(_rnncc.parse_model(text, source))
 
 
+@_keywords()
+def load_wfa(path) -> WFA:
+    """Read a WFA file: ``rnncc-wfa/1`` JSON (by the .json extension) or AT&T text.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    WFA
+
+    Raises
+    ------
+    OSError
+        The file cannot be opened.
+    InputError
+        Malformed content, naming file:line:column or the JSON path.
+
+    Examples
+    --------
+    >>> rnncc.load_wfa("examples/wfa_binary_value.wfa.json").states
+    2
+    """
+    return WFA(_rnncc.load_wfa(_readable(_os.fspath(path))))
+
+
+@_keywords()
+def parse_wfa(text: str, source: str = "<string>.att") -> WFA:
+    """Read a WFA from its text: JSON when ``source`` ends in .json, else AT&T text.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    source : str, default "<string>.att"
+        The name diagnostics give it; its extension picks the format.
+
+    Returns
+    -------
+    WFA
+
+    Raises
+    ------
+    InputError
+        Malformed content, naming source:line:column or the JSON path.
+
+    Examples
+    --------
+    >>> w = rnncc.parse_wfa("0 0 a\\n0 0 b\\n0 1 a\\n1 1 a\\n1 1 b\\n1\\n")  # counts the a's
+    >>> w("abab")
+    Fraction(2, 1)
+    """
+    return WFA(_rnncc.parse_wfa(text, source))
+
+
+def _subject(x, name: str):
+    """A Model or WFA object as the native object, a path as text (checked readable)."""
+    if isinstance(x, Model):
+        return x._m
+    if isinstance(x, WFA):
+        return x._w
+    p = _path(x)
+    if p is None:
+        raise InputError(f"{name}: expected a Model, a WFA or a file's path, got "
+                         f"{type(x).__name__}")
+    return _readable(p)
+
+
 class families:
-    """Family builders (rnn/families.hpp), every entry exact: ints, numpy integer arrays,
-    ``fractions.Fraction`` or "p/q" strings. Per-symbol parameters are dicts keyed by symbol."""
+    """Family builders (rnn/families.hpp): one-layer LRNN models from exact parameters.
+
+    Every entry must be exact: an int (or numpy integer), a ``fractions.Fraction`` or a string
+    such as "1/2"; floats are refused. Per-symbol parameters are a dict keyed by symbol, or a
+    list / array stacked on its first axis in alphabet order. Every builder also takes
+    ``initial_state`` (S_0, d×m; zero unless given), ``readout_bias`` (r×m), ``accept``
+    ("positive": y > 0, or "zero") and ``name``.
+
+    Examples
+    --------
+    >>> m = rnncc.families.diagonal(["a", "b"], decay=[["1/2"], ["1/2"]],
+    ...                             B=[[[1], [0]], [[0], [1]]], readout=[[1, -1]],
+    ...                             family="mamba2")
+    >>> m.describe()
+    'lrnn/mamba2 d=2 m=1'
+    """
 
     @staticmethod
-    def diagonal(alphabet: Sequence[str], decay: Mapping, B: Mapping, readout, *,
-                 family: str = "diagonal", initial_state=None, readout_bias=None,
-                 accept: str = "positive", name: str = "") -> Model:
-        """A_σ = diag(decay[σ]) (family diagonal, gla, s4: the same decay for every symbol;
-        mamba2: one scalar decay per symbol), B[σ] d×m, readout r×d, S_0 (d×m) zero unless
-        given; accept "positive" (y[0][0] > 0) or "zero"."""
+    @_keywords()
+    def diagonal(alphabet, decay, B, readout, *, family: str = "diagonal", initial_state=None,
+                 readout_bias=None, accept: str = "positive", name: str = "") -> Model:
+        """A diagonal layer: A_σ = diag(decay[σ]), B_σ = B[σ].
+
+        Parameters
+        ----------
+        alphabet : list of str
+            The symbols.
+        decay : dict or stacked array
+            Per symbol: d entries (diagonal, gla), one scalar (mamba2), the same for every
+            symbol (s4).
+        B : dict or stacked array
+            Per symbol: d×m (a vector is one column).
+        readout : matrix
+            r×d.
+        family : {"diagonal", "gla", "s4", "mamba2"}
+            The family field of the model file.
+        initial_state, readout_bias, accept, name
+            As for every builder (:class:`families`).
+
+        Returns
+        -------
+        Model
+
+        Raises
+        ------
+        InputError
+            Naming the parameter and symbol: a float, a wrong shape, a missing symbol, a value
+            the family does not allow.
+
+        Examples
+        --------
+        >>> v = rnncc.families.diagonal(["a", "b"], decay={"a": "1/2", "b": "1/2"},
+        ...     B={"a": [1, 0], "b": [0, 1]}, readout=[[1, -1]], family="mamba2")
+        >>> [str(y) for y in v.run("abb").outputs[:, 0, 0]]
+        ['1', '-1/2', '-5/4']
+        """
         alphabet = list(alphabet)
-        decays = _per_symbol(decay, alphabet, "decay",
-                             lambda v, w: _vector(np.atleast_1d(np.asarray(v, dtype=object)), w))
+        decays = _per_symbol(decay, alphabet, "decay", _scalar_or_vector)
         Bs = _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
@@ -231,33 +895,93 @@ class families:
                                            _matrix(readout, "readout"), init, bias, accept, name))
 
     @staticmethod
-    def deltanet(alphabet: Sequence[str], k: Mapping, v: Mapping, beta: Mapping, readout, *,
-                 alpha: Mapping | None = None, family: str = "deltanet", beta_range: str = "any",
-                 initial_state=None, readout_bias=None, accept: str = "positive",
-                 name: str = "") -> Model:
-        """A_σ = I − β_σ k_σ k_σᵀ, B_σ = β_σ k_σ v_σᵀ (deltanet); gated_deltanet multiplies A
-        by the scalar alpha[σ], kda by diag(alpha[σ]). beta_range: any, (0,1), (0,1], (0,2),
-        (0,2] (checked)."""
+    @_keywords()
+    def deltanet(alphabet, k, v, beta, readout, *, alpha=None, family: str = "deltanet",
+                 beta_range: str = "any", initial_state=None, readout_bias=None,
+                 accept: str = "positive", name: str = "") -> Model:
+        """The delta rule: A_σ = I − β_σ k_σ k_σᵀ, B_σ = β_σ k_σ v_σᵀ.
+
+        Parameters
+        ----------
+        alphabet : list of str
+            The symbols.
+        k, v : dict or stacked array
+            Per symbol: the key (d entries) and the value (m entries).
+        beta : dict or list
+            Per symbol: β_σ.
+        readout : matrix
+            r×d.
+        alpha : dict or stacked array, optional
+            gated_deltanet: a scalar per symbol multiplying A; kda: d entries (diag(alpha)).
+        family : {"deltanet", "gated_deltanet", "kda"}
+        beta_range : {"any", "(0,1)", "(0,1]", "(0,2)", "(0,2]"}
+            Checked for every β.
+        initial_state, readout_bias, accept, name
+            As for every builder.
+
+        Returns
+        -------
+        Model
+
+        Raises
+        ------
+        InputError
+            Naming the parameter and symbol (β outside beta_range, a float, a wrong shape).
+
+        Examples
+        --------
+        >>> p = rnncc.families.deltanet(["0", "1"], k={"0": [0], "1": [1]},
+        ...     v={"0": [0], "1": [0]}, beta={"0": 0, "1": 2}, readout=[[1]], initial_state=[[1]])
+        >>> [str(p.run(s).outputs[-1, 0, 0]) for s in ["1", "11", "101"]]
+        ['-1', '1', '1']
+        """
         alphabet = list(alphabet)
         ks = _per_symbol(k, alphabet, "k", _vector)
-        vs = _per_symbol(v, alphabet, "v",
-                         lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w))
+        vs = _per_symbol(v, alphabet, "v", _scalar_or_vector)
         betas = _per_symbol(beta, alphabet, "beta", _exact_text)
-        alphas = [] if alpha is None else _per_symbol(
-            alpha, alphabet, "alpha",
-            lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w))
+        alphas = [] if alpha is None else _per_symbol(alpha, alphabet, "alpha",
+                                                      _scalar_or_vector)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
         return Model(_rnncc.build_delta(family, alphabet, alphas, betas, ks, vs,
                                         _matrix(readout, "readout"), init, bias, beta_range, accept,
                                         name))
 
-
     @staticmethod
-    def general(alphabet: Sequence[str], A: Mapping, readout, *, B: Mapping | None = None,
-                initial_state=None, readout_bias=None, accept: str = "positive",
-                name: str = "") -> Model:
-        """Any A_σ (d×d) and B_σ (d×m; zero when B is not given): h_t = A_σ h_{t−1} + B_σ."""
+    @_keywords()
+    def general(alphabet, A, readout, *, B=None, initial_state=None, readout_bias=None,
+                accept: str = "positive", name: str = "") -> Model:
+        """Any affine step: S_t = A_σ S_{t−1} + B_σ.
+
+        Parameters
+        ----------
+        alphabet : list of str
+            The symbols.
+        A : dict or stacked array
+            Per symbol: d×d.
+        readout : matrix
+            r×d.
+        B : dict or stacked array, optional
+            Per symbol: d×m; zero when not given.
+        initial_state, readout_bias, accept, name
+            As for every builder.
+
+        Returns
+        -------
+        Model
+
+        Raises
+        ------
+        InputError
+            Naming the parameter and symbol.
+
+        Examples
+        --------
+        >>> c = rnncc.families.general(["a"], A={"a": [[1, 1], [0, 1]]}, readout=[[1, 0]],
+        ...                            initial_state=[[0], [1]])
+        >>> [int(y) for y in c.run("aaa").outputs[:, 0, 0]]
+        [1, 2, 3]
+        """
         alphabet = list(alphabet)
         As = _per_symbol(A, alphabet, "A", _matrix)
         Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
@@ -267,16 +991,49 @@ class families:
                                           bias, accept, name))
 
     @staticmethod
-    def pd(alphabet: Sequence[str], P: Mapping, readout, *, D: Mapping | None = None,
-           B: Mapping | None = None, permutation: bool = False, initial_state=None,
-           readout_bias=None, accept: str = "positive", name: str = "") -> Model:
-        """PD-SSM: A_σ = P_σ·diag(D_σ), P[σ] the image list (P_σ e_j = e_{P[σ][j]}; a 0/1
-        column-one-hot matrix is accepted too), D ones unless given, B zero unless given;
-        permutation=True requires every P_σ to be a permutation."""
+    @_keywords()
+    def pd(alphabet, P, readout, *, D=None, B=None, permutation: bool = False,
+           initial_state=None, readout_bias=None, accept: str = "positive",
+           name: str = "") -> Model:
+        """PD-SSM: A_σ = P_σ·diag(D_σ).
+
+        Parameters
+        ----------
+        alphabet : list of str
+            The symbols.
+        P : dict or stacked array
+            Per symbol: the image list (P_σ e_j = e_{P[σ][j]}) or a 0/1 column-one-hot matrix.
+        readout : matrix
+            r×d.
+        D : dict or stacked array, optional
+            Per symbol: d entries; ones when not given.
+        B : dict or stacked array, optional
+            Per symbol: d×m; zero when not given.
+        permutation : bool, default False
+            Require every P_σ to be a permutation (the NC¹ row).
+        initial_state, readout_bias, accept, name
+            As for every builder.
+
+        Returns
+        -------
+        Model
+
+        Raises
+        ------
+        InputError
+            Naming the parameter and symbol (a row index out of range, not one-hot, not a
+            permutation).
+
+        Examples
+        --------
+        >>> c3 = rnncc.families.pd(["a"], P={"a": [1, 2, 0]}, readout=[[1, 0, 0]],
+        ...                        initial_state=[1, 0, 0], permutation=True)
+        >>> [int(y) for y in c3.run("aaaaaa").outputs[:, 0, 0]]
+        [0, 0, 1, 0, 0, 1]
+        """
         alphabet = list(alphabet)
         Ps = _per_symbol(P, alphabet, "P", _image_list)
-        Ds = [] if D is None else _per_symbol(
-            D, alphabet, "D", lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w))
+        Ds = [] if D is None else _per_symbol(D, alphabet, "D", _scalar_or_vector)
         Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
@@ -284,19 +1041,78 @@ class families:
                                      bias, permutation, accept, name))
 
     @staticmethod
-    def dplr(alphabet: Sequence[str], D: Mapping, a: Mapping, b: Mapping, readout, *,
-             B: Mapping | None = None, initial_state=None, readout_bias=None,
+    @_keywords()
+    def dplr(alphabet, D, a, b, readout, *, B=None, initial_state=None, readout_bias=None,
              accept: str = "positive", name: str = "") -> Model:
-        """Diagonal plus low rank: A_σ = diag(D_σ) − a_σ b_σᵀ (vectors of d entries), B zero
-        unless given."""
+        """Diagonal plus low rank: A_σ = diag(D_σ) − a_σ b_σᵀ (the PNC¹ row).
+
+        Parameters
+        ----------
+        alphabet : list of str
+            The symbols.
+        D, a, b : dict or stacked array
+            Per symbol: d entries each.
+        readout : matrix
+            r×d.
+        B : dict or stacked array, optional
+            Per symbol: d×m; zero when not given.
+        initial_state, readout_bias, accept, name
+            As for every builder.
+
+        Returns
+        -------
+        Model
+
+        Raises
+        ------
+        InputError
+            Naming the parameter and symbol.
+
+        Examples
+        --------
+        >>> m = rnncc.families.dplr(["x"], D={"x": [1, 1]}, a={"x": [1, 0]}, b={"x": [1, 0]},
+        ...                         readout=[[1, 1]], initial_state=[1, 1])
+        >>> [int(y) for y in m.run("xx").outputs[:, 0, 0]]
+        [1, 1]
+        """
         return families._low_rank("dplr", alphabet, D, "D", a, b, B, readout, initial_state,
                                   readout_bias, accept, name)
 
     @staticmethod
-    def rwkv7(alphabet: Sequence[str], w: Mapping, a: Mapping, b: Mapping, readout, *,
-              B: Mapping | None = None, initial_state=None, readout_bias=None,
+    @_keywords()
+    def rwkv7(alphabet, w, a, b, readout, *, B=None, initial_state=None, readout_bias=None,
               accept: str = "positive", name: str = "") -> Model:
-        """RWKV-7's generalized delta rule: A_σ = diag(w_σ) + a_σ b_σᵀ, B zero unless given."""
+        """RWKV-7's generalized delta rule: A_σ = diag(w_σ) + a_σ b_σᵀ.
+
+        Parameters
+        ----------
+        alphabet : list of str
+            The symbols.
+        w, a, b : dict or stacked array
+            Per symbol: d entries each.
+        readout : matrix
+            r×d.
+        B : dict or stacked array, optional
+            Per symbol: d×m; zero when not given.
+        initial_state, readout_bias, accept, name
+            As for every builder.
+
+        Returns
+        -------
+        Model
+
+        Raises
+        ------
+        InputError
+            Naming the parameter and symbol.
+
+        Examples
+        --------
+        >>> m = rnncc.families.rwkv7(["x"], w={"x": [1, 1]}, a={"x": [1, 0]}, b={"x": [0, 1]},
+        ...                          readout=[[1, 0]], initial_state=[0, 1])
+        >>> [int(y) for y in m.run("xx").outputs[:, 0, 0]]
+        [1, 2]
+        """
         return families._low_rank("rwkv7", alphabet, w, "w", a, b, B, readout, initial_state,
                                   readout_bias, accept, name)
 
@@ -304,10 +1120,9 @@ class families:
     def _low_rank(family, alphabet, diagonal, dname, a, b, B, readout, initial_state,
                   readout_bias, accept, name):
         alphabet = list(alphabet)
-        vec = lambda x, w: _vector(np.atleast_1d(np.asarray(x, dtype=object)), w)
-        Ds = _per_symbol(diagonal, alphabet, dname, vec)
-        As = _per_symbol(a, alphabet, "a", vec)
-        Bv = _per_symbol(b, alphabet, "b", vec)
+        Ds = _per_symbol(diagonal, alphabet, dname, _scalar_or_vector)
+        As = _per_symbol(a, alphabet, "a", _scalar_or_vector)
+        Bv = _per_symbol(b, alphabet, "b", _scalar_or_vector)
         Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
@@ -319,78 +1134,325 @@ class families:
 
 
 class Circuit:
-    """A compiled circuit (``rnncc.compile``) or a circuit file (``load_circuit``)."""
+    """A circuit: compiled from a model (:func:`compile`) or read from a file
+    (:func:`load_circuit`). In a notebook it shows as its diagram (:meth:`_repr_svg_`).
 
-    def __init__(self, native: _rnncc.CompiledCircuit):
+    Examples
+    --------
+    >>> c = rnncc.compile("examples/s5_word_problem.json", 4, "boolean")
+    >>> c.size, c.is_boolean, c.output_names
+    (129, True, ['accept'])
+    """
+
+    #: Above this many gates the notebook diagram is the collapsed view (one box per region).
+    svg_full_max_nodes = 600
+    #: Above this many regions (or when a drawing is larger than svg_max_bytes), no diagram.
+    svg_collapsed_max_nodes = 4000
+    #: The largest SVG a notebook is given (bytes).
+    svg_max_bytes = 1 << 20
+
+    def __init__(self, native):
         self._c = native
 
-    size = property(lambda self: self._c.size)
-    input_names = property(lambda self: list(self._c.input_names))
-    output_names = property(lambda self: list(self._c.output_names))
-    is_boolean = property(lambda self: self._c.is_boolean)
+    @property
+    def size(self) -> int:
+        """The number of gates (inputs and constants included), as built."""
+        return self._c.size
+
+    @property
+    def input_names(self) -> list:
+        """The inputs' names, e.g. 'x[1,a]' (position 1, symbol a)."""
+        return list(self._c.input_names)
+
+    @property
+    def output_names(self) -> list:
+        """The outputs' names, e.g. 'accept' or 'y[3][0][0]'."""
+        return list(self._c.output_names)
+
+    @property
+    def is_boolean(self) -> bool:
+        """Whether every gate is boolean or threshold (eval on 0/1)."""
+        return self._c.is_boolean
 
     def stats(self) -> dict:
-        """The document ``rnncc compile --json`` / ``rnncc stats --json`` prints."""
+        """Size, depth, fan-in, gates by kind and width per level.
+
+        Returns
+        -------
+        dict
+            The document ``rnncc compile --json`` / ``rnncc stats --json`` prints.
+
+        Examples
+        --------
+        >>> c = rnncc.compile("examples/s5_word_problem.json", 4, "boolean")
+        >>> c.stats()["depth"], c.stats()["by_kind"]
+        (7, {'input': 8, 'and': 77, 'or': 44})
+        """
         return self._c.stats()
 
     def _text(self, ext: str, path, binary: bool):
         if path is not None:
-            self._c.write(str(path))
+            self._c.write(_writable(path))
             return None
         data = self._c.file_bytes("circuit." + ext)
         return data if binary else data.decode()
 
+    @_keywords()
     def to_aiger(self, path=None, *, ascii: bool = False):
-        """AIGER (boolean circuits): written to ``path`` (.aig binary, .aag ASCII by its
-        extension), or returned (bytes; ``ascii=True``: the .aag text)."""
+        """AIGER (boolean circuits), as ``rnncc compile -o FILE.aig`` writes it.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Write here (.aig binary, .aag ASCII, by the extension) instead of returning it.
+        ascii : bool, default False
+            Return the .aag text instead of binary bytes.
+
+        Returns
+        -------
+        bytes, str or None
+            The file's content; None when written to ``path``.
+
+        Raises
+        ------
+        InputError
+            Not a boolean circuit.
+        OSError
+            ``path`` cannot be written.
+
+        Examples
+        --------
+        >>> c = rnncc.compile("examples/s5_word_problem.json", 2, "boolean")
+        >>> c.to_aiger(ascii=True).splitlines()[0]
+        'aag 13 4 0 1 9'
+        """
         return self._text("aag" if ascii else "aig", path, not ascii)
 
+    @_keywords()
     def to_blif(self, path=None):
-        """BLIF (boolean circuits): written to ``path``, or returned as str."""
+        """BLIF (boolean circuits).
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Write here instead of returning it.
+
+        Returns
+        -------
+        str or None
+
+        Raises
+        ------
+        InputError
+            Not a boolean circuit.
+        OSError
+            ``path`` cannot be written.
+
+        Examples
+        --------
+        >>> ".model" in rnncc.compile("examples/s5_word_problem.json", 2, "boolean").to_blif()
+        True
+        """
         return self._text("blif", path, False)
 
+    @_keywords()
     def to_bench(self, path=None):
-        """ISCAS .bench (boolean circuits): written to ``path``, or returned as str."""
+        """ISCAS .bench (boolean circuits).
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Write here instead of returning it.
+
+        Returns
+        -------
+        str or None
+
+        Raises
+        ------
+        InputError
+            Not a boolean circuit.
+        OSError
+            ``path`` cannot be written.
+
+        Examples
+        --------
+        >>> "OUTPUT(" in rnncc.compile("examples/s5_word_problem.json", 2, "boolean").to_bench()
+        True
+        """
         return self._text("bench", path, False)
 
+    @_keywords()
     def to_json(self, path=None):
-        """The circuit file (``rnncc-circuit/1``): written to ``path``, or returned as str."""
+        """The circuit file (``rnncc-circuit/1``), any circuit.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Write here instead of returning it.
+
+        Returns
+        -------
+        str or None
+
+        Raises
+        ------
+        OSError
+            ``path`` cannot be written.
+
+        Examples
+        --------
+        >>> import json
+        >>> json.loads(rnncc.compile("examples/s5_word_problem.json", 2).to_json())["format"]
+        'rnncc-circuit/1'
+        """
         return self._text("json", path, False)
 
-    def eval(self, inputs, *, modulus: int | None = None, exact: bool = False) -> np.ndarray:
-        """Evaluate on one pattern per row (shape (patterns, inputs); one row may be 1-D).
+    @_keywords()
+    def eval(self, inputs, *, modulus: int | None = None, exact: bool = False):
+        """Evaluate on one pattern per row.
 
-        Boolean/threshold circuits: 0/1 (bool or integers) in, ``numpy.bool_`` out.
-        Arithmetic circuits: over F_p (``modulus``, default 2^61 − 1) on integers, ``uint64``
-        out; ``exact=True``: over Q on exact entries, an object array of Fractions out."""
-        a = np.asarray(inputs) if not exact else np.asarray(inputs, dtype=object)
-        single = a.ndim == 1
+        Parameters
+        ----------
+        inputs : array or list of rows
+            Shape (patterns, inputs); one 1-D row is one pattern. :meth:`Model.one_hot` makes
+            them from strings.
+        modulus : int, optional
+            Arithmetic circuits: evaluate over F_p (default 2^61 − 1).
+        exact : bool, default False
+            Arithmetic circuits: evaluate over Q on exact entries instead.
+
+        Returns
+        -------
+        numpy.ndarray or list
+            Shape (patterns, outputs) (one row for a 1-D input): ``bool`` for boolean and
+            threshold circuits (64 patterns a machine word on every core), ``uint64`` over F_p,
+            ``fractions.Fraction`` (object) with ``exact=True``. Lists without numpy.
+
+        Raises
+        ------
+        InputError
+            A wrong shape; ``modulus`` on a boolean circuit.
+        DomainError
+            A gate without meaning in the field (``positive`` mod p).
+
+        Examples
+        --------
+        >>> s5 = rnncc.load_model("examples/s5_word_problem.json")
+        >>> c = rnncc.compile(s5, 4, "boolean")
+        >>> c.eval(s5.one_hot(["scsc", "ssss"]))[:, 0]
+        array([False,  True])
+        """
+        np = _np()
+        rows = _listed(inputs)
+        if not isinstance(rows, list):
+            raise InputError(f"inputs: expected rows of circuit inputs, got {rows!r}")
+        single = not any(_is_seq(r) for r in rows)
         if single:
-            a = a.reshape(1, -1)
-        if self.is_boolean and not exact:
+            rows = [rows]
+        rows = [_listed(r) for r in rows]
+        n_out = len(self.output_names)
+        if exact:
+            text = [[_exact_text(x, f"inputs[{i}][{j}]") for j, x in enumerate(r)]
+                    for i, r in enumerate(rows)]
+            out = [[_Fraction(x) for x in r] for r in self._c.eval_exact(text)]
+            if np is not None:
+                out = np.array(out, dtype=object).reshape(len(rows), n_out)
+        elif self.is_boolean:
             if modulus is not None:
                 raise InputError("modulus: a boolean circuit is evaluated over {0, 1}")
-            out = self._c.eval_boolean(np.ascontiguousarray(a != 0, dtype=np.uint8)).astype(bool)
-        elif exact:
-            rows = [[_exact_text(x, f"inputs[{i}][{j}]") for j, x in enumerate(r)]
-                    for i, r in enumerate(a)]
-            out = np.array([[Fraction(x) for x in r] for r in self._c.eval_exact(rows)],
-                           dtype=object).reshape(len(rows), len(self.output_names))
+            if np is not None:
+                a = np.asarray(inputs)
+                a = a.reshape(1, -1) if a.ndim == 1 else a
+                out = self._c.eval_boolean(np.ascontiguousarray(a != 0, dtype=np.uint8))
+                out = out.astype(bool)
+            else:
+                out = [list(r) for r in self._c.eval_boolean_rows(
+                    [[1 if x else 0 for x in r] for r in rows])]
         else:
             p = (1 << 61) - 1 if modulus is None else int(modulus)
-            out = self._c.eval_modp(np.ascontiguousarray(np.mod(a.astype(object), p)
-                                                         .astype(np.uint64)), p)
+            residues = [[int(x) % p for x in r] for r in rows]
+            if np is not None:
+                out = self._c.eval_modp(np.array(residues, dtype=np.uint64)
+                                        .reshape(len(rows), -1), p)
+            else:
+                out = [list(r) for r in self._c.eval_modp_rows(residues, p)]
         return out[0] if single else out
 
+    @_keywords()
     def draw(self, *, collapse: bool = False, highlight_critical: bool = False,
-             max_nodes: int = 4000, title: str = "", format: str = "svg"):
-        """The diagram ``rnncc draw`` writes (Graphviz): SVG text (format "svg"), PNG bytes
-        ("png") or DOT text ("dot"). Raises RuntimeError when built without Graphviz."""
+             max_nodes: int = 4000, title: str = "", format: str = "svg", path=None):
+        """The diagram ``rnncc draw`` makes (Graphviz).
+
+        Parameters
+        ----------
+        collapse : bool, default False
+            One box per region (scan node, matrix product) instead of every gate.
+        highlight_critical : bool, default False
+            Colour a longest path.
+        max_nodes : int, default 4000
+            Refuse larger drawings (InputError suggesting ``collapse=True``).
+        title : str, default ""
+            The drawing's title.
+        format : {"svg", "png", "dot"}
+            SVG text, PNG bytes or DOT text.
+        path : str or os.PathLike, optional
+            Also write the drawing here.
+
+        Returns
+        -------
+        str or bytes
+
+        Raises
+        ------
+        InputError
+            Above ``max_nodes``; an unknown format.
+        RuntimeError
+            rnncc was built without Graphviz (``rnncc.has_graphviz`` is False).
+        OSError
+            ``path`` cannot be written.
+
+        Examples
+        --------
+        >>> svg = rnncc.compile("examples/s5_word_problem.json", 2).draw()
+        >>> svg.startswith("<?xml"), "</svg>" in svg
+        (True, True)
+        """
+        if format not in ("svg", "png", "dot"):
+            raise InputError(f"format: '{format}': expected svg, png or dot")
+        target = None if path is None else _writable(path)
         data = self._c.draw(format, collapse, highlight_critical, max_nodes, title)
+        if target is not None:  # atomically: a new file beside it, renamed over it
+            fd, scratch = _tempfile.mkstemp(dir=_os.path.dirname(target) or ".",
+                                            prefix=".rnncc-")
+            try:
+                with _os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                _os.chmod(scratch, 0o644)  # as a new file's usual mode, not mkstemp's 0600
+                _os.replace(scratch, target)
+            except BaseException:
+                _os.unlink(scratch)
+                raise
         return data if format == "png" else data.decode()
 
     def _repr_svg_(self):
-        return self.draw()
+        """The notebook's picture: the full diagram up to ``svg_full_max_nodes`` gates, the
+        collapsed view above that, None (IPython then shows the repr) when neither fits in
+        ``svg_max_bytes`` or Graphviz is missing. Never raises."""
+        if not has_graphviz:
+            return None
+        views = []
+        if self.size <= self.svg_full_max_nodes:
+            views.append(False)
+        views.append(True)
+        for collapse in views:
+            try:
+                svg = self.draw(collapse=collapse, max_nodes=self.svg_collapsed_max_nodes)
+            except Exception:  # noqa: BLE001 (a notebook's picture must never raise)
+                continue
+            if len(svg) <= self.svg_max_bytes:
+                return svg
+        return None
 
     def __repr__(self):
         s = self.stats()
@@ -398,82 +1460,731 @@ class Circuit:
                 f"outputs={s['outputs']})")
 
 
+@_keywords()
 def load_circuit(path) -> Circuit:
-    """Read a circuit file: .json, .aig/.aag, .blif or .bench (by extension)."""
-    return Circuit(_rnncc.load_circuit(str(path)))
+    """Read a circuit file: .json, .aig/.aag, .blif or .bench (by the extension).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    Circuit
+
+    Raises
+    ------
+    OSError
+        The file cannot be opened.
+    InputError
+        Malformed content, naming file:line:column.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "c.aig")
+    >>> rnncc.compile("examples/s5_word_problem.json", 2, "boolean").to_aiger(f)
+    >>> rnncc.load_circuit(f)
+    Circuit(size=19, depth=6, inputs=4, outputs=1)
+    """
+    return Circuit(_rnncc.load_circuit(_readable(_os.fspath(path))))
 
 
+def _model_of(model, name: str = "model") -> Model:
+    if isinstance(model, Model):
+        return model
+    p = _path(model)
+    if p is None:
+        raise InputError(f"{name}: expected a Model or a model file's path, got "
+                         f"{type(model).__name__}")
+    return load_model(p)
+
+
+@_keywords({"length": "n"})
 def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
             scan: str = "brent-kung", outputs: str = "last", structure: str = "auto",
             max_gates: int = 1 << 28, rounding: str = "nearest-even",
             overflow: str = "saturate", int_bits: int | None = None,
             max_states: int = 4096) -> Circuit:
-    """``rnncc compile MODEL --length n --target T ...``: a Model (or a model file's path)."""
-    if not isinstance(model, Model):
-        model = load_model(model)
+    """Compile a model for inputs of length n into a circuit (``rnncc compile MODEL -n n``).
+
+    Parameters
+    ----------
+    model : Model, str or os.PathLike
+        A model, or a model file's path.
+    n : int
+        The input length.
+    target : {"arith", "boolean", "threshold"}
+        Arithmetic gates over the precision's domain, AND/OR/NOT, or threshold gates.
+    precision : str, default "exact"
+        "exact", "mod:P" or "log:C" (as :meth:`Model.run`).
+    scan : str, default "brent-kung"
+        The prefix network: sequential, sklansky, brent-kung, kogge-stone, ladner-fischer.
+    outputs : {"last", "all"}
+        y_n only, or every y_t.
+    structure : str, default "auto"
+        Which matrix structure the compiler uses (auto, dense, diagonal, …, as ``--structure``).
+    max_gates : int, default 2**28
+        Refuse circuits estimated above this many gates before building them.
+    rounding, overflow, int_bits
+        Fixed-point options of "log:C".
+    max_states : int, default 4096
+        The finite-state route's limit on reachable states.
+
+    Returns
+    -------
+    Circuit
+
+    Raises
+    ------
+    InputError
+        A bad option, a model the target has no compiler for (with the reason), an estimate
+        above ``max_gates``.
+    OSError
+        The model file cannot be opened.
+
+    Examples
+    --------
+    >>> c = rnncc.compile(rnncc.load_model("examples/mamba_diagonal.json"), 8, "threshold")
+    >>> c.stats()["depth"]
+    4
+    """
+    m = _model_of(model)
     a = _rnncc.CompileArgs()
     a.target, a.precision, a.scan, a.outputs = target, precision, scan, outputs
     a.structure, a.rounding, a.overflow = structure, rounding, overflow
     a.max_gates, a.max_states, a.int_bits = max_gates, max_states, int_bits
-    return Circuit(_rnncc.compile(model._m, int(n), a))
+    return Circuit(_rnncc.compile(m._m, int(n), a))
+
+
+@_keywords({"length": "n"})
+def draw(subject, n: int | None = None, *, collapse: bool = False,
+         highlight_critical: bool = False, max_nodes: int = 4000, title: str | None = None,
+         format: str = "svg", path=None, **compile_options):
+    """Draw a circuit, or a model compiled for length n (``rnncc draw``).
+
+    Parameters
+    ----------
+    subject : Circuit, Model, str or os.PathLike
+        A circuit; a model (with ``n``); a model file's path (with ``n``) or a circuit file's
+        path (without).
+    n : int, optional
+        Compile the model for this length first (with ``max_gates=2**20`` unless given).
+    collapse, highlight_critical, max_nodes, format, path
+        As :meth:`Circuit.draw`.
+    title : str, optional
+        The title; for a model, "SUBJECT, n = N, SCAN" as ``rnncc draw`` titles it.
+    **compile_options
+        Keywords of :func:`compile` (target, scan, precision, …).
+
+    Returns
+    -------
+    str or bytes
+        SVG or DOT text, PNG bytes.
+
+    Raises
+    ------
+    InputError
+        A model without ``n``; the options of :func:`compile` and :meth:`Circuit.draw`.
+    OSError
+        A file cannot be read or ``path`` written.
+    RuntimeError
+        rnncc was built without Graphviz.
+
+    Examples
+    --------
+    >>> dot = rnncc.draw("examples/s5_word_problem.json", 2, format="dot")
+    >>> dot.splitlines()[0]
+    'digraph circuit {'
+    """
+    if isinstance(subject, Circuit):
+        if n is not None or compile_options:
+            raise InputError("n: a circuit is drawn as it is (give a model to compile)")
+        c = subject
+    elif n is None:
+        if isinstance(subject, Model):
+            raise InputError("n: give the length to compile the model for")
+        c = load_circuit(subject)
+    else:
+        compile_options.setdefault("max_gates", 1 << 20)
+        label = _path(subject) or (subject.name if isinstance(subject, Model) else "model")
+        c = compile(subject, n, **compile_options)
+        if title is None:
+            title = f"{label}, n = {n}, {compile_options.get('scan', 'brent-kung')}"
+    return c.draw(collapse=collapse, highlight_critical=highlight_critical, max_nodes=max_nodes,
+                  title=title or "", format=format, path=path)
 
 
 # --- checks and measurements ------------------------------------------------------------------
 
 
-def verify(kind: str, input: str | None = None, *, random: int | None = None,
-           length: int = 40, exhaustive: int | bool | None = None, identity: int = 0,
-           identity_length: int = 8, seed: int | None = None, prove: bool = True,
-           timing: bool = True, device: str = "cpu", max_work: int = 2**34, **options) -> dict:
-    """``rnncc verify KIND [INPUT] ... --json``: the report as a dict (``report["holds"]``).
+@_dataclasses.dataclass(frozen=True)
+class Counterexample:
+    """Where two functions differ: one orientation everywhere.
 
-    ``options`` are the kind's own options (``rnncc verify KIND --help``), with _ for -:
-    ``verify("mod-count", k=3)``, ``verify("model", "m.json", ...)``; True gives a flag.
-    ``exhaustive=True`` on a fixed-length domain checks all of it; an int L: lengths 1..L.
-    ``max_work``: refuse (InputError) checks estimated above this many symbol steps, as
-    ``--max-work`` does (random R strings of length ≤ L: R·L; exhaustive; identity rounds)."""
+    ``expected`` is the reference's value (verify: the claimed function f; equiv: the first
+    subject, ``a``), ``got`` the value of the model under test (verify: the model X; equiv: the
+    second subject, ``b``).
+
+    Attributes
+    ----------
+    input : str
+        The string (symbols joined as the CLI prints them; "ε" for the empty string).
+    position : int
+        The position compared (1-based; its last symbol).
+    expected : fractions.Fraction
+        The reference's output there (an int residue over F_p; a tuple for several outputs).
+    got : fractions.Fraction
+        The tested model's output there.
+    report : dict
+        The counterexample's part of the CLI's JSON (found_by, minimal, trace, … for verify).
+
+    Examples
+    --------
+    >>> rnncc.equiv("examples/wfa_binary_value.att",
+    ...             "tests/cli/models/binary_value_broken.json").counterexample
+    Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1))
+    """
+
+    input: str
+    position: int
+    expected: _Any
+    got: _Any
+    report: dict = _dataclasses.field(repr=False, compare=False)
+
+    @classmethod
+    def _of(cls, j: dict | None, field: str | None):
+        if not j:
+            return None
+
+        def value(x):
+            if isinstance(x, list):
+                vals = tuple(value(v) for v in x)
+                return vals[0] if len(vals) == 1 else vals
+            if x is None:
+                return None
+            return int(x) if field == "F_p" else _Fraction(str(x))
+
+        return cls(input=j["input"], position=j["position"], expected=value(j["expected"]),
+                   got=value(j["got"]), report=j)
+
+
+@_dataclasses.dataclass(frozen=True)
+class Claim:
+    """One claim of a construction (state size, steps per symbol, …) against what was measured.
+
+    Attributes
+    ----------
+    name : str
+    claimed : str
+    measured : str
+    ok : bool
+
+    Examples
+    --------
+    >>> rnncc.verify("mod-count", k=3, random=5, seed=1, timing=False).claims[0].ok
+    True
+    """
+
+    name: str
+    claimed: _Any
+    measured: _Any
+    ok: bool
+
+
+@_dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The outcome of :func:`verify` or :func:`equiv`.
+
+    Attributes
+    ----------
+    proved : bool
+        Decided for every length (or the whole finite domain) by a decision procedure.
+    method : str or None
+        The decision procedure (or None when only testing ran).
+    field : str or None
+        "Q" or "F_p" where a decider ran.
+    counterexample : Counterexample or None
+        Where the reference and the model differ (expected: the reference's value).
+    tested : dict or None
+        What testing covered (methods, lengths, complete) — verify only.
+    claims : list of Claim
+        The construction's claims against the measured values — verify only.
+    report : dict
+        The whole document ``rnncc verify|equiv --json`` prints.
+
+    ``holds`` and ``outcome`` say it in the CLI's words: "proved", "refuted" or "tested".
+
+    Examples
+    --------
+    >>> v = rnncc.equiv("examples/binary_value_wfa.json", "examples/wfa_binary_value.att")
+    >>> v.proved, v.outcome, v.counterexample
+    (True, 'proved', None)
+    """
+
+    proved: bool
+    method: str | None
+    field: str | None
+    counterexample: Counterexample | None
+    tested: dict | None
+    claims: list
+    report: dict = _dataclasses.field(repr=False, compare=False)
+
+    @property
+    def holds(self) -> bool:
+        """No counterexample and every claim met (proved, or tested without a failure)."""
+        return bool(self.report.get("holds", self.proved))
+
+    @property
+    def outcome(self) -> str:
+        """"proved", "refuted" or "tested" (held on every string tested, no proof)."""
+        if self.proved:
+            return "proved"
+        return "tested" if self.holds else "refuted"
+
+    @property
+    def certificate(self):
+        """The certificate's path (equiv) or document (verify), when one was written."""
+        c = self.report.get("certificate")
+        return c
+
+    @classmethod
+    def _of(cls, r: dict) -> "Verdict":
+        proof = r.get("proof") if isinstance(r.get("proof"), dict) else {}
+        field = r.get("field", proof.get("field"))
+        return cls(proved=bool(r.get("proved")), method=r.get("method"), field=field,
+                   counterexample=Counterexample._of(r.get("counterexample"), field),
+                   tested=r.get("tested"),
+                   claims=[Claim(c["name"], c["claimed"], c["measured"], c["ok"])
+                           for c in r.get("claims", [])],
+                   report=r)
+
+
+def _option_text(flag: str, value) -> str:
+    if isinstance(value, (list, tuple, range)) or (hasattr(value, "shape")):
+        return ",".join(_exact_text(x, flag) for x in _listed(value))
+    return _exact_text(value, flag)
+
+
+@_keywords()
+def verify(kind: str, input=None, *, random: int | None = None, length: int = 40,
+           exhaustive: int | bool | None = None, identity: int = 0, identity_length: int = 8,
+           seed: int | None = None, prove: bool = True, timing: bool = True,
+           device: str = "cpu", max_work: int = 2**34, **options) -> Verdict:
+    """Machine-check a construction, or a model against a WFA (``rnncc verify KIND [INPUT]``).
+
+    Parameters
+    ----------
+    kind : str
+        A kind of :func:`verify_kinds` ("mod-count", "wfa", "model", …).
+    input : str, os.PathLike, Model or WFA, optional
+        The kind's input: a file's path or text; kind "model" takes a :class:`Model`, the
+        "wfa" kinds a :class:`WFA` object too.
+    random : int, optional
+        Random strings to test (by default 200, or none after a proof).
+    length : int, default 40
+        The longest random string.
+    exhaustive : int or bool, optional
+        Every string of length 1..L (an int L); True: the whole fixed-length domain.
+    identity, identity_length : int
+        Rounds and longest length of polynomial identity testing (random primes).
+    seed : int, optional
+        The random seed (reported).
+    prove : bool, default True
+        Run the decision procedure where there is one.
+    timing : bool, default True
+        Report seconds.
+    device : {"cpu", "gpu"}
+    max_work : int, default 2**34
+        Refuse checks estimated above this many symbol steps before running any.
+    **options
+        The kind's own options as keywords (``k=3``, ``against=wfa``, ``family="dplr"``; True
+        for a flag; a list for a list).
+
+    Returns
+    -------
+    Verdict
+        ``proved``, ``counterexample`` (expected: the claimed function's value, got: the
+        model's), ``tested``, ``claims``; ``.holds``; ``.report`` the CLI's JSON.
+
+    Raises
+    ------
+    InputError
+        An unknown kind, an option that does not apply, bad input, an estimate above
+        ``max_work``.
+    OSError
+        An input file cannot be opened.
+
+    Examples
+    --------
+    >>> v = rnncc.verify("mod-count", k=3, random=20, seed=1, timing=False)
+    >>> v.proved, v.holds, v.outcome, v.counterexample
+    (True, True, 'proved', None)
+    >>> bad = rnncc.verify("model", rnncc.load_model("tests/cli/models/binary_value_broken.json"),
+    ...                    against=rnncc.load_wfa("examples/wfa_binary_value.att"), timing=False)
+    >>> bad.outcome, bad.counterexample
+    ('refuted', Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1)))
+    """
     if device not in ("cpu", "gpu"):
         raise InputError(f"device: '{device}': expected cpu or gpu")
-    args = []
-    for name, value in options.items():
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            args.append((flag, ""))
-        elif value is False or value is None:
-            continue
-        elif isinstance(value, (list, tuple)):
-            args.append((flag, ",".join(_exact_text(x, flag) for x in value)))
+    model = None
+    against = None
+    temporary = None
+    try:
+        if isinstance(input, Model):
+            model = input._m
+            a = options.pop("against", None)  # None: the library says what is missing
+            if a is not None and not isinstance(a, WFA) and _path(a) is None:
+                raise InputError("against: expected a WFA or a WFA file's path, got "
+                                 f"{type(a).__name__}")
+            against = None if a is None else a._w if isinstance(a, WFA) else _readable(_path(a))
+            input_text = ""
         else:
-            args.append((flag, _exact_text(value, flag)))
-    ex = None if exhaustive is None or exhaustive is False else (
-        0 if exhaustive is True else int(exhaustive))
-    return _rnncc.verify(kind, "" if input is None else str(input), args,
-                         200 if random is None else int(random), random is not None, int(length),
-                         ex, int(identity), int(identity_length), seed, prove, timing,
-                         device == "gpu", int(max_work))
+            if isinstance(input, WFA) or isinstance(options.get("against"), WFA):
+                temporary = _tempfile.TemporaryDirectory(prefix="rnncc-")
+            if isinstance(input, WFA):  # the wfa kinds read a file: the object's JSON
+                input = _write_json(input.to_json(), temporary.name, "input.wfa.json")
+            if isinstance(options.get("against"), WFA):
+                options["against"] = _write_json(options["against"].to_json(), temporary.name,
+                                                 "against.wfa.json")
+            if isinstance(options.get("against"), Model):
+                raise InputError("against: expected a WFA or a WFA file's path")
+            p = _path(input)
+            input_text = "" if input is None else (p if p is not None else str(input))
+        args = []
+        for name, value in options.items():
+            flag = "--" + name.replace("_", "-")
+            if value is True:
+                args.append((flag, ""))
+            elif value is False or value is None:
+                continue
+            elif isinstance(value, _os.PathLike):
+                args.append((flag, _os.fspath(value)))
+            else:
+                args.append((flag, _option_text(flag, value)))
+        ex = None if exhaustive is None or exhaustive is False else (
+            0 if exhaustive is True else int(exhaustive))
+        r = _rnncc.verify(kind, input_text, args, 200 if random is None else int(random),
+                          random is not None, int(length), ex, int(identity),
+                          int(identity_length), seed, prove, timing, device == "gpu",
+                          int(max_work), model, against)
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+    return Verdict._of(r)
 
 
-def verify_kinds() -> list[str]:
-    """The kinds ``verify`` takes."""
+def _write_json(document: dict, directory: str, name: str) -> str:
+    import json
+
+    path = _os.path.join(directory, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f)
+    return path
+
+
+def verify_kinds() -> list:
+    """The kinds :func:`verify` takes.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> "mod-count" in rnncc.verify_kinds(), "model" in rnncc.verify_kinds()
+    (True, True)
+    """
     return list(_rnncc.verify_kinds())
 
 
-def equiv(a, b, *, method: str = "auto", modulus: int | None = None,
-          certificate=None, timing: bool = True, max_work: int = 1 << 30) -> dict:
-    """``rnncc equiv A B ... --json``: model / WFA files; ``report["proved"]``, and the shortest
-    counterexample when refuted."""
-    return _rnncc.equiv(str(a), str(b), method, modulus,
-                        "" if certificate is None else str(certificate), timing, int(max_work))
+@_keywords()
+def equiv(a, b, *, method: str = "auto", modulus: int | None = None, certificate=None,
+          timing: bool = True, max_work: int = 1 << 30) -> Verdict:
+    """Decide whether two models / WFAs compute the same function on every string
+    (``rnncc equiv A B``).
+
+    Parameters
+    ----------
+    a : Model, WFA, str or os.PathLike
+        The reference: its value is the counterexample's ``expected``.
+    b : Model, WFA, str or os.PathLike
+        The model under test: its value is ``got``.
+    method : {"auto", "linear", "product"}
+        The forward basis (Schützenberger–Tzeng; linear models and WFAs), the product search
+        (finitely many configurations), or whichever applies.
+    modulus : int, optional
+        Decide over F_p instead of Q (linear only; a refutation there is certain, a proof holds
+        with high probability).
+    certificate : str or os.PathLike, optional
+        Write the proof's certificate here (linear only; ``rnncc check-certificate`` re-checks).
+    timing : bool, default True
+        Report seconds.
+    max_work : int, default 2**30
+        Refuse decisions estimated above this many field operations.
+
+    Returns
+    -------
+    Verdict
+        ``proved`` (True: equal on every string), ``counterexample`` (the shortest string
+        where they differ), ``report`` the CLI's JSON.
+
+    Raises
+    ------
+    InputError
+        Neither procedure applies (with both reasons), bad options.
+    OSError
+        A file cannot be opened, or the certificate cannot be written.
+
+    Examples
+    --------
+    >>> rnncc.equiv("examples/binary_value_wfa.json", "examples/wfa_binary_value.att").proved
+    True
+    >>> rnncc.equiv(rnncc.load_wfa("examples/wfa_binary_value.att"),
+    ...             "tests/cli/models/binary_value_broken.json").counterexample
+    Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1))
+    """
+    cert = "" if certificate is None else _writable(certificate)
+    return Verdict._of(_rnncc.equiv(_subject(a, "a"), _subject(b, "b"), method, modulus, cert,
+                                    timing, int(max_work)))
 
 
-def depth(arch: str | Sequence[str] | None = None, *, models: Sequence | None = None,
-          lengths: str | None = None, target: str = "arith", max_gates: int = 1 << 26,
-          fits: bool = False):
-    """``rnncc depth``: one dict per (architecture, n) — arch, n, size, depth,
-    bounded_fanin_depth. ``fits=True``: the whole ``rnncc depth --json`` document (points,
-    fitted growth laws chosen by AICc, skipped)."""
-    if isinstance(arch, (list, tuple)):
+@_dataclasses.dataclass(frozen=True)
+class Minimized:
+    """The outcome of :func:`minimize`.
+
+    Attributes
+    ----------
+    model : Model
+        The general-family LRNN of least dimension, proved equal to the input on every
+        nonempty string.
+    dimension : int
+        The input's dimension (a model's d·m + 1 after homogenizing).
+    forward_dimension : int
+        After the forward reduction.
+    minimal_dimension : int
+        The Hankel rank.
+    proved : bool
+        Always True (a failed proof is a bug, raised).
+    method : str
+        The decider that proved it.
+    report : dict
+        The document ``rnncc minimize --json`` prints.
+
+    Examples
+    --------
+    >>> rnncc.minimize("examples/wfa_binary_value.att").minimal_dimension
+    2
+    """
+
+    model: Model
+    dimension: int
+    forward_dimension: int
+    minimal_dimension: int
+    proved: bool
+    method: str
+    report: dict = _dataclasses.field(repr=False, compare=False)
+
+
+@_keywords()
+def minimize(subject, *, max_work: int = 1 << 30) -> Minimized:
+    """Reduce a one-layer LRNN or a WFA to an equal LRNN of least dimension
+    (``rnncc minimize``).
+
+    Parameters
+    ----------
+    subject : Model, WFA, str or os.PathLike
+        The model or WFA (or its file).
+    max_work : int, default 2**30
+        Refuse reductions estimated above this many field operations.
+
+    Returns
+    -------
+    Minimized
+
+    Raises
+    ------
+    InputError
+        Not a one-layer LRNN or WFA; an estimate above ``max_work``.
+    OSError
+        The file cannot be opened.
+
+    Examples
+    --------
+    >>> r = rnncc.minimize("examples/binary_value_wfa.json")
+    >>> r.dimension, r.minimal_dimension, r.model.describe()
+    (3, 2, 'lrnn/general d=2 m=1')
+    """
+    model, report = _rnncc.minimize(_subject(subject, "subject"), int(max_work))
+    return Minimized(model=Model(model), dimension=report["dimension"],
+                     forward_dimension=report["forward_dimension"],
+                     minimal_dimension=report["minimal_dimension"], proved=report["proved"],
+                     method=report["method"], report=report)
+
+
+@_dataclasses.dataclass(frozen=True)
+class DepthPoint:
+    """One measured (architecture or model, n) of :func:`depth`.
+
+    Attributes
+    ----------
+    arch : str
+        The built-in architecture, or the model's label (file stem or model name).
+    n : int
+    size : int
+    depth : int
+        Unbounded fan-in depth.
+    bounded_fanin_depth : int
+        Depth with fan-in 2.
+
+    Examples
+    --------
+    >>> rnncc.depth(["diagonal"], lengths=[4])[0]
+    DepthPoint(arch='diagonal', n=4, size=127, depth=10, bounded_fanin_depth=11)
+    """
+
+    arch: str
+    n: int
+    size: int
+    depth: int
+    bounded_fanin_depth: int
+
+
+class DepthTable:
+    """What :func:`depth` measured: one :class:`DepthPoint` per (architecture, n), the growth
+    laws fitted to each architecture's depths, and the whole ``rnncc depth --json`` document.
+
+    Iterating gives the points; ``len`` counts them; ``table[k]`` is the k-th.
+
+    Examples
+    --------
+    >>> t = rnncc.depth(["diagonal"], lengths=[4, 8, 16])
+    >>> [(p.n, p.depth) for p in t]
+    [(4, 10), (8, 12), (16, 14)]
+    """
+
+    def __init__(self, report: dict):
+        self.report = report
+        fields = {f.name for f in _dataclasses.fields(DepthPoint)}
+        self.points = [DepthPoint(**{k: v for k, v in p.items() if k in fields})
+                       for p in report["points"]]
+
+    @property
+    def fits(self) -> list:
+        """The growth laws chosen by AICc per architecture (dicts as the CLI's JSON)."""
+        return list(self.report.get("fits", []))
+
+    @property
+    def skipped(self) -> list:
+        """Architectures left out, with the reason ("pd: …")."""
+        return list(self.report.get("skipped", []))
+
+    def to_dict(self) -> dict:
+        """The whole document ``rnncc depth --json`` prints (points, fits, skipped).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> sorted(rnncc.depth(["diagonal"], lengths="2..64").to_dict())
+        ['criterion', 'fits', 'points', 'skipped']
+        """
+        return self.report
+
+    def plot(self, ax=None):
+        """Depth against n on log-log axes with the fitted laws, as ``rnncc depth --plot``.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Draw here (a new figure's axes otherwise).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Raises
+        ------
+        ImportError
+            matplotlib is not installed.
+
+        Examples
+        --------
+        >>> ax = rnncc.depth(["diagonal", "deltanet"], lengths="2..64").plot()  # doctest: +SKIP
+        """
+        from .plotting import plot_depth
+
+        return plot_depth(self.report, ax=ax)
+
+    def __iter__(self):
+        return iter(self.points)
+
+    def __len__(self):
+        return len(self.points)
+
+    def __getitem__(self, k):
+        return self.points[k]
+
+    def __repr__(self):
+        archs = list(dict.fromkeys(p.arch for p in self.points))
+        ns = sorted({p.n for p in self.points})
+        laws = {f.get("arch"): f.get("chosen") for f in self.fits}
+        return f"DepthTable(archs={archs}, n={ns}, fits={laws})"
+
+
+@_keywords({"model": "models", "arch": "arch", "lengths": "lengths"})
+def depth(arch=None, *, models=None, lengths=None, target: str = "arith",
+          max_gates: int = 1 << 26, fits: bool | None = None) -> DepthTable:
+    """Measure circuit depth against n for architectures and models (``rnncc depth``).
+
+    Parameters
+    ----------
+    arch : str or list of str, optional
+        Built-in architectures (diagonal, s4, pd, dplr, deltanet, gdn, rwkv7, relu-rnn, uhat,
+        hybrid, counter); all of them when neither ``arch`` nor ``models`` is given.
+    models : list of Model, str or os.PathLike, optional
+        Your models (objects or files), labelled by name / file stem.
+    lengths : str, list or range, optional
+        "A..B" (A, 2A, 4A, … up to B, and B) or the lengths themselves.
+    target : {"arith", "boolean", "threshold"}
+    max_gates : int, default 2**26
+        Refuse any circuit estimated above this many gates before compiling.
+    fits : bool, optional
+        Fit growth laws (c·log n, c·log² n, c·n, … by AICc); by default when the lengths
+        suffice, True to insist.
+
+    Returns
+    -------
+    DepthTable
+
+    Raises
+    ------
+    InputError
+        An unknown architecture, bad lengths, a model the target has no compiler for.
+    OSError
+        A model file cannot be opened.
+
+    Examples
+    --------
+    >>> t = rnncc.depth(["diagonal", "deltanet"], lengths="2..64")
+    >>> t[0], len(t)
+    (DepthPoint(arch='diagonal', n=2, size=68, depth=8, bounded_fanin_depth=9), 12)
+    >>> [(f["arch"], f["chosen"]) for f in t.fits]
+    [('diagonal', 'a*log2(n)+b'), ('deltanet', 'a*log2(n)+b')]
+    """
+    if arch is not None and not isinstance(arch, str):
         arch = ",".join(arch)
-    report = _rnncc.depth(arch, [str(m) for m in (models or [])], lengths, target, max_gates,
-                          fits)
-    return report if fits else report["points"]
+    subjects = []
+    for k, m in enumerate(models or []):
+        subjects.append(m._m if isinstance(m, Model) else _subject(m, f"models[{k}]"))
+    if lengths is not None and not isinstance(lengths, str):
+        lengths = [int(n) for n in _listed(lengths)]
+    return DepthTable(_rnncc.depth(arch, subjects, lengths, target, int(max_gates), fits))
+
+
+# The modules beside this one (plotting, importing) are imported on use, never here: numpy and
+# matplotlib stay optional.
+del annotations

@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "circuits/depth_growth.hpp"
+#include "rnn/model_json.hpp"
 
 using namespace rnncc;
 
@@ -164,6 +165,23 @@ TEST_CASE("model files are measured next to the architectures", "[depth-growth]"
   REQUIRE_THROWS_WITH(
       model_depth_subject(dir + "dplr_d3.json", DepthTarget::threshold),
       Catch::Contains("dplr_d3.json: no threshold circuit") && Catch::Contains("TC⁰ = NC¹"));
+  // A model in memory (the Python package's objects): measured as its file is; a refusal names
+  // its label and the keyword that gave it.
+  const auto from_memory =
+      measure_subjects({{"m", model_depth_subject(load_model(dir + "dplr_d3.json"), "m",
+                                                  DepthTarget::arithmetic, "models")}},
+                       {4, 16}, DepthTarget::arithmetic, 1u << 26);
+  const auto from_file =
+      measure_subjects({{"m", model_depth_subject(dir + "dplr_d3.json", DepthTarget::arithmetic)}},
+                       {4, 16}, DepthTarget::arithmetic, 1u << 26);
+  REQUIRE(from_memory.size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    REQUIRE(from_memory[k].size == from_file[k].size);
+    REQUIRE(from_memory[k].depth == from_file[k].depth);
+  }
+  REQUIRE_THROWS_WITH(model_depth_subject(load_model(dir + "dplr_d3.json"), "mine",
+                                          DepthTarget::threshold, "models"),
+                      Catch::StartsWith("models: mine: no threshold circuit"));
 }
 
 TEST_CASE("measured: every LRNN family grows like log n, the ReLU RNN like n", "[depth-growth]") {

@@ -1,4 +1,4 @@
-"""verify, equiv and depth: the reports as dicts, equal to the CLI's --json documents."""
+"""verify, equiv and depth: typed results whose .report is the CLI's --json document."""
 
 import pytest
 
@@ -9,20 +9,20 @@ def test_verify_matches_cli(cli):
     r = rnncc.verify("mod-count", k=3, random=30, seed=5, timing=False)
     rc, expected = cli("verify", "mod-count", "--k", 3, "--random", 30, "--seed", 5,
                        "--no-timing", "--json", check_json=True)
-    assert rc == 0 and r == expected and r["holds"] is True
+    assert rc == 0 and r.report == expected and r.holds is True and r.proved
 
 
 def test_verify_with_input_and_exhaustive(cli):
     r = rnncc.verify("wfa", "examples/wfa_binary_value.att", exhaustive=4, seed=1, timing=False)
     rc, expected = cli("verify", "wfa", "examples/wfa_binary_value.att", "--exhaustive", 4,
                        "--seed", 1, "--no-timing", "--json", check_json=True)
-    assert rc == 0 and r == expected
+    assert rc == 0 and r.report == expected
 
 
 def test_verify_diagnostics():
     with pytest.raises(rnncc.InputError, match="expected .*mod-count"):
         rnncc.verify("nonsense")
-    with pytest.raises(rnncc.InputError, match="--against|does not apply"):
+    with pytest.raises(rnncc.InputError, match="against.*does not apply"):
         rnncc.verify("mod-count", k=3, against="x.wfa")
 
 
@@ -34,7 +34,7 @@ def test_verify_max_work(cli):
         rnncc.verify("mod-count", k=3, random=200, max_work=7999)
     rc, _, err = cli("verify", "mod-count", "--k", 3, "--random", 200, "--max-work", 7999)
     assert rc == 2 and "about 8000 symbol steps" in err
-    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, timing=False)["holds"]
+    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, timing=False).holds
 
 
 @pytest.mark.parametrize("a,b,method", [
@@ -46,14 +46,16 @@ def test_equiv_matches_cli(cli, a, b, method):
     r = rnncc.equiv(a, b, method=method, timing=False)
     rc, expected = cli("equiv", a, b, "--method", method, "--json", "--no-timing",
                        check_json=True)
-    assert r == expected
-    assert rc == (0 if r["proved"] else 1)
+    assert r.report == expected
+    assert rc == (0 if r.proved else 1)
 
 
 def test_equiv_refuted_counterexample():
     r = rnncc.equiv("tests/cli/models/binary_value_broken.json", "examples/wfa_binary_value.att")
-    assert r["proved"] is False and r["counterexample"]["input"] == "1"
-    assert r["counterexample"]["expected"] == ["2"] and r["counterexample"]["got"] == ["1"]
+    assert r.proved is False and r.outcome == "refuted" and r.counterexample.input == "1"
+    # expected: the first subject's value (the broken model's 2), got: the second's (1)
+    assert r.counterexample.expected == 2 and r.counterexample.got == 1
+    assert r.report["counterexample"]["expected"] == ["2"]
 
 
 def test_equiv_diagnostics(tmp_path, cli):
@@ -68,26 +70,26 @@ def test_equiv_diagnostics(tmp_path, cli):
 
 
 def test_depth_rows_match_cli(cli):
-    rows = rnncc.depth(["diagonal", "pd"], lengths="2..16")
+    table = rnncc.depth(["diagonal", "pd"], lengths="2..16")
     rc, expected = cli("depth", "--arch", "diagonal,pd", "--lengths", "2..16", "--json",
                        check_json=True)
-    assert rc == 0 and rows == expected["points"]
-    assert rows[0].keys() == {"arch", "n", "size", "depth", "bounded_fanin_depth"}
-    full = rnncc.depth(["diagonal", "pd"], lengths="2..16", fits=True)
-    assert full == expected
+    assert rc == 0 and table.to_dict() == expected
+    assert [p.__dict__ for p in table] == expected["points"]
+    assert table.fits == expected["fits"] and len(table.fits) == 2
+    assert rnncc.depth(["diagonal", "pd"], lengths=[2, 4, 8, 16], fits=True).to_dict() == expected
 
 
 def test_depth_of_model_files(cli):
-    rows = rnncc.depth(models=["examples/mamba_diagonal.json"], lengths="2..16")
+    table = rnncc.depth(models=["examples/mamba_diagonal.json"], lengths="2..16")
     rc, expected = cli("depth", "--model", "examples/mamba_diagonal.json", "--lengths", "2..16",
                        "--json", check_json=True)
-    assert rows == expected["points"] and [r["arch"] for r in rows] == ["mamba_diagonal"] * 4
+    assert table.to_dict() == expected and [p.arch for p in table] == ["mamba_diagonal"] * 4
     # rows alone need no fit, so fewer lengths than the fits need are fine here
     assert len(rnncc.depth(models=["examples/mamba_diagonal.json"], lengths="2..8")) == 3
 
 
 def test_depth_diagnostics():
-    with pytest.raises(rnncc.InputError, match="lengths|--lengths"):
+    with pytest.raises(rnncc.InputError, match="^lengths: "):
         rnncc.depth(["diagonal"], lengths="8..2")
     with pytest.raises(rnncc.InputError):
         rnncc.depth(["no-such-arch"], lengths="2..8")

@@ -94,3 +94,19 @@ TEST_CASE("minimize: a redundant WFA (two copies of one) shrinks to the copy's d
   product.readout.clear();
   REQUIRE_THROWS_AS(minimize(product), InputError);
 }
+
+TEST_CASE("minimize_and_prove: the reduction with its proof, and the --json document") {
+  const Wfa a = load_wfa(test::example("wfa_binary_value.att"));
+  const ProvedMinimization p = minimize_and_prove(from_wfa(a), "m");
+  REQUIRE(p.dimension == 2);
+  REQUIRE(p.minimized.reduced.dim == 2);
+  REQUIRE(p.proof.equivalent);
+  REQUIRE(p.minimized.model.name == "m");
+  const auto j = minimize_json(p, std::nullopt);
+  REQUIRE(j["dimension"] == 2);
+  REQUIRE(j["minimal_dimension"] == 2);
+  REQUIRE(j["proved"] == true);
+  REQUIRE(j["method"] == p.proof.method);
+  REQUIRE(j["output"].is_null());
+  REQUIRE(minimize_json(p, std::string("out.json"))["output"] == "out.json");
+}
