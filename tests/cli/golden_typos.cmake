@@ -27,3 +27,4 @@ rnncc_golden(typo-scan-argument 2 typo_scan_argument.txt stderr compile examples
 rnncc_golden(typo-precision 2 typo_precision.txt stderr run examples/parity_deltanet.json 01 --precision lgo:8)
 rnncc_golden(typo-family 2 typo_family.txt stderr verify wfa examples/wfa_count_ab.att --family deltnet)
 rnncc_golden(typo-method 2 typo_method.txt stderr equiv examples/wfa_binary_value.att examples/binary_value_wfa.json --method prodcut)
+rnncc_golden(typo-arch 2 typo_arch.txt stderr depth --arch diagnal,s4)
