@@ -48,7 +48,10 @@ std::optional<std::string> closest_name(std::string_view word,
   for (const std::string& c : candidates) {
     if (c == word) continue;
     const std::size_t d = edit_distance(word, c);
-    if (d < best_distance) best = &c, best_distance = d;  // strict: the first of a tie stays
+    if (d < best_distance) {  // strict: the first of a tie stays
+      best = &c;
+      best_distance = d;
+    }
   }
   if (best) return *best;
   const std::string* extension = nullptr;
