@@ -4,6 +4,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/modp.hpp"
+#include "algebra/suggest.hpp"
 
 namespace rnncc {
 
@@ -43,19 +44,23 @@ PrecisionSpec parse_precision(std::string_view text, const std::string& flag) {
     spec.modulus = *p;
     return spec;
   }
-  throw InputError(flag, "'" + std::string(text) + "': " + expected);
+  throw InputError(flag, with_suggestion_before_colon("'" + std::string(text) + "': " + expected,
+                                                      text, {"exact", "log", "mod"}));
 }
 
 Rounding parse_rounding(std::string_view text, const std::string& flag) {
   if (text == "nearest-even") return Rounding::nearest_even;
   if (text == "toward-zero") return Rounding::toward_zero;
-  throw InputError(flag, "'" + std::string(text) + "': expected nearest-even or toward-zero");
+  throw InputError(
+      flag, with_suggestion("'" + std::string(text) + "': expected nearest-even or toward-zero",
+                            text, {"nearest-even", "toward-zero"}));
 }
 
 Overflow parse_overflow(std::string_view text, const std::string& flag) {
   if (text == "saturate") return Overflow::saturate;
   if (text == "error") return Overflow::error;
-  throw InputError(flag, "'" + std::string(text) + "': expected saturate or error");
+  throw InputError(flag, with_suggestion("'" + std::string(text) + "': expected saturate or error",
+                                         text, {"saturate", "error"}));
 }
 
 void check_int_bits(const PrecisionSpec& spec, const std::string& flag) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/finite_state.hpp"
 #include "circuits/compile/lrnn.hpp"
@@ -353,7 +354,9 @@ std::vector<std::string> parse_architectures(const std::string& text, const std:
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError(flag, "unknown architecture '" + name + "' (known: " + list + ")");
+      throw InputError(
+          flag, with_suggestion("unknown architecture '" + name + "' (known: " + list + ")", name,
+                                known));
     }
     out.push_back(name);
     at = comma + 1;

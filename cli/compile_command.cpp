@@ -11,6 +11,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/precision.hpp"
+#include "algebra/suggest.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
@@ -223,7 +224,8 @@ Action add_eval_command(CLI::App& app) {
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     if (f->device != "cpu" && f->device != "gpu")
-      throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
+      throw InputError("--device", with_suggestion("'" + f->device + "': expected cpu or gpu",
+                                                   f->device, {"cpu", "gpu"}));
     f->options.device = f->device == "gpu" ? BulkDevice::gpu : BulkDevice::cpu;
     const CompiledCircuit c = load_circuit(f->path);
     check_eval_work(c.circuit, f->options, f->outputs, f->max_work, f->max_patterns, f->max_values);

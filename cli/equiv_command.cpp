@@ -15,6 +15,7 @@
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"
+#include "cli/usage_errors.hpp"
 #include "verify/certificate.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
@@ -131,7 +132,7 @@ Action add_equiv_command(CLI::App& app) {
   cmd->add_option("--method", f->method,
                   "linear (forward basis), product (product search over finitely many "
                   "reachable states) or auto (linear when both are linear, else product)")
-      ->check(CLI::IsMember({"linear", "product", "auto"}));
+      ->check(choice_of({"linear", "product", "auto"}));
   cmd->add_option("--modulus", f->modulus, "decide over F_p instead of Q (p prime)");
   cmd->add_option("--certificate", f->certificate, "write the proof (JSON) to this file");
   cmd->add_flag("--json", f->json, "print JSON");

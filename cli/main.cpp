@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"
 #include "cli/progress.hpp"
+#include "cli/usage_errors.hpp"
 
 #ifndef RNNCC_VERSION
 #define RNNCC_VERSION "unknown"
@@ -65,8 +66,8 @@ int run_rnncc(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "rnncc: error: " << e.what() << "\n(run with --help for the usage)\n";
+  } catch (const CLI::ParseError& e) {  // a typo: "did you mean …?" (cli/usage_errors.hpp)
+    std::cerr << rnncc::cli::usage_error(app, e);
     return 2;
   }
   for (auto& action : actions)

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
 #include "circuits/io/output_file.hpp"
@@ -37,7 +38,9 @@ TmHybridOptions::Defect parse_defect(const std::string& d) {
   if (d == "none") return TmHybridOptions::Defect::none;
   if (d == "off-by-one") return TmHybridOptions::Defect::off_by_one_position;
   if (d == "leftmost-ties") return TmHybridOptions::Defect::leftmost_ties;
-  throw InputError("--defect", "'" + d + "': expected none, off-by-one or leftmost-ties");
+  throw InputError("--defect",
+                   with_suggestion("'" + d + "': expected none, off-by-one or leftmost-ties", d,
+                                   {"none", "off-by-one", "leftmost-ties"}));
 }
 
 void add_machine_flags(CLI::App* cmd, TmFlags& f) {
@@ -106,7 +109,6 @@ Action add_tm_commands(CLI::App& app) {
   CLI::App* ct = construct->add_subcommand(
       "tm",
       "the hybrid model of a Turing machine; run it with `rnncc run MODEL PROMPT --generate N`");
-  ct->allow_extras(false);  // `construct` itself keeps a first word that is no kind
   add_machine_flags(ct, *f);
   ct->add_option("--input", f->input, "tape symbols written from cell 0 (sets the printed prompt)");
   ct->add_option("-o,--output", f->output, "MODEL.json")->required();

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
@@ -151,25 +152,13 @@ Action add_construct_command(CLI::App& app) {
   add_kinds(cmd, false, f->kinds);
   for (KindCommand& k : f->kinds)
     k.app->add_option("-o,--output", f->output, "MODEL.json")->required();
-  // A first word that is no kind is left over (allow_extras: the kinds' subcommands, added
-  // before, still refuse extras), so that the action can name the kinds, `tm` included.
-  cmd->allow_extras();
-  cmd->parse_complete_callback([cmd] {
-    if (cmd->get_subcommands().empty() &&
-        (cmd->remaining().empty() || cmd->remaining().front().rfind('-', 0) == 0))
-      throw CLI::RequiredError("KIND");
-  });
+  // A first word that is no kind is refused by the parse, which names the nearest kind and
+  // lists them all, `tm` included (cli/usage_errors.hpp).
+  cmd->require_subcommand(1);
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     KindCommand* k = parsed(f->kinds);
-    if (!k) {
-      if (!cmd->get_subcommands().empty()) return -1;  // `construct tm` (cli/tm_command.cpp)
-      std::vector<std::string> names;
-      for (const CLI::App* sub : cmd->get_subcommands([](CLI::App*) { return true; }))
-        names.push_back(sub->get_name());
-      throw InputError("construct",
-                       "'" + cmd->remaining().front() + "': expected " + one_of(names));
-    }
+    if (!k) return -1;  // `construct tm` (cli/tm_command.cpp)
     if (k->input.empty() && !k->kind->input_help.empty() && !k->kind->input_optional)
       throw InputError("INPUT",
                        "construct " + k->kind->name + " needs an input (a WFA file or a formula)");
@@ -234,7 +223,8 @@ Action add_verify_command(CLI::App& app) {
     k->kind->check_applicable(args, verify_registry());
     if (k->app->count("--exhaustive")) f->options.exhaustive = f->exhaustive.value_or(0);
     if (f->device != "cpu" && f->device != "gpu")
-      throw InputError("--device", "'" + f->device + "': expected cpu or gpu");
+      throw InputError("--device", with_suggestion("'" + f->device + "': expected cpu or gpu",
+                                                   f->device, {"cpu", "gpu"}));
     f->options.gpu = f->device == "gpu";
     f->options.prove = !f->no_proof;
     f->options.timing = !f->no_timing;

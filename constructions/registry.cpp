@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 #include "rnn/model_json.hpp"
 
 // The registrations: one line per construction file, each naming the file whose
@@ -76,7 +77,8 @@ void check_value(const OptionSpec& o, const std::string& value) {
       return;
     case OptionKind::choice:
       if (std::find(o.allowed.begin(), o.allowed.end(), value) == o.allowed.end())
-        throw InputError(o.name, "'" + value + "': expected " + one_of(o.allowed));
+        throw InputError(o.name, with_suggestion("'" + value + "': expected " + one_of(o.allowed),
+                                                 value, o.allowed));
       return;
     case OptionKind::whole_number:
       if (!parse_whole_number(value))

@@ -1,6 +1,7 @@
 #include "verify/equivalence_report.hpp"
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 #include "verify/certificate.hpp"
 
 namespace rnncc {
@@ -39,7 +40,9 @@ EquivalenceInputs equivalence_inputs(const SubjectFile& a, const SubjectFile& b,
     return in;
   }
   if (method != "auto")
-    throw InputError("--method", "expected linear, product or auto, got '" + method + "'");
+    throw InputError("--method",
+                     with_suggestion("expected linear, product or auto, got '" + method + "'",
+                                     method, {"linear", "product", "auto"}));
   std::string not_linear;
   for (const SubjectFile* s : {&a, &b}) {
     try {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 
 namespace rnncc {
 
@@ -64,7 +65,10 @@ Scan parse_scan(std::string_view text, const std::string& flag) {
     s.chunk = number(text.substr(8), 4096);
     return s;
   }
-  throw InputError(flag, "'" + std::string(text) + "': " + expected);
+  throw InputError(
+      flag, with_suggestion_before_colon("'" + std::string(text) + "': " + expected, text,
+                                         {"sequential", "sklansky", "kogge-stone", "brent-kung",
+                                          "ladner-fischer", "chunked"}));
 }
 
 FixedFormat Precision::format(std::size_t n) const {

@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/precision.hpp"
+#include "algebra/suggest.hpp"
 #include "circuits/compile/attention.hpp"
 #include "circuits/compile/finite_state.hpp"
 #include "circuits/compile/iterated_multiplication.hpp"
@@ -34,7 +35,8 @@ CircuitTarget parse_target(const std::string& text, const std::string& flag) {
   if (text == "arith") return CircuitTarget::arithmetic;
   if (text == "boolean") return CircuitTarget::boolean;
   if (text == "threshold") return CircuitTarget::threshold;
-  throw InputError(flag, "'" + text + "': expected arith, boolean or threshold");
+  throw InputError(flag, with_suggestion("'" + text + "': expected arith, boolean or threshold",
+                                         text, {"arith", "boolean", "threshold"}));
 }
 
 void parse_target_precision(const std::string& text, Precision& precision,
@@ -43,7 +45,9 @@ void parse_target_precision(const std::string& text, Precision& precision,
   try {
     p = parse_precision(text, flag);  // the syntax of `rnncc run --precision`
   } catch (const InputError&) {
-    throw InputError(flag, "'" + text + "': expected exact or log:C (C an integer 1..64)");
+    throw InputError(flag, with_suggestion_before_colon(
+                               "'" + text + "': expected exact or log:C (C an integer 1..64)", text,
+                               {"exact", "log"}));
   }
   if (p.kind == PrecisionSpec::Kind::mod)
     throw InputError(flag, "'" + text +
@@ -60,10 +64,14 @@ TargetOptions parse_target_options(const TargetText& text, const std::string& pr
   CompileOptions& o = t.compile;
   o.scan = parse_scan(text.scan, prefix + "scan");
   if (text.outputs != "last" && text.outputs != "all")
-    throw InputError(prefix + "outputs", "'" + text.outputs + "': expected last or all");
+    throw InputError(prefix + "outputs",
+                     with_suggestion("'" + text.outputs + "': expected last or all", text.outputs,
+                                     {"last", "all"}));
   o.outputs = text.outputs == "all" ? OutputMode::all : OutputMode::last;
   if (text.structure != "auto" && text.structure != "dense")
-    throw InputError(prefix + "structure", "'" + text.structure + "': expected auto or dense");
+    throw InputError(prefix + "structure",
+                     with_suggestion("'" + text.structure + "': expected auto or dense",
+                                     text.structure, {"auto", "dense"}));
   o.structure = text.structure == "dense" ? Structure::dense : Structure::automatic;
   o.budget.max_gates = text.max_gates;
   t.target = parse_target(text.target, prefix + "target");

@@ -21,7 +21,6 @@ rnncc_golden(err-relu-mod-p 2 err_relu_mod_p.txt stderr run examples/relu_counte
 rnncc_golden(err-overflow 2 err_overflow.txt stderr run examples/binary_value_wfa.json 1011 --precision log:1 --overflow error)
 rnncc_golden(err-malformed-json 2 err_malformed_json.txt stderr run tests/cli/models/malformed.json 01)
 rnncc_golden(err-wrong-shape 2 err_wrong_shape.txt stderr run tests/cli/models/wrong_shape.json 01)
-rnncc_golden(err-no-subcommand 2 err_no_subcommand.txt stderr)
 rnncc_golden(err-int-bits-range 2 err_int_bits_range.txt stderr run examples/binary_value_wfa.json 1 --precision log:1 --int-bits 0)
 rnncc_golden(err-int-bits-not-log 2 err_int_bits_not_log.txt stderr run examples/binary_value_wfa.json 1 --int-bits 4)
 rnncc_golden(err-unknown-flag 2 err_unknown_flag.txt stderr run examples/binary_value_wfa.json 1 --precison exact)

@@ -244,8 +244,11 @@ TEST_CASE("option values are checked, naming the flag") {
   };
   CHECK(error("wfa", "--family", "lstm") ==
         "--family: 'lstm': expected general, dplr, deltanet or pd");
+  // A value near an allowed one names it (algebra/suggest.hpp: the first of equally near ones).
+  CHECK(error("wfa", "--family", "deltnet") ==
+        "--family: 'deltnet': expected general, dplr, deltanet or pd\ndid you mean deltanet?");
   CHECK(error("parity", "--beta-range", "(0,3)") ==
-        "--beta-range: '(0,3)': expected any, (0,1), (0,1], (0,2) or (0,2]");
+        "--beta-range: '(0,3)': expected any, (0,1), (0,1], (0,2) or (0,2]\ndid you mean (0,1)?");
   CHECK(error("graph-walk", "--vertices", "-4") ==
         "--vertices: '-4': expected a whole number from 0 to 2^64 − 1");
   CHECK(error("matmul3", "--modulus", "29x") ==
