@@ -672,7 +672,7 @@ py::object depth_report(const std::optional<std::string>& arch,
     points.insert(points.end(), more.begin(), more.end());
     if (fits_wanted) fits = fit_depths(points);
   }
-  return to_python(depth_json(points, fits, skipped));
+  return to_python(depth_json(points, fits, skipped, target));
 }
 
 // A WFA file's text: JSON when `source` ends in .json, else AT&T text (as load_wfa decides).

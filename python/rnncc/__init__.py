@@ -58,6 +58,10 @@ __all__ = [
     "depth",
     "families",
     "has_graphviz",
+    "from_arrays",
+    "import_weights",
+    "Imported",
+    "Agreement",
 ]
 
 has_graphviz = _rnncc.has_graphviz
@@ -2185,6 +2189,8 @@ def depth(arch=None, *, models=None, lengths=None, target: str = "arith",
     return DepthTable(_rnncc.depth(arch, subjects, lengths, target, int(max_gates), fits))
 
 
-# The modules beside this one (plotting, importing) are imported on use, never here: numpy and
-# matplotlib stay optional.
+# Floats in (docs/import.md): rnncc.importing needs neither numpy nor matplotlib, so its entry
+# points are re-exported here; rnncc.plotting (matplotlib) is imported on use, never here.
+from .importing import Agreement, Imported, from_arrays, import_weights  # noqa: E402
+
 del annotations
