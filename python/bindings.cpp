@@ -39,6 +39,7 @@
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/certificate.hpp"
+#include "verify/check_certificate.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/minimize.hpp"
@@ -481,7 +482,7 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
                          std::optional<std::size_t> exhaustive, std::size_t identity,
                          std::size_t identity_length, std::optional<std::uint64_t> seed, bool prove,
                          bool timing, bool gpu, std::uint64_t max_work, std::optional<Model> model,
-                         const py::object& against) {
+                         const py::object& against, const std::string& certificate_path) {
   const Registry& registry = verify_registry();
   const ConstructionKind* kind = nullptr;
   std::vector<std::string> names;
@@ -522,6 +523,11 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
   o.prove = prove;
   o.timing = timing;
   o.gpu = gpu;
+  o.certificate = !certificate_path.empty();
+  // As `rnncc verify --certificate FILE`: opened before the work (an unwritable path is refused
+  // at once), committed only when a proof wrote a certificate.
+  std::optional<OutputFile> certificate;
+  if (o.certificate) certificate.emplace(certificate_path);
   VerifyReport r;
   {
     py::gil_scoped_release unlocked;
@@ -530,6 +536,13 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
       throw InputError("exhaustive", "give a length: every string of length 1..L");
     cli::check_verify_work(c, o, max_work, "max_work");
     r = verify(c, o);
+  }
+  if (r.proof && !r.proof->certificate_json.empty()) {
+    certificate->write(r.proof->certificate_json);
+    certificate->commit();
+    r.proof->certificate = certificate_path;
+  } else if (o.certificate && !(r.proof && r.proof->no_certificate)) {
+    r.notes.push_back("no certificate written: nothing was proved for every length");
   }
   return to_python(to_json(r));
 }
@@ -854,6 +867,20 @@ void bind_checks(py::module_& m) {
     return names;
   });
   m.def("equiv", &equiv_report);
+  // `rnncc check-certificate F G FILE`: the independent checker's verdict and every broken rule.
+  m.def("check_certificate", [](const py::object& f, const py::object& g, const std::string& path) {
+    const SubjectFile a = subject_of(f, "f"), b = subject_of(g, "g");
+    const std::string text = read_certificate_file(path);
+    CertificateCheck c;
+    {
+      py::gil_scoped_release unlocked;
+      c = check_certificate(a, b, text);
+    }
+    if (c.other_models || c.not_json)
+      throw InputError(path, c.problems.empty() ? std::string("not a certificate of these models")
+                                                : c.problems.front());
+    return py::make_tuple(c.ok, c.problems);
+  });
   m.def("depth", &depth_report);
   m.def("minimize", &minimize_report);
 }

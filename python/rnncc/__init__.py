@@ -54,6 +54,8 @@ __all__ = [
     "verify",
     "verify_kinds",
     "equiv",
+    "check_certificate",
+    "CertificateCheck",
     "minimize",
     "depth",
     "families",
@@ -182,9 +184,10 @@ def _exact_text(x, where: str) -> str:
     if _is_bool(x):
         return "1" if x else "0"
     if isinstance(x, _numbers.Integral):
-        return str(int(x))
+        return _int_text(int(x))
     if isinstance(x, _Fraction):
-        return f"{x.numerator}/{x.denominator}" if x.denominator != 1 else str(x.numerator)
+        n = _int_text(x.numerator)
+        return n if x.denominator == 1 else f"{n}/{_int_text(x.denominator)}"
     if isinstance(x, str):
         return x
     if isinstance(x, _numbers.Rational):
@@ -286,8 +289,39 @@ def _per_symbol(values, alphabet: list[str], name: str, convert):
                      f"alphabet order (a list or an array stacked on its first axis)")
 
 
+# Python ≥ 3.11 refuses int(text) and str(int) beyond 4300 decimal digits (CVE-2020-10735); exact
+# runs of trained models reach far more (a float64 parameter is a 53-bit dyadic rational, and its
+# n-th power has 53·n bits). Longer texts are split in halves: v = high·10^k + low.
+_DIGITS = 4000
+
+
+def _big_int(digits: str) -> int:
+    """The integer a decimal text spells, of any length."""
+    if digits[:1] in "+-":
+        return -_big_int(digits[1:]) if digits[0] == "-" else _big_int(digits[1:])
+    if len(digits) <= _DIGITS:
+        return int(digits)
+    k = len(digits) // 2
+    return _big_int(digits[:-k]) * 10**k + _big_int(digits[-k:])
+
+
+def _int_text(i: int) -> str:
+    """The decimal text of an integer of any size."""
+    if i < 0:
+        return "-" + _int_text(-i)
+    if i.bit_length() <= 3 * _DIGITS:  # at most 3612 digits: str() takes it
+        return str(i)
+    k = int(i.bit_length() * 0.30103) // 2  # about half the digits (log10 2 = 0.30103)
+    high, low = divmod(i, 10**k)
+    return _int_text(high) + _int_text(low).rjust(k, "0")
+
+
 def _fraction(text: str) -> _Fraction:
-    return _Fraction(text)
+    """An exact value the library printed ("p/q", "-p", "0.125") as a Fraction, of any size."""
+    if len(text) <= _DIGITS or "." in text:
+        return _Fraction(text)
+    numerator, _, denominator = text.partition("/")
+    return _Fraction(_big_int(numerator), _big_int(denominator) if denominator else 1)
 
 
 # --- models and runs --------------------------------------------------------------------------
@@ -296,13 +330,13 @@ def _fraction(text: str) -> _Fraction:
 def _outputs(rows, kind: str):
     """One run's y_1..y_n (text, per position r×m) in the precision's type."""
     if kind == "exact":
-        nested = [[[_Fraction(x) for x in r] for r in y] for y in rows]
+        nested = [[[_fraction(x) for x in r] for r in y] for y in rows]
         return _array(nested, dtype=object)
     if kind == "mod":
         nested = [[[int(x) for x in r] for r in y] for y in rows]
         np = _np()
         return nested if np is None else np.array(nested, dtype=np.uint64)
-    nested = [[[float(_Fraction(x)) for x in r] for r in y] for y in rows]
+    nested = [[[float(_fraction(x)) for x in r] for r in y] for y in rows]
     np = _np()
     return nested if np is None else np.array(nested, dtype=np.float64)
 
@@ -1359,7 +1393,7 @@ class Circuit:
         if exact:
             text = [[_exact_text(x, f"inputs[{i}][{j}]") for j, x in enumerate(r)]
                     for i, r in enumerate(rows)]
-            out = [[_Fraction(x) for x in r] for r in self._c.eval_exact(text)]
+            out = [[_fraction(x) for x in r] for r in self._c.eval_exact(text)]
             if np is not None:
                 out = np.array(out, dtype=object).reshape(len(rows), n_out)
         elif self.is_boolean:
@@ -1668,7 +1702,7 @@ class Counterexample:
                 return vals[0] if len(vals) == 1 else vals
             if x is None:
                 return None
-            return int(x) if field == "F_p" else _Fraction(str(x))
+            return int(x) if field == "F_p" else _fraction(str(x))
 
         return cls(input=j["input"], position=j["position"], expected=value(j["expected"]),
                    got=value(j["got"]), report=j)
@@ -1775,7 +1809,8 @@ def _option_text(flag: str, value) -> str:
 def verify(kind: str, input=None, *, random: int | None = None, length: int = 40,
            exhaustive: int | bool | None = None, identity: int = 0, identity_length: int = 8,
            seed: int | None = None, prove: bool = True, timing: bool = True,
-           device: str = "cpu", max_work: int = 2**34, **options) -> Verdict:
+           device: str = "cpu", max_work: int = 2**34, certificate=None,
+           **options) -> Verdict:
     """Machine-check a construction, or a model against a WFA (``rnncc verify KIND [INPUT]``).
 
     Parameters
@@ -1802,6 +1837,10 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     device : {"cpu", "gpu"}
     max_work : int, default 2**34
         Refuse checks estimated above this many symbol steps before running any.
+    certificate : str or os.PathLike, optional
+        Write the every-length proof here (one LRNN layer against its WFA), for
+        :func:`check_certificate` or ``rnncc check-certificate``; where nothing is proved for
+        every length a note says so and no file is written.
     **options
         The kind's own options as keywords (``k=3``, ``against=wfa``, ``family="dplr"``; True
         for a flag; a list for a list).
@@ -1832,6 +1871,7 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     """
     if device not in ("cpu", "gpu"):
         raise InputError(f"device: '{device}': expected cpu or gpu")
+    cert = "" if certificate is None else _writable(certificate)
     model = None
     against = None
     temporary = None
@@ -1872,7 +1912,7 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
         r = _rnncc.verify(kind, input_text, args, 200 if random is None else int(random),
                           random is not None, int(length), ex, int(identity),
                           int(identity_length), seed, prove, timing, device == "gpu",
-                          int(max_work), model, against)
+                          int(max_work), model, against, cert)
     finally:
         if temporary is not None:
             temporary.cleanup()
@@ -1952,6 +1992,70 @@ def equiv(a, b, *, method: str = "auto", modulus: int | None = None, certificate
     cert = "" if certificate is None else _writable(certificate)
     return Verdict._of(_rnncc.equiv(_subject(a, "a"), _subject(b, "b"), method, modulus, cert,
                                     timing, int(max_work)))
+
+
+@_dataclasses.dataclass(frozen=True)
+class CertificateCheck:
+    """The verdict of the independent certificate checker (:func:`check_certificate`).
+
+    Attributes
+    ----------
+    valid : bool
+        The certificate proves that the two subjects agree on every nonempty prefix.
+    problems : list of str
+        Every broken rule the checker found (empty when valid).
+
+    Examples
+    --------
+    >>> rnncc.CertificateCheck(True, [])
+    CertificateCheck(valid=True, problems=[])
+    """
+
+    valid: bool
+    problems: list
+
+
+def check_certificate(f, g, certificate) -> CertificateCheck:
+    """Re-check an every-length proof with the independent checker (``rnncc check-certificate``).
+
+    The checker shares no code with the decider but the file readers: it recomputes every basis
+    vector from its word and checks each stated combination and output exactly
+    (docs/formats.md, "Equivalence certificates").
+
+    Parameters
+    ----------
+    f, g : Model, WFA, str or os.PathLike
+        The two subjects the certificate names (objects are matched by content).
+    certificate : str or os.PathLike
+        The certificate written by :func:`verify` or :func:`equiv` (``certificate=``).
+
+    Returns
+    -------
+    CertificateCheck
+        ``valid``, and the broken rules when it is not.
+
+    Raises
+    ------
+    InputError
+        The file is no certificate, or one for other models.
+    OSError
+        A file cannot be opened.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> cert = os.path.join(d, "bv.cert.json")
+    >>> rnncc.equiv("examples/wfa_binary_value.att", "examples/binary_value_wfa.json",
+    ...             certificate=cert).proved
+    True
+    >>> rnncc.check_certificate("examples/wfa_binary_value.att",
+    ...                         "examples/binary_value_wfa.json", cert)
+    CertificateCheck(valid=True, problems=[])
+    """
+    ok, problems = _rnncc.check_certificate(_subject(f, "f"), _subject(g, "g"),
+                                            _readable(_path(certificate) or str(certificate)))
+    return CertificateCheck(bool(ok), list(problems))
 
 
 @_dataclasses.dataclass(frozen=True)
