@@ -89,6 +89,9 @@ struct Common {
   Vec u;         // the head's row (w_1 − w_0 for two rows)
   double b = 0;  // the head's bias
   bool neg_eigval = false;
+  // fla's DeltaNet and GatedDeltaNet apply silu to v (inside v_conv1d, or after v_proj without
+  // the short convolution): v = silu(v_proj x) unless __metadata__ v_activation = "identity".
+  bool v_silu = true;
 
   Common(const SafeTensorsFile& file, WeightsFamily fam, const WeightsOptions& o)
       : f(file), family(fam) {
@@ -125,6 +128,17 @@ struct Common {
       neg_eigval = *o.allow_neg_eigval;
     } else if (auto it = f.metadata.find("allow_neg_eigval"); it != f.metadata.end()) {
       neg_eigval = it->second == "true" || it->second == "1" || it->second == "True";
+    }
+    if (auto it = f.metadata.find("v_activation"); it != f.metadata.end()) {
+      if (it->second == "silu")
+        v_silu = true;
+      else if (it->second == "identity")
+        v_silu = false;
+      else
+        throw InputError(f.source,
+                         "header: __metadata__: v_activation: expected \"silu\" (fla's default) "
+                         "or \"identity\", got \"" +
+                             it->second + "\"");
     }
   }
   std::string p(const std::string& name) const { return prefix + name; }
@@ -253,6 +267,8 @@ struct DeltaLayer {
       f.v = v[t];
       for (double& e : f.q) e = silu(e);
       for (double& e : f.k) e = silu(e);
+      if (cm.v_silu)
+        for (double& e : f.v) e = silu(e);
       for (std::size_t h = 0; h < H; ++h) {
         l2norm(f.q, h * dk, dk);
         l2norm(f.k, h * dk, dk);
@@ -451,6 +467,13 @@ struct RwkvLayer {
 
   explicit RwkvLayer(const Common& cm) {
     const std::size_t D = cm.D;
+    // fla's layers after the first mix v with the first layer's: v ← lerp(v, v_first,
+    // sigmoid(v_lora x_v)); v_first is not in a one-layer file.
+    if (cm.f.find(cm.p("v_lora.lora.0.weight")))
+      cm.f.fail(cm.p("v_lora.lora.0.weight"),
+                "the value residual (v ← lerp(v, v_first, sigmoid(v_lora x_v))) mixes in the first "
+                "layer's v, which a one-layer import does not have: only a first layer (no v_lora) "
+                "is imported");
     const SafeTensor& rk = cm.req("r_k", {any, any});
     H = rk.shape[0];
     dk = rk.shape[1];
@@ -468,8 +491,14 @@ struct RwkvLayer {
     al = lora(cm, "a_lora", H * dk, true);
     gl = lora(cm, "g_lora", H * dv, false);
     if (cm.opt("g_norm.weight", {H * dv})) g_norm = cm.opt("g_norm.weight", {H * dv})->values;
+    // fla stores the token-shift mixes as [1, 1, D] (broadcast over batch and time); [D] is
+    // the same vector.
     for (const char* n : {"x_r", "x_w", "x_k", "x_v", "x_a", "x_g"}) {
-      const SafeTensor* t = cm.opt(n, {D});
+      const SafeTensor* t = cm.f.find(cm.p(n));
+      if (t && t->shape.size() == 3)
+        t = cm.opt(n, {1, 1, D});
+      else
+        t = cm.opt(n, {D});
       shift.push_back(t ? t->values : Vec(D, 0.0));
     }
     c = mat_t_vec(Wo, cm.u);
