@@ -321,7 +321,8 @@ struct DeltaLayer {
 struct MambaLayer {
   std::size_t H, P, N, G, d_inner;
   FMat Win, Wout;
-  Vec in_bias, dt_bias, A_log, Dskip, norm;
+  Vec in_bias, dt_bias, A_log, norm;
+  Vec Dskip;  // per channel (d_inner)
   Conv conv;
   Vec c;  // Wₒᵀu
 
@@ -361,10 +362,14 @@ struct MambaLayer {
     if (auto* b = cm.opt("in_proj.bias", {Win.rows})) in_bias = b->values;
     conv = read_conv(cm, "conv1d", d_inner + 2 * G * N);
     dt_bias = cm.req("dt_bias", {H}).values;
-    if (auto* d = cm.opt("D", {H}))
+    // The skip D·x per channel: D is [H] (one per head), or [d_inner] with mamba_ssm's
+    // D_has_hdim.
+    Dskip.assign(d_inner, 0.0);
+    const SafeTensor* d = cm.f.find(cm.p("D"));
+    if (d && d->shape.size() == 1 && d->shape[0] == d_inner && d_inner != H)
       Dskip = d->values;
-    else
-      Dskip.assign(H, 0.0);
+    else if ((d = cm.opt("D", {H})))
+      for (std::size_t i = 0; i < d_inner; ++i) Dskip[i] = d->values[i / (d_inner / H)];
     if (auto* n = cm.opt("norm.weight", {d_inner})) norm = n->values;
     c = mat_t_vec(Wout, cm.u);
   }
@@ -413,7 +418,7 @@ struct MambaLayer {
             s = f.a[h] * s + f.dt[h] * f.xs[h * P + p] * f.B[g * N + n];
             acc += s * f.C[g * N + n];
           }
-          y[h * P + p] = acc + Dskip[h] * f.xs[h * P + p];
+          y[h * P + p] = acc + Dskip[h * P + p] * f.xs[h * P + p];
         }
       }
       for (std::size_t i = 0; i < d_inner; ++i) y[i] *= silu(f.z[i]);
@@ -857,7 +862,7 @@ struct Folder {
         for (std::size_t p = 0; p < L.P; ++p) {
           const std::size_t o = h * L.P + p;
           const double w = weight[o] * silu(f.z[o]);
-          skip_term += w * L.Dskip[h] * f.xs[o];
+          skip_term += w * L.Dskip[o] * f.xs[o];
           for (std::size_t k = 0; k < L.N; ++k) {
             const std::size_t at = o * L.N + k;
             if (!scalar) st.decay.push_back(decay[h]);

@@ -16,7 +16,8 @@ gated_deltanet  as deltanet with S_t = α_t (I − β k kᵀ) S_{t−1} + β k v
                 α = exp(−exp(A_log) · softplus(W_a x + dt_bias)).
 mamba2          (z, xBC, dt) = in_proj x; xBC = silu(conv(xBC) + conv bias); dt = softplus(dt + dt_bias);
                 per head h (group g = h // (H/G)): a = exp(−dt exp(A_log)),
-                h_t = a h_{t−1} + dt x_t B_tᵀ (headdim × N), y = h_t C_t + D x_t; y ← y ⊙ silu(z),
+                h_t = a h_{t−1} + dt x_t B_tᵀ (headdim × N), y = h_t C_t + D x_t (D [H], or [d_inner]
+                with mamba_ssm's D_has_hdim); y ← y ⊙ silu(z),
                 then grouped RMSNorm · norm.weight when norm.weight is there; out = out_proj y.
 rwkv7           token shift x_c = x + (x_{t−1} − x) ⊙ x_c (c = r w k v a g; x_{−1} = 0);
                 r, k, v = W_r x_r, W_k x_k, W_v x_v; w = exp(−e^{−1/2} sigmoid(w_lora x_w)),
@@ -166,6 +167,8 @@ def _mamba2(tensors, tokens, metadata):
     xs, B, C = np.split(xBC, [d_inner, d_inner + G * N], axis=1)
     dt = softplus(dt + p["dt_bias"])  # [T, H]
     a = np.exp(-dt * np.exp(p["A_log"]))
+    # D per head [H], or per channel [d_inner] (mamba_ssm's D_has_hdim)
+    Dch = p["D"] if p["D"].shape[0] == d_inner else np.repeat(p["D"], P)
     hstate = np.zeros((H, P, N))
     y = np.zeros((T, d_inner))
     for t in range(T):
@@ -173,7 +176,7 @@ def _mamba2(tensors, tokens, metadata):
             g = h // (H // G)
             xh, Bg, Cg = xs[t, h * P:(h + 1) * P], B[t, g * N:(g + 1) * N], C[t, g * N:(g + 1) * N]
             hstate[h] = a[t, h] * hstate[h] + dt[t, h] * np.outer(xh, Bg)
-            y[t, h * P:(h + 1) * P] = hstate[h] @ Cg + p["D"][h] * xh
+            y[t, h * P:(h + 1) * P] = hstate[h] @ Cg + Dch[h * P:(h + 1) * P] * xh
     y = y * silu(z)
     if "norm.weight" in p:
         y = rmsnorm(y.reshape(T, G, d_inner // G), p["norm.weight"].reshape(G, -1), eps).reshape(T, d_inner)

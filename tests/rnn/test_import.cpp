@@ -497,6 +497,40 @@ TEST_CASE("import weights: the float forward pass by hand", "[rnn][import]") {
                                "\"silu\" (fla's default) or \"identity\", got \"relu\""));
 }
 
+TEST_CASE("import weights: Mamba-2's D per head [H] or per channel [d_inner]", "[rnn][import]") {
+  // mamba_ssm's D_has_hdim stores D per channel; D per head repeated over each head's channels
+  // is the same layer, a D that differs within a head is another one (and still folds).
+  const Vocab vocab = parse_vocab("a,b,c");
+  const auto exact = parse_float_precision("exact", 0);
+  WeightsOptions o;
+  o.agreement_strings = 20;
+  auto per_head = random_layer("mamba2", 2, false, 6);  // H = 2, headdim 2: d_inner = 4
+  auto per_channel = per_head;
+  auto varied = per_head;
+  for (std::size_t i = 0; i < per_head.size(); ++i)
+    if (per_head[i].name == "backbone.layers.0.mixer.D") {
+      const auto& d = per_head[i].values;
+      per_channel[i] = {per_head[i].name, {4}, {d[0], d[0], d[1], d[1]}};
+      varied[i] = {per_head[i].name, {4}, {d[0], -d[0], 0.5, d[1]}};
+    }
+  const WeightsImport a = import_weights(file_of(per_head), WeightsFamily::mamba2, vocab, exact, o);
+  const WeightsImport b =
+      import_weights(file_of(per_channel), WeightsFamily::mamba2, vocab, exact, o);
+  const WeightsImport c = import_weights(file_of(varied), WeightsFamily::mamba2, vocab, exact, o);
+  check_agreement(b);
+  check_agreement(c);
+  const std::vector<std::size_t> input{0, 1, 2, 2, 1};
+  const auto ya = evaluate(a.model, RationalField(), input).outputs();
+  const auto yb = evaluate(b.model, RationalField(), input).outputs();
+  const auto yc = evaluate(c.model, RationalField(), input).outputs();
+  bool differs = false;
+  for (std::size_t t = 0; t < input.size(); ++t) {
+    CHECK(ya[t](0, 0) == yb[t](0, 0));
+    differs = differs || ya[t](0, 0) != yc[t](0, 0);
+  }
+  CHECK(differs);
+}
+
 TEST_CASE("import weights: RWKV-7 token-shift mixes as fla stores them, [1, 1, D]",
           "[rnn][import]") {
   // fla's RWKV7Attention holds x_r … x_g as [1, 1, D]; zero mixes fold, a nonzero one is refused
