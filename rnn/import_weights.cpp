@@ -89,6 +89,9 @@ struct Common {
   Vec u;         // the head's row (w_1 − w_0 for two rows)
   double b = 0;  // the head's bias
   bool neg_eigval = false;
+  // fla's DeltaNet and GatedDeltaNet apply silu to v (inside v_conv1d, or after v_proj without
+  // the short convolution): v = silu(v_proj x) unless __metadata__ v_activation = "identity".
+  bool v_silu = true;
 
   Common(const SafeTensorsFile& file, WeightsFamily fam, const WeightsOptions& o)
       : f(file), family(fam) {
@@ -125,6 +128,17 @@ struct Common {
       neg_eigval = *o.allow_neg_eigval;
     } else if (auto it = f.metadata.find("allow_neg_eigval"); it != f.metadata.end()) {
       neg_eigval = it->second == "true" || it->second == "1" || it->second == "True";
+    }
+    if (auto it = f.metadata.find("v_activation"); it != f.metadata.end()) {
+      if (it->second == "silu")
+        v_silu = true;
+      else if (it->second == "identity")
+        v_silu = false;
+      else
+        throw InputError(f.source,
+                         "header: __metadata__: v_activation: expected \"silu\" (fla's default) "
+                         "or \"identity\", got \"" +
+                             it->second + "\"");
     }
   }
   std::string p(const std::string& name) const { return prefix + name; }
@@ -253,6 +267,8 @@ struct DeltaLayer {
       f.v = v[t];
       for (double& e : f.q) e = silu(e);
       for (double& e : f.k) e = silu(e);
+      if (cm.v_silu)
+        for (double& e : f.v) e = silu(e);
       for (std::size_t h = 0; h < H; ++h) {
         l2norm(f.q, h * dk, dk);
         l2norm(f.k, h * dk, dk);
@@ -305,7 +321,8 @@ struct DeltaLayer {
 struct MambaLayer {
   std::size_t H, P, N, G, d_inner;
   FMat Win, Wout;
-  Vec in_bias, dt_bias, A_log, Dskip, norm;
+  Vec in_bias, dt_bias, A_log, norm;
+  Vec Dskip;  // per channel (d_inner)
   Conv conv;
   Vec c;  // Wₒᵀu
 
@@ -345,10 +362,14 @@ struct MambaLayer {
     if (auto* b = cm.opt("in_proj.bias", {Win.rows})) in_bias = b->values;
     conv = read_conv(cm, "conv1d", d_inner + 2 * G * N);
     dt_bias = cm.req("dt_bias", {H}).values;
-    if (auto* d = cm.opt("D", {H}))
+    // The skip D·x per channel: D is [H] (one per head), or [d_inner] with mamba_ssm's
+    // D_has_hdim.
+    Dskip.assign(d_inner, 0.0);
+    const SafeTensor* d = cm.f.find(cm.p("D"));
+    if (d && d->shape.size() == 1 && d->shape[0] == d_inner && d_inner != H)
       Dskip = d->values;
-    else
-      Dskip.assign(H, 0.0);
+    else if ((d = cm.opt("D", {H})))
+      for (std::size_t i = 0; i < d_inner; ++i) Dskip[i] = d->values[i / (d_inner / H)];
     if (auto* n = cm.opt("norm.weight", {d_inner})) norm = n->values;
     c = mat_t_vec(Wout, cm.u);
   }
@@ -397,7 +418,7 @@ struct MambaLayer {
             s = f.a[h] * s + f.dt[h] * f.xs[h * P + p] * f.B[g * N + n];
             acc += s * f.C[g * N + n];
           }
-          y[h * P + p] = acc + Dskip[h] * f.xs[h * P + p];
+          y[h * P + p] = acc + Dskip[h * P + p] * f.xs[h * P + p];
         }
       }
       for (std::size_t i = 0; i < d_inner; ++i) y[i] *= silu(f.z[i]);
@@ -451,6 +472,13 @@ struct RwkvLayer {
 
   explicit RwkvLayer(const Common& cm) {
     const std::size_t D = cm.D;
+    // fla's layers after the first mix v with the first layer's: v ← lerp(v, v_first,
+    // sigmoid(v_lora x_v)); v_first is not in a one-layer file.
+    if (cm.f.find(cm.p("v_lora.lora.0.weight")))
+      cm.f.fail(cm.p("v_lora.lora.0.weight"),
+                "the value residual (v ← lerp(v, v_first, sigmoid(v_lora x_v))) mixes in the first "
+                "layer's v, which a one-layer import does not have: only a first layer (no v_lora) "
+                "is imported");
     const SafeTensor& rk = cm.req("r_k", {any, any});
     H = rk.shape[0];
     dk = rk.shape[1];
@@ -468,8 +496,14 @@ struct RwkvLayer {
     al = lora(cm, "a_lora", H * dk, true);
     gl = lora(cm, "g_lora", H * dv, false);
     if (cm.opt("g_norm.weight", {H * dv})) g_norm = cm.opt("g_norm.weight", {H * dv})->values;
+    // fla stores the token-shift mixes as [1, 1, D] (broadcast over batch and time); [D] is
+    // the same vector.
     for (const char* n : {"x_r", "x_w", "x_k", "x_v", "x_a", "x_g"}) {
-      const SafeTensor* t = cm.opt(n, {D});
+      const SafeTensor* t = cm.f.find(cm.p(n));
+      if (t && t->shape.size() == 3)
+        t = cm.opt(n, {1, 1, D});
+      else
+        t = cm.opt(n, {D});
       shift.push_back(t ? t->values : Vec(D, 0.0));
     }
     c = mat_t_vec(Wo, cm.u);
@@ -828,7 +862,7 @@ struct Folder {
         for (std::size_t p = 0; p < L.P; ++p) {
           const std::size_t o = h * L.P + p;
           const double w = weight[o] * silu(f.z[o]);
-          skip_term += w * L.Dskip[h] * f.xs[o];
+          skip_term += w * L.Dskip[o] * f.xs[o];
           for (std::size_t k = 0; k < L.N; ++k) {
             const std::size_t at = o * L.N + k;
             if (!scalar) st.decay.push_back(decay[h]);

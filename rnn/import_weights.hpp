@@ -17,6 +17,12 @@
 // else a general layer with block-diagonal A (several heads, or an output gate that makes the
 // readout weights per-token, which keeps each head's whole state), or a diagonal one (Mamba-2).
 //
+// DeltaNet / GatedDeltaNet follow fla: q, k = l2norm(silu(·)) per head (q·dk^−½) and
+// v = silu(v_proj x) (inside v_conv1d, or after v_proj without it); the metadata key
+// "v_activation" = "identity" reads a file written with v = v_proj x (anything other than "silu"
+// or "identity" is refused, naming the key). RWKV-7's token-shift mixes x_r … x_g are read as
+// [D] or as fla's [1, 1, D].
+//
 // reference_forward is the float64 forward pass of the original layer (the same math, nothing
 // folded), against which import_weights measures the imported model on seeded random strings.
 #pragma once

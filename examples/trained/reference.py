@@ -8,14 +8,16 @@ Families and tensor names (fla: model.embeddings.weight, model.layers.0.attn.*, 
 mamba_ssm: backbone.embedding.weight, backbone.layers.0.mixer.*, lm_head.*):
 
 deltanet        x = E[tok]; q = l2norm(silu(conv_q(W_q x))) / sqrt(dk), k = l2norm(silu(conv_k(W_k x)))
-                (per head), v = conv_v(W_v x), β = sigmoid(W_b x) (2β with allow_neg_eigval);
+                (per head), v = silu(conv_v(W_v x)) (fla's default; W_v x with v_activation
+                "identity"), β = sigmoid(W_b x) (2β with allow_neg_eigval);
                 S_t = (I − β k kᵀ) S_{t−1} + β k vᵀ (dk × dv per head), o_t = S_tᵀ q
                 [then RMSNorm per head (o_norm) and/or the gate silu(W_g x)], out = W_o o.
 gated_deltanet  as deltanet with S_t = α_t (I − β k kᵀ) S_{t−1} + β k vᵀ,
                 α = exp(−exp(A_log) · softplus(W_a x + dt_bias)).
 mamba2          (z, xBC, dt) = in_proj x; xBC = silu(conv(xBC) + conv bias); dt = softplus(dt + dt_bias);
                 per head h (group g = h // (H/G)): a = exp(−dt exp(A_log)),
-                h_t = a h_{t−1} + dt x_t B_tᵀ (headdim × N), y = h_t C_t + D x_t; y ← y ⊙ silu(z),
+                h_t = a h_{t−1} + dt x_t B_tᵀ (headdim × N), y = h_t C_t + D x_t (D [H], or [d_inner]
+                with mamba_ssm's D_has_hdim); y ← y ⊙ silu(z),
                 then grouped RMSNorm · norm.weight when norm.weight is there; out = out_proj y.
 rwkv7           token shift x_c = x + (x_{t−1} − x) ⊙ x_c (c = r w k v a g; x_{−1} = 0);
                 r, k, v = W_r x_r, W_k x_k, W_v x_v; w = exp(−e^{−1/2} sigmoid(w_lora x_w)),
@@ -30,7 +32,8 @@ rows (reject = 0, accept = 1) y = (w_1 − w_0)·out (+ b_1 − b_0). Accepted i
 
 Options come from the file's metadata: allow_neg_eigval ("true"/"false", deltanet and
 gated_deltanet), norm_eps (default 1e-5; rwkv7's GroupNorm uses head_dim · norm_eps as fla
-does), ngroups (mamba2's G, default 1). Input norms are not modeled (a file with one is refused
+does), ngroups (mamba2's G, default 1), v_activation ("silu", the default, as fla's DeltaNet
+and GatedDeltaNet, or "identity"; deltanet and gated_deltanet). Input norms are not modeled (a file with one is refused
 here). Everything is computed in float64 from the stored values.
 """
 
@@ -42,11 +45,17 @@ FLA = "model.layers.0.attn."
 MAMBA = "backbone.layers.0.mixer."
 FAMILIES = ("deltanet", "gated_deltanet", "mamba2", "rwkv7")
 
-# fla's DeltaNet / GatedDeltaNet also apply silu to v (in the short convolution, or after v_proj
-# without one). The shared import spec writes v = v_proj x, and so does this oracle; set this to
-# True (and regenerate tests/data/safetensors) if the importer follows fla there. It is per token,
-# so it folds either way.
-V_SILU = False
+V_ACTIVATIONS = ("silu", "identity")
+
+
+def v_silu(metadata):
+    """Whether v = silu(v_proj x): fla's DeltaNet and GatedDeltaNet apply silu to v (inside the
+    short convolution v_conv1d, or right after v_proj without one); a file written otherwise says
+    v_activation = "identity" in its metadata."""
+    act = str((metadata or {}).get("v_activation", "silu"))
+    if act not in V_ACTIVATIONS:
+        raise ValueError(f"metadata v_activation: expected one of {', '.join(V_ACTIVATIONS)}, got {act!r}")
+    return act == "silu"
 
 
 def sigmoid(x):
@@ -116,7 +125,7 @@ def _delta_family(tensors, tokens, metadata, gated):
     T = len(tokens)
     q = l2norm(silu(proj("q")).reshape(T, H, dk)) / math.sqrt(dk)
     k = l2norm(silu(proj("k")).reshape(T, H, dk))
-    v = (silu(proj("v")) if V_SILU else proj("v")).reshape(T, H, dv)
+    v = (silu(proj("v")) if v_silu(metadata) else proj("v")).reshape(T, H, dv)
     beta = sigmoid(x @ p["b_proj.weight"].T)  # [T, H]
     if _flag(metadata, "allow_neg_eigval"):
         beta = 2.0 * beta
@@ -158,6 +167,8 @@ def _mamba2(tensors, tokens, metadata):
     xs, B, C = np.split(xBC, [d_inner, d_inner + G * N], axis=1)
     dt = softplus(dt + p["dt_bias"])  # [T, H]
     a = np.exp(-dt * np.exp(p["A_log"]))
+    # D per head [H], or per channel [d_inner] (mamba_ssm's D_has_hdim)
+    Dch = p["D"] if p["D"].shape[0] == d_inner else np.repeat(p["D"], P)
     hstate = np.zeros((H, P, N))
     y = np.zeros((T, d_inner))
     for t in range(T):
@@ -165,7 +176,7 @@ def _mamba2(tensors, tokens, metadata):
             g = h // (H // G)
             xh, Bg, Cg = xs[t, h * P:(h + 1) * P], B[t, g * N:(g + 1) * N], C[t, g * N:(g + 1) * N]
             hstate[h] = a[t, h] * hstate[h] + dt[t, h] * np.outer(xh, Bg)
-            y[t, h * P:(h + 1) * P] = hstate[h] @ Cg + p["D"][h] * xh
+            y[t, h * P:(h + 1) * P] = hstate[h] @ Cg + Dch[h * P:(h + 1) * P] * xh
     y = y * silu(z)
     if "norm.weight" in p:
         y = rmsnorm(y.reshape(T, G, d_inner // G), p["norm.weight"].reshape(G, -1), eps).reshape(T, d_inner)
@@ -179,13 +190,15 @@ def _lora(p, name, x, act):
 
 def _rwkv7(tensors, tokens, metadata):
     p = _f64(tensors, FLA)
+    if "v_lora.lora.0.weight" in p:
+        raise ValueError("reference.py models a first RWKV-7 layer only (v_lora mixes in layer 0's v)")
     x = tensors["model.embeddings.weight"].astype(np.float64)[tokens]
     T = len(tokens)
     H, dk = p["r_k"].shape
     dv = p["v_proj.weight"].shape[0] // H
     eps = float((metadata or {}).get("norm_eps", 1e-5)) * dk
     delta = np.vstack([np.zeros((1, x.shape[1])), x[:-1]]) - x  # x_{t−1} − x_t, x_{−1} = 0
-    mix = {c: x + delta * p["x_" + c] for c in "rwkvag"}
+    mix = {c: x + delta * p["x_" + c].reshape(-1) for c in "rwkvag"}  # fla stores [1, 1, D]
     r = (mix["r"] @ p["r_proj.weight"].T).reshape(T, H, dk)
     k = (mix["k"] @ p["k_proj.weight"].T).reshape(T, H, dk)
     v = (mix["v"] @ p["v_proj.weight"].T).reshape(T, H, dv)

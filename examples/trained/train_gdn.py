@@ -11,7 +11,7 @@ approach the reflection I − 2 k kᵀ (eigenvalue −1 along k), which flips th
 values. Prefix labels are known at every position, so the net is trained on every prefix.
 
 The layer (fla GatedDeltaNet, one head, no short convolution, no output norm or gate):
-    x = E[tok], q = l2norm(silu(W_q x))/sqrt(dk), k = l2norm(silu(W_k x)), v = W_v x,
+    x = E[tok], q = l2norm(silu(W_q x))/sqrt(dk), k = l2norm(silu(W_k x)), v = silu(W_v x),
     β = 2 sigmoid(W_b x), α = exp(−exp(A_log) softplus(W_a x + dt_bias)),
     S_t = α (I − β k kᵀ) S_{t−1} + β k vᵀ,  o_t = S_tᵀ q,  y_t = (w_1 − w_0)·(W_o o_t) + b_1 − b_0.
 Over a two-letter vocabulary everything but the recurrence depends on the token alone, so the
@@ -67,7 +67,7 @@ def token_map(theta):
     x = p["model.embeddings.weight"]  # [2, D], one row per token
     q = reference.l2norm(reference.silu(x @ p[P + "q_proj.weight"].T)) / np.sqrt(DK)
     k = reference.l2norm(reference.silu(x @ p[P + "k_proj.weight"].T))
-    v = x @ p[P + "v_proj.weight"].T
+    v = reference.silu(x @ p[P + "v_proj.weight"].T)  # fla applies silu to v
     beta = 2.0 * reference.sigmoid(x @ p[P + "b_proj.weight"].T)  # [2, 1], allow_neg_eigval
     gate = reference.softplus(x @ p[P + "a_proj.weight"].T + p[P + "dt_bias"])
     alpha = np.exp(-np.exp(p[P + "A_log"]) * gate)
@@ -184,7 +184,7 @@ def main():
     theta = train(args.seed, args.steps, args.train_len, args.lr)
     tensors = {name: a.astype(np.float32) for name, a in unpack(theta).items()}
     metadata = {"family": "gated_deltanet", "language": LANGUAGE, "seed": str(args.seed),
-                "allow_neg_eigval": "true", "vocab": ",".join(SYMBOLS),
+                "allow_neg_eigval": "true", "v_activation": "silu", "vocab": ",".join(SYMBOLS),
                 "command": f"train_gdn.py --seed {args.seed} --steps {args.steps} "
                            f"--train-len {args.train_len} --lr {args.lr}"}
     st = os.path.join(args.out, f"gdn_{LANGUAGE}.safetensors")

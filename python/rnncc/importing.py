@@ -233,7 +233,9 @@ def import_weights(path, family, vocab, *, precision="exact", length=None, layer
     layer : int
         Which layer's tensors (``model.layers.<layer>``).
     allow_neg_eigval : bool, optional
-        β ← 2β; by default the file's metadata says.
+        β ← 2β; by default the file's metadata says. (DeltaNet and GatedDeltaNet take
+        v = silu(v_proj x) as fla does, unless the file's metadata says v_activation =
+        "identity".)
     agreement_strings, agreement_length, seed : int
         The random strings the agreement with the float64 layer is measured on.
     constant_readout : bool
@@ -250,7 +252,7 @@ def import_weights(path, family, vocab, *, precision="exact", length=None, layer
     rnncc.InputError
         A missing or mis-shaped tensor (named, with the shape expected), a part that does not
         fold (a short convolution, a token shift, an output norm with a head bias), a bad
-        keyword.
+        keyword, a metadata v_activation other than "silu" or "identity".
 
     Examples
     --------

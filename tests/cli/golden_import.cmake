@@ -17,3 +17,4 @@ rnncc_golden(import-weights-misshaped 2 import_weights_misshaped.txt stderr impo
 rnncc_golden(import-weights-vocab 2 import_weights_vocab.txt stderr import-weights ${imp}/deltanet_layer.safetensors --family deltanet --vocab a,b=7)
 rnncc_golden(import-weights-family 2 import_weights_family.txt stderr import-weights ${imp}/deltanet_layer.safetensors --family lstm --vocab a,b)
 rnncc_golden(import-weights-not-safetensors 2 import_weights_not_safetensors.txt stderr import-weights examples/parity_deltanet.json --family deltanet --vocab a,b)
+rnncc_golden(import-weights-v-activation 2 import_weights_v_activation.txt stderr import-weights ${imp}/deltanet_v_relu.safetensors --family deltanet --vocab a,b,c -o import_never.json)

@@ -22,7 +22,8 @@ A = np.array
 
 def delta_scalar(gated):
     """D = dk = dv = 1, E = [[1], [−1]]: token 0 has silu(1) > 0 so k = q = +1, token 1 has
-    k = q = −1; v = 3x, β = sigmoid(0) = 1/2; k v = 3 for both tokens."""
+    k = q = −1; W_v = 3, so v = silu(±3) (fla's default) or ±3 (v_activation "identity");
+    β = sigmoid(0) = 1/2."""
     t = {"model.embeddings.weight": A([[1.0], [-1.0]]), FLA + "q_proj.weight": A([[1.0]]),
          FLA + "k_proj.weight": A([[1.0]]), FLA + "v_proj.weight": A([[3.0]]),
          FLA + "b_proj.weight": A([[0.0]]), FLA + "o_proj.weight": A([[1.0]]), "lm_head.weight": A([[1.0]])}
@@ -32,21 +33,36 @@ def delta_scalar(gated):
     return t
 
 
+SILU_3 = 3.0 / (1.0 + math.exp(-3.0))  # v for token 0
+SILU_M3 = -3.0 / (1.0 + math.exp(3.0))  # v for token 1
+
+
 def test_deltanet_by_hand():
-    # S_t = (1 − β) S_{t−1} + β k v = S/2 + 3/2; y_t = q S_t: 3/2, 9/4, then q = −1: −21/8
+    # S_t = (1 − β) S_{t−1} + β k v = S/2 + k v/2; tokens 0, 0, 1: S = a/2, 3a/4, 3a/8 − b/2 with
+    # a = silu(3), b = silu(−3); y_t = q S_t (q = −1 for token 1)
+    a, b = SILU_3, SILU_M3
     y = reference.forward("deltanet", delta_scalar(False), [0, 0, 1])
-    assert np.allclose(y, [1.5, 2.25, -2.625], rtol=1e-15)
-    # allow_neg_eigval: β = 1, S_t = 3 whatever came before
+    assert np.allclose(y, [a / 2, 3 * a / 4, b / 2 - 3 * a / 8], rtol=1e-15)
+    # allow_neg_eigval: β = 1, S_t = k v whatever came before, y = q k v = v
     y = reference.forward("deltanet", delta_scalar(False), [0, 0, 1], {"allow_neg_eigval": "true"})
-    assert np.allclose(y, [3.0, 3.0, -3.0], rtol=1e-15)
+    assert np.allclose(y, [a, a, b], rtol=1e-15)
+    # v_activation "identity": v = ±3, k v = 3 for both tokens: S = 3/2, 9/4, 9/8 + 3/2
+    y = reference.forward("deltanet", delta_scalar(False), [0, 0, 1], {"v_activation": "identity"})
+    assert np.allclose(y, [1.5, 2.25, -2.625], rtol=1e-15)
+
+
+def test_reference_refuses_unknown_v_activation():
+    with pytest.raises(ValueError, match="v_activation: expected one of silu, identity, got 'relu'"):
+        reference.forward("deltanet", delta_scalar(False), [0], {"v_activation": "relu"})
 
 
 def test_gated_deltanet_by_hand():
-    # S_t = e^{−1} S_{t−1} / 2 + 3/2
+    # S_t = e^{−1} S_{t−1} / 2 + k v / 2
+    a, b = SILU_3, SILU_M3
     y = reference.forward("gated_deltanet", delta_scalar(True), [0, 0, 1])
-    s1 = 1.5
-    s2 = s1 / (2 * math.e) + 1.5
-    s3 = s2 / (2 * math.e) + 1.5
+    s1 = a / 2
+    s2 = s1 / (2 * math.e) + a / 2
+    s3 = s2 / (2 * math.e) - b / 2
     assert np.allclose(y, [s1, s2, -s3], rtol=1e-14)
 
 

@@ -408,6 +408,12 @@ TEST_CASE("import weights: what does not fold is refused with the tensor and the
          "w.safetensors: tensor 'model.layers.0.attn.x_k': a nonzero token shift mixes the "
          "previous token into the step (x + (x_{t−1} − x)·mix): the step depends on two tokens, "
          "not on the current one: it does not fold into a per-token map");
+  refuse(
+      with(rw, {"model.layers.0.attn.v_lora.lora.0.weight", {2, 6}, std::vector<double>(12)}),
+      WeightsFamily::rwkv7,
+      "w.safetensors: tensor 'model.layers.0.attn.v_lora.lora.0.weight': the value residual (v ← "
+      "lerp(v, v_first, sigmoid(v_lora x_v))) mixes in the first layer's v, which a one-layer "
+      "import does not have: only a first layer (no v_lora) is imported");
   refuse(with(rw, {"model.layers.0.attn.g_norm.weight", {2}, {1, 1}}), WeightsFamily::rwkv7,
          "w.safetensors: tensor 'model.layers.0.attn.g_norm.weight': GroupNorm of the output "
          "subtracts a state-dependent mean and divides by a state-dependent deviation: not a "
@@ -450,22 +456,112 @@ TEST_CASE("import weights: an output norm folds into the acceptance without a he
 
 TEST_CASE("import weights: the float forward pass by hand", "[rnn][import]") {
   // deltanet, D = dk = dv = 1, H = 1, embedding row 0 = [1]: q = k = l2norm(silu(·)) = 1,
-  // v = 2, β = sigmoid(0) = 1/2; S₁ = β k v = 1, S₂ = (1 − β)·1 + 1 = 3/2; y = w·o (w = 1).
-  const SafeTensorsFile f = file_of({{"model.embeddings.weight", {1, 1}, {1}},
-                                     {"model.layers.0.attn.q_proj.weight", {1, 1}, {1}},
-                                     {"model.layers.0.attn.k_proj.weight", {1, 1}, {1}},
-                                     {"model.layers.0.attn.v_proj.weight", {1, 1}, {2}},
-                                     {"model.layers.0.attn.b_proj.weight", {1, 1}, {0}},
-                                     {"model.layers.0.attn.o_proj.weight", {1, 1}, {1}},
-                                     {"lm_head.weight", {1, 1}, {1}}});
+  // v = silu(2) = 2σ(2) (fla's default), β = sigmoid(0) = 1/2; S₁ = β k v = v/2,
+  // S₂ = (1 − β)·S₁ + v/2 = 3v/4; y = w·o (w = 1).
+  const std::vector<TensorToWrite> ts = {{"model.embeddings.weight", {1, 1}, {1}},
+                                         {"model.layers.0.attn.q_proj.weight", {1, 1}, {1}},
+                                         {"model.layers.0.attn.k_proj.weight", {1, 1}, {1}},
+                                         {"model.layers.0.attn.v_proj.weight", {1, 1}, {2}},
+                                         {"model.layers.0.attn.b_proj.weight", {1, 1}, {0}},
+                                         {"model.layers.0.attn.o_proj.weight", {1, 1}, {1}},
+                                         {"lm_head.weight", {1, 1}, {1}}};
+  const double v = 2.0 / (1.0 + std::exp(-2.0));
+  const SafeTensorsFile f = file_of(ts);
   const auto y = reference_forward(f, WeightsFamily::deltanet, {0, 0});
   REQUIRE(y.size() == 2);
-  CHECK(y[0] == Approx(1.0));
-  CHECK(y[1] == Approx(1.5));
+  CHECK(y[0] == Approx(v / 2));
+  CHECK(y[1] == Approx(3 * v / 4));
   const WeightsImport w = import_weights(f, WeightsFamily::deltanet, parse_vocab("x"),
                                          parse_float_precision("exact", 0));
   const auto out = evaluate(w.model, RationalField(), {0, 0}).outputs();
-  CHECK(out[1](0, 0).convert_to<double>() == Approx(1.5));
+  CHECK(out[1](0, 0).convert_to<double>() == Approx(3 * v / 4));
+  // v_activation = "identity" (a file written without fla's silu on v): v = 2, S₁ = 1, S₂ = 3/2.
+  const SafeTensorsFile fi = file_of(ts, {{"v_activation", "identity"}});
+  const auto yi = reference_forward(fi, WeightsFamily::deltanet, {0, 0});
+  REQUIRE(yi.size() == 2);
+  CHECK(yi[0] == Approx(1.0));
+  CHECK(yi[1] == Approx(1.5));
+  const WeightsImport wi = import_weights(fi, WeightsFamily::deltanet, parse_vocab("x"),
+                                          parse_float_precision("exact", 0));
+  CHECK(evaluate(wi.model, RationalField(), {0, 0}).outputs()[1](0, 0).convert_to<double>() ==
+        Approx(1.5));
+  // "silu" said explicitly is the default.
+  CHECK(reference_forward(file_of(ts, {{"v_activation", "silu"}}), WeightsFamily::deltanet,
+                          {0, 0}) == y);
+  // Anything else is refused, naming the key.
+  CHECK_THROWS_MATCHES(
+      import_weights(file_of(ts, {{"v_activation", "relu"}}), WeightsFamily::deltanet,
+                     parse_vocab("x"), parse_float_precision("exact", 0)),
+      InputError,
+      Catch::Matchers::Message("w.safetensors: header: __metadata__: v_activation: expected "
+                               "\"silu\" (fla's default) or \"identity\", got \"relu\""));
+}
+
+TEST_CASE("import weights: Mamba-2's D per head [H] or per channel [d_inner]", "[rnn][import]") {
+  // mamba_ssm's D_has_hdim stores D per channel; D per head repeated over each head's channels
+  // is the same layer, a D that differs within a head is another one (and still folds).
+  const Vocab vocab = parse_vocab("a,b,c");
+  const auto exact = parse_float_precision("exact", 0);
+  WeightsOptions o;
+  o.agreement_strings = 20;
+  auto per_head = random_layer("mamba2", 2, false, 6);  // H = 2, headdim 2: d_inner = 4
+  auto per_channel = per_head;
+  auto varied = per_head;
+  for (std::size_t i = 0; i < per_head.size(); ++i)
+    if (per_head[i].name == "backbone.layers.0.mixer.D") {
+      const auto& d = per_head[i].values;
+      per_channel[i] = {per_head[i].name, {4}, {d[0], d[0], d[1], d[1]}};
+      varied[i] = {per_head[i].name, {4}, {d[0], -d[0], 0.5, d[1]}};
+    }
+  const WeightsImport a = import_weights(file_of(per_head), WeightsFamily::mamba2, vocab, exact, o);
+  const WeightsImport b =
+      import_weights(file_of(per_channel), WeightsFamily::mamba2, vocab, exact, o);
+  const WeightsImport c = import_weights(file_of(varied), WeightsFamily::mamba2, vocab, exact, o);
+  check_agreement(b);
+  check_agreement(c);
+  const std::vector<std::size_t> input{0, 1, 2, 2, 1};
+  const auto ya = evaluate(a.model, RationalField(), input).outputs();
+  const auto yb = evaluate(b.model, RationalField(), input).outputs();
+  const auto yc = evaluate(c.model, RationalField(), input).outputs();
+  bool differs = false;
+  for (std::size_t t = 0; t < input.size(); ++t) {
+    CHECK(ya[t](0, 0) == yb[t](0, 0));
+    differs = differs || ya[t](0, 0) != yc[t](0, 0);
+  }
+  CHECK(differs);
+}
+
+TEST_CASE("import weights: RWKV-7 token-shift mixes as fla stores them, [1, 1, D]",
+          "[rnn][import]") {
+  // fla's RWKV7Attention holds x_r … x_g as [1, 1, D]; zero mixes fold, a nonzero one is refused
+  // as with [D].
+  const Vocab vocab = parse_vocab("a,b,c");
+  const auto exact = parse_float_precision("exact", 0);
+  WeightsOptions o;
+  o.agreement_strings = 20;
+  const auto plain = random_layer("rwkv7", 1, false, 3);
+  auto shaped = plain;
+  for (const char* n : {"x_r", "x_w", "x_k", "x_v", "x_a", "x_g"})
+    shaped.push_back({std::string("model.layers.0.attn.") + n, {1, 1, 6}, std::vector<double>(6)});
+  const WeightsImport a = import_weights(file_of(plain), WeightsFamily::rwkv7, vocab, exact, o);
+  const WeightsImport b = import_weights(file_of(shaped), WeightsFamily::rwkv7, vocab, exact, o);
+  check_agreement(b);
+  for (const std::vector<std::size_t>& input : {std::vector<std::size_t>{0, 1, 2, 2, 1}}) {
+    const auto ya = evaluate(a.model, RationalField(), input).outputs();
+    const auto yb = evaluate(b.model, RationalField(), input).outputs();
+    for (std::size_t t = 0; t < input.size(); ++t) CHECK(ya[t](0, 0) == yb[t](0, 0));
+  }
+  auto shifted = plain;
+  shifted.push_back({"model.layers.0.attn.x_v", {1, 1, 6}, {0, 0, 0, 0.25, 0, 0}});
+  CHECK_THROWS_WITH(import_weights(file_of(shifted), WeightsFamily::rwkv7, vocab, exact),
+                    Catch::Matchers::StartsWith(
+                        "w.safetensors: tensor 'model.layers.0.attn.x_v': a nonzero token shift"));
+  auto misshaped = plain;
+  misshaped.push_back({"model.layers.0.attn.x_r", {1, 2, 6}, std::vector<double>(12)});
+  CHECK_THROWS_MATCHES(import_weights(file_of(misshaped), WeightsFamily::rwkv7, vocab, exact),
+                       InputError,
+                       Catch::Matchers::Message("w.safetensors: tensor 'model.layers.0.attn.x_r': "
+                                                "expected shape [1, 1, 6], got [1, 2, 6]"));
 }
 
 // The fixtures written by numpy (tests/data/safetensors/, make_fixtures.py there): each

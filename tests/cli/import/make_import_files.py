@@ -65,3 +65,6 @@ write("deltanet_conv4.safetensors",
 write("deltanet_missing.safetensors", delta_layer(1, drop=["k_proj.weight"]))
 write("deltanet_misshaped.safetensors",
       delta_layer(1, extra={"v_proj.weight": ([2, 3], normal(random.Random(9), 6))}))
+# fla's DeltaNet applies silu to v; v_activation says otherwise ("identity"), anything else is
+# refused naming the key.
+write("deltanet_v_relu.safetensors", delta_layer(1), {"v_activation": "relu"})

@@ -59,14 +59,14 @@ def delta_layer(rng, gated, H, dk, dv, conv=0, gate=False, onorm=False, rows=1, 
     return t
 
 
-def mamba2_layer(rng, H, P, N, G=1, K=1, norm=False, rows=1, bias=False):
+def mamba2_layer(rng, H, P, N, G=1, K=1, norm=False, rows=1, bias=False, d_hdim=False):
     n = lambda *s: rng.normal(0, 0.5, s)
     d_inner = H * P
     t = {"backbone.embedding.weight": n(V, D),
          MAMBA + "in_proj.weight": n(2 * d_inner + 2 * G * N + H, D),
          MAMBA + "conv1d.weight": n(d_inner + 2 * G * N, 1, K),
          MAMBA + "conv1d.bias": n(d_inner + 2 * G * N),
-         MAMBA + "dt_bias": n(H), MAMBA + "A_log": n(H), MAMBA + "D": n(H),
+         MAMBA + "dt_bias": n(H), MAMBA + "A_log": n(H), MAMBA + "D": n(d_inner if d_hdim else H),
          MAMBA + "out_proj.weight": n(D, d_inner)}
     if norm:
         t[MAMBA + "norm.weight"] = 1.0 + n(d_inner)
@@ -74,7 +74,7 @@ def mamba2_layer(rng, H, P, N, G=1, K=1, norm=False, rows=1, bias=False):
     return t
 
 
-def rwkv7_layer(rng, H, low=2, shift=(), gnorm=False, rows=1, bias=False):
+def rwkv7_layer(rng, H, low=2, shift=(), gnorm=False, rows=1, bias=False, shift_shape=(D,)):
     n = lambda *s: rng.normal(0, 0.5, s)
     dk = D // H  # fla: key_dim = value_dim = hidden_size
     t = {"model.embeddings.weight": n(V, D)}
@@ -87,7 +87,7 @@ def rwkv7_layer(rng, H, low=2, shift=(), gnorm=False, rows=1, bias=False):
             t[FLA + lora + ".lora.2.bias"] = n(D)
     t.update({FLA + "k_k": 1.0 + n(D), FLA + "k_a": 1.0 + n(D), FLA + "r_k": n(H, dk)})
     for c in "rwkvag":
-        t[FLA + "x_" + c] = n(D) if c in shift else np.zeros(D)
+        t[FLA + "x_" + c] = (n(D) if c in shift else np.zeros(D)).reshape(shift_shape)
     if gnorm:
         t[FLA + "g_norm.weight"] = 1.0 + n(D)
         t[FLA + "g_norm.bias"] = n(D)
@@ -165,6 +165,14 @@ def cases(rng):
            {"tensor": FLA + "g_norm.weight",
             "reason": "the GroupNorm of the output divides by a state-dependent quantity (and subtracts its mean)"},
            "g_norm (GroupNorm) with a head bias: refused")
+    yield ("deltanet_v_identity", "deltanet", delta_layer(rng, False, 1, 4, 4), "F32",
+           {"v_activation": "identity"}, "exact", None,
+           "metadata v_activation = identity: v = v_proj x (fla's default, silu(v_proj x), in every other "
+           "deltanet / gated_deltanet fixture)")
+    yield ("rwkv7_fla_shapes", "rwkv7", rwkv7_layer(rng, 1, shift_shape=(1, 1, D)), "F32", {}, "exact", None,
+           "token-shift mixes x_r … x_g stored as fla does, [1, 1, D] (all zero)")
+    yield ("mamba2_d_hdim", "mamba2", mamba2_layer(rng, 2, 2, 2, d_hdim=True), "F32", {"ngroups": "1"},
+           "exact", None, "two heads (headdim 2), D per channel [d_inner] (mamba_ssm's D_has_hdim)")
 
 
 def last_in_file(data):
