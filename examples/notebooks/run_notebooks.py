@@ -11,7 +11,7 @@ order in one namespace, which is what "Run all" does. A cell that raises fails t
 and names the notebook and the cell.
 
 ``--html DIR`` writes each executed notebook as DIR/NAME.html (nbconvert's HTML exporter; the
-rendered copies in docs/notebooks are made so: docs/notebooks/README.md). ``--check-stripped``
+rendered copies in docs/notebooks are made so, by docs/notebooks/render.sh). ``--check-stripped``
 fails when a stored notebook has outputs or execution counts (they are kept out of git);
 ``--strip`` removes them in place.
 """
@@ -62,12 +62,26 @@ def run_plain(path: pathlib.Path, nb: dict) -> None:
             raise SystemExit(f"{path.name}: cell {i} raised (plain runner)")
 
 
-def run_jupyter(path: pathlib.Path):
+def this_interpreters_kernel(directory: pathlib.Path) -> str:
+    """A kernel spec that runs this interpreter, found first through JUPYTER_PATH: Debian's own
+    "python3" kernel runs /usr/bin/python3, which does not see a venv's packages."""
+    spec = directory / "kernels" / "rnncc-notebooks"
+    spec.mkdir(parents=True, exist_ok=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python (rnncc notebooks)", "language": "python"}))
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        [str(directory)] + ([os.environ["JUPYTER_PATH"]] if os.environ.get("JUPYTER_PATH") else []))
+    return "rnncc-notebooks"
+
+
+def run_jupyter(path: pathlib.Path, kernel: str):
+    """Executes the notebook as Jupyter's "Run all" does; returns it with its outputs."""
     import nbclient
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name=kernel,
                                      resources={"metadata": {"path": str(ROOT)}})
     try:
         client.execute()
@@ -94,6 +108,11 @@ def main() -> int:
         jupyter = not args.plain
     except ImportError:
         jupyter = False
+    kernel = None
+    if jupyter:
+        import tempfile
+
+        kernel = this_interpreters_kernel(pathlib.Path(tempfile.mkdtemp(prefix="rnncc-kernel-")))
     for path in paths:
         raw = json.loads(path.read_text())
         if args.strip:
@@ -104,7 +123,7 @@ def main() -> int:
             raise SystemExit(f"{path.name}: stored with outputs (run {pathlib.Path(__file__).name}"
                              " --strip)")
         if jupyter:
-            executed = run_jupyter(path)
+            executed = run_jupyter(path, kernel)
         else:
             run_plain(path, raw)
             executed = None

@@ -60,6 +60,7 @@ __all__ = [
     "depth",
     "families",
     "has_graphviz",
+    "importing",
     "from_arrays",
     "import_weights",
     "Imported",
@@ -2198,7 +2199,7 @@ class DepthTable:
         Examples
         --------
         >>> sorted(rnncc.depth(["diagonal"], lengths="2..64").to_dict())
-        ['criterion', 'fits', 'points', 'skipped']
+        ['criterion', 'fits', 'points', 'precision', 'skipped', 'target']
         """
         return self.report
 

@@ -37,6 +37,13 @@ class Agreement:
     model_evaluation : str
         "exact" (the model run on rationals) or "float64" (its exact parameters in float64,
         when strings × length × d² > 2^23).
+
+    Examples
+    --------
+    >>> a = import_weights("examples/trained/gdn_even_b.safetensors", "gated_deltanet",
+    ...                    "a,b").agreement
+    >>> a.strings, a.positions, a.verdict_agreement, a.max_abs_error < 1e-12
+    (200, 1690, 1.0, True)
     """
 
     strings: int
@@ -67,6 +74,12 @@ class Imported:
         What folded how (``import_weights``).
     report : dict
         The whole report, as ``rnncc import … --json`` prints it.
+
+    Examples
+    --------
+    >>> r = import_weights("examples/trained/gdn_even_b.safetensors", "gated_deltanet", "a,b")
+    >>> r.model, r.precision, max(r.errors.values())
+    (Model('gdn_even_b': lrnn/gated_deltanet d=2 m=1, alphabet=['a', 'b']), 'exact', Fraction(0, 1))
     """
 
     model: _Any
