@@ -38,14 +38,7 @@ Action add_minimize_command(CLI::App& app) {
     std::optional<OutputFile> out;  // before the work (circuits/io/output_file.hpp)
     if (!f->out.empty()) out.emplace(f->out);
     const SubjectFile s = load_subject_file(f->model);
-    LinearRepresentation rep;
-    try {
-      rep = subject_representation(s);
-    } catch (const NotLinearError& e) {
-      throw InputError(s.path, e.what());
-    }
-    if (rep.readout.empty())
-      throw InputError(s.path, "minimize reads one-layer LRNN models and WFAs");
+    const LinearRepresentation rep = minimize_input(s);
     // The reduction and the proof against the input: forward bases of dimension up to 2d.
     check_forward_basis_work(2 * rep.dim, rep.symbols.size(), f->max_work, "minimize");
     const ProvedMinimization p = minimize_and_prove(rep, "minimized");

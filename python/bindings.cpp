@@ -603,14 +603,7 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
 // `rnncc minimize MODEL --json` on an object or a path: (the minimized Model, the document).
 std::pair<Model, py::object> minimize_report(const py::object& subject, std::uint64_t max_work) {
   const SubjectFile s = subject_of(subject, "subject");
-  LinearRepresentation rep;
-  try {
-    rep = subject_representation(s);
-  } catch (const NotLinearError& e) {
-    throw InputError(s.path, e.what());
-  }
-  if (rep.readout.empty())
-    throw InputError(s.path, "minimize reads one-layer LRNN models and WFAs");
+  const LinearRepresentation rep = minimize_input(s);
   cli::check_forward_basis_work(2 * rep.dim, rep.symbols.size(), max_work, "minimize");
   std::optional<ProvedMinimization> p;
   {

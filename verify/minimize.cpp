@@ -1,5 +1,7 @@
 #include "verify/minimize.hpp"
 
+#include "verify/certificate.hpp"
+
 #include "algebra/linear_basis.hpp"
 #include "rnn/families.hpp"
 
@@ -156,6 +158,18 @@ nlohmann::ordered_json minimize_json(const ProvedMinimization& m,
   j["basis_size"] = m.proof.basis_size;
   j["output"] = output ? nlohmann::ordered_json(*output) : nlohmann::ordered_json();
   return j;
+}
+
+LinearRepresentation minimize_input(const SubjectFile& s) {
+  LinearRepresentation rep;
+  try {
+    rep = subject_representation(s);
+  } catch (const NotLinearError& e) {
+    throw InputError(s.path, e.what());
+  }
+  if (rep.readout.empty())
+    throw InputError(s.path, "minimize reads one-layer LRNN models and WFAs");
+  return rep;
 }
 
 }  // namespace rnncc

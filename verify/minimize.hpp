@@ -27,6 +27,7 @@
 #include "rnn/model.hpp"
 #include "verify/equivalence.hpp"
 #include "verify/linear_representation.hpp"
+#include "verify/subject_file.hpp"
 
 namespace rnncc {
 
@@ -38,6 +39,11 @@ struct MinimizeResult {
 
 // Throws InputError when rep.readout is empty (a product or input-map representation).
 MinimizeResult minimize(const LinearRepresentation& rep, const std::string& name = "minimized");
+
+// What `rnncc minimize` (and rnncc.minimize) reads from a model or WFA: its linear
+// representation (subject_representation), which must be a one-layer LRNN or a WFA (a readout of
+// its own); InputError naming the file otherwise.
+LinearRepresentation minimize_input(const SubjectFile& s);
 
 // `rnncc minimize` (and rnncc.minimize in Python): the reduction, then its proof — the decider
 // shows the reduced model equal to `rep` on every nonempty prefix (y(ε) is not an LRNN output).
