@@ -52,8 +52,7 @@ Action add_import_command(CLI::App& app) {
   cmd->add_flag("--json", f->json, "print the report as JSON");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
-    const auto family = parse_family(f->family);
-    if (!family) throw InputError("FAMILY", "'" + f->family + "' is not a layer family");
+    const Family family = import_family(f->family, "FAMILY");
     const auto range = parse_beta_range(f->beta_range);
     if (!range) throw InputError("--beta-range", "expected any, (0,1), (0,1], (0,2) or (0,2]");
     const Alphabet alphabet(split_commas(f->alphabet), "--alphabet");
@@ -61,7 +60,7 @@ Action add_import_command(CLI::App& app) {
     std::optional<OutputFile> out;
     if (!f->out.empty()) out.emplace(f->out);
     const ImportResult r =
-        import_arrays(load_safetensors(f->file), *family, alphabet, precision, *range);
+        import_arrays(load_safetensors(f->file), family, alphabet, precision, *range);
     if (out) {
       out->write(json_text(model_to_json(r.model), 2) + "\n");
       out->commit();

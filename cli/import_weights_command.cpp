@@ -54,11 +54,7 @@ Action add_import_weights_command(CLI::App& app) {
   cmd->add_flag("--json", f->json, "print the report as JSON");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
-    const auto family = parse_weights_family(f->family);
-    if (!family)
-      throw InputError(
-          "--family",
-          "'" + f->family + "': expected deltanet, gated_deltanet (gdn), mamba2 or rwkv7");
+    const WeightsFamily family = weights_family(f->family, "--family");
     if (f->neg == "true")
       f->options.allow_neg_eigval = true;
     else if (f->neg == "false")
@@ -70,17 +66,17 @@ Action add_import_weights_command(CLI::App& app) {
     std::optional<OutputFile> out;
     if (!f->out.empty()) out.emplace(f->out);
     const WeightsImport w =
-        import_weights(load_safetensors(f->file), *family, vocab, precision, f->options);
+        import_weights(load_safetensors(f->file), family, vocab, precision, f->options);
     if (out) {
       out->write(json_text(model_to_json(w.model), 2) + "\n");
       out->commit();
     }
     if (f->json) {
-      nlohmann::ordered_json j = weights_report_json(w, *family);
+      nlohmann::ordered_json j = weights_report_json(w, family);
       j["output"] = f->out.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f->out);
       std::cout << json_text(j, 2) << "\n";
     } else {
-      std::cout << weights_report_text(w, *family);
+      std::cout << weights_report_text(w, family);
       if (!f->out.empty()) std::cout << "wrote " << f->out << "\n";
     }
     return 0;

@@ -32,14 +32,13 @@ std::pair<std::string, std::string> import_arrays_text(
     const std::string& family, const py::bytes& data, const std::vector<std::string>& alphabet,
     const std::string& precision, std::size_t length, const std::string& beta_range,
     const std::string& source) {
-  const auto fam = rnncc::parse_family(family);
-  if (!fam) throw InputError("family", "'" + family + "' is not a layer family");
+  const rnncc::Family fam = rnncc::import_family(family, "family");
   const auto range = rnncc::parse_beta_range(beta_range);
   if (!range) throw InputError("beta_range", "expected any, (0,1), (0,1], (0,2) or (0,2]");
   const rnncc::Alphabet sigma(alphabet, "alphabet");
   const rnncc::FloatPrecision p = precision_arg(precision, length);
   const rnncc::SafeTensorsFile file = rnncc::parse_safetensors(std::string(data), source);
-  const rnncc::ImportResult r = rnncc::import_arrays(file, *fam, sigma, p, *range);
+  const rnncc::ImportResult r = rnncc::import_arrays(file, fam, sigma, p, *range);
   nlohmann::ordered_json report;
   report["family"] = family;
   report["rounding"] = rnncc::rounding_report_json(r.rounder);
@@ -52,10 +51,7 @@ std::pair<std::string, std::string> import_weights_text(
     const std::string& precision, std::size_t length, std::size_t layer,
     std::optional<bool> allow_neg_eigval, std::size_t agreement_strings,
     std::size_t agreement_length, std::uint64_t seed, bool constant_readout) {
-  const auto fam = rnncc::parse_weights_family(family);
-  if (!fam)
-    throw InputError("family",
-                     "'" + family + "': expected deltanet, gated_deltanet (gdn), mamba2 or rwkv7");
+  const rnncc::WeightsFamily fam = rnncc::weights_family(family, "family");
   const rnncc::Vocab v = rnncc::parse_vocab(vocab, "vocab");
   rnncc::WeightsOptions o;
   o.layer = layer;
@@ -64,10 +60,10 @@ std::pair<std::string, std::string> import_weights_text(
   o.agreement_length = agreement_length;
   o.seed = seed;
   o.constant_readout = constant_readout;
-  const rnncc::WeightsImport w = rnncc::import_weights(rnncc::load_safetensors(path), *fam, v,
+  const rnncc::WeightsImport w = rnncc::import_weights(rnncc::load_safetensors(path), fam, v,
                                                        precision_arg(precision, length), o);
   return {rnncc::json_text(rnncc::model_to_json(w.model), 2),
-          rnncc::json_text(rnncc::weights_report_json(w, *fam), 2)};
+          rnncc::json_text(rnncc::weights_report_json(w, fam), 2)};
 }
 
 }  // namespace

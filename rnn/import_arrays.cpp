@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "algebra/error.hpp"
+#include "algebra/suggest.hpp"
 #include "rnn/families.hpp"
 
 namespace rnncc {
@@ -234,6 +235,19 @@ ImportResult import_arrays(const SafeTensorsFile& file, Family family, const Alp
   res.model.alphabet = alphabet;
   res.model.layers.push_back({std::nullopt, std::move(layer)});
   return res;
+}
+
+Family import_family(std::string_view name, const std::string& where) {
+  if (const auto f = parse_family(name)) return *f;
+  const std::vector<std::string> names{"general", "diagonal", "s4",       "mamba2",         "gla",
+                                       "pd",      "dplr",     "deltanet", "gated_deltanet", "kda",
+                                       "rwkv7"};
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  throw InputError(
+      where, with_suggestion("'" + std::string(name) + "' is not a layer family: expected " + list,
+                             name, names));
 }
 
 }  // namespace rnncc

@@ -45,4 +45,8 @@ ImportResult import_arrays(const SafeTensorsFile& file, Family family, const Alp
 // The model's name: the file's stem ("w" for "dir/w.safetensors").
 std::string model_name_from_path(const std::string& path);
 
+// A family named on the command line or from Python (`where`: "FAMILY", "family"): InputError
+// listing the families, with the nearest one when `name` is a misspelling (diagnal → diagonal).
+Family import_family(std::string_view name, const std::string& where);
+
 }  // namespace rnncc

@@ -7,6 +7,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/suggest.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/import_arrays.hpp"
@@ -1032,6 +1033,14 @@ std::optional<WeightsFamily> parse_weights_family(std::string_view name) {
   if (name == "mamba2") return WeightsFamily::mamba2;
   if (name == "rwkv7") return WeightsFamily::rwkv7;
   return std::nullopt;
+}
+
+WeightsFamily weights_family(std::string_view name, const std::string& where) {
+  if (const auto f = parse_weights_family(name)) return *f;
+  throw InputError(
+      where, with_suggestion("'" + std::string(name) +
+                                 "': expected deltanet, gated_deltanet (gdn), mamba2 or rwkv7",
+                             name, {"deltanet", "gated_deltanet", "gdn", "mamba2", "rwkv7"}));
 }
 
 std::string to_string(WeightsFamily f) {

@@ -44,6 +44,9 @@ namespace rnncc {
 enum class WeightsFamily { deltanet, gated_deltanet, mamba2, rwkv7 };
 // "deltanet", "gated_deltanet" (also "gdn"), "mamba2", "rwkv7"
 std::optional<WeightsFamily> parse_weights_family(std::string_view name);
+// The same, for a flag or keyword named `where`: InputError listing the families, with the
+// nearest one when `name` is a misspelling ("gdnn" → did you mean gdn?).
+WeightsFamily weights_family(std::string_view name, const std::string& where);
 std::string to_string(WeightsFamily f);
 
 // Symbols and the embedding rows (token ids) they read: "a,b,c" (ids 0, 1, 2) or

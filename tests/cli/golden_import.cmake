@@ -18,3 +18,6 @@ rnncc_golden(import-weights-vocab 2 import_weights_vocab.txt stderr import-weigh
 rnncc_golden(import-weights-family 2 import_weights_family.txt stderr import-weights ${imp}/deltanet_layer.safetensors --family lstm --vocab a,b)
 rnncc_golden(import-weights-not-safetensors 2 import_weights_not_safetensors.txt stderr import-weights examples/parity_deltanet.json --family deltanet --vocab a,b)
 rnncc_golden(import-weights-v-activation 2 import_weights_v_activation.txt stderr import-weights ${imp}/deltanet_v_relu.safetensors --family deltanet --vocab a,b,c -o import_never.json)
+# A misspelled family names the nearest one (docs/cli.md, "Typos").
+rnncc_golden(typo-import-weights-family 2 typo_import_weights_family.txt stderr import-weights ${imp}/deltanet_layer.safetensors --family gdnn --vocab a,b)
+rnncc_golden(typo-import-family 2 typo_import_family.txt stderr import diagnal ${imp}/parity_arrays.safetensors --alphabet 0,1)
