@@ -3,6 +3,7 @@
 // rnncc stats CIRCUIT [--json]
 // rnncc convert IN OUT
 // CIRCUIT files by extension (circuits/io/circuit_json.hpp): .json, .aig/.aag, .blif, .bench.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -34,6 +35,9 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
   cmd->add_option("--structure", f.structure, "auto (diagonal/PD-aware combines) or dense")
       ->capture_default_str();
   cmd->add_option("--max-gates", f.max_gates, "refuse circuits estimated larger than this")
+      ->capture_default_str();
+  cmd->add_option("--max-memory", f.max_memory_mib,
+                  "MiB: refuse compiles whose estimated peak memory is larger (threshold routes)")
       ->capture_default_str();
   cmd->add_option("--target", f.target,
                   "circuit class: arith (over Q), boolean (fan-in-2 and/or/xor/not) or threshold")
@@ -108,9 +112,15 @@ Action add_compile_command(CLI::App& app) {
     if (f->stats || f->output.empty()) {
       print_report(c, f->json);
       // Where the circuit's function is not the model's sequential rule, say which it is.
-      const char* note =
-          circuit_function_note(load_model(f->model_path), parse_target_options(f->flags));
+      const Model model = load_model(f->model_path);
+      const TargetOptions options = parse_target_options(f->flags);
+      const char* note = circuit_function_note(model, options);
       if (note && !f->json) std::cout << "function: " << note << "\n";
+      // The threshold routes' depth bound for every n, and where this n stands.
+      const auto bound = f->json ? std::nullopt
+                                 : threshold_depth_text(model, f->flags.length, options,
+                                                        std::max<std::size_t>(f->flags.length, 64));
+      if (bound) std::cout << "depth bound: " << *bound << "\n";
     }
     return 0;
   };

@@ -89,6 +89,24 @@ Action add_depth_command(CLI::App& app) {
     points.insert(points.end(), more.begin(), more.end());
     for (const auto& why : skipped)
       std::cerr << "rnncc: note: no " << to_string(target) << " circuit for " << why << "\n";
+    // The threshold routes' depth bounds for every n (the measured depths are at most them).
+    if (table && !lengths.empty()) {
+      const std::size_t last = lengths.back();
+      std::vector<std::pair<std::string, DepthSubject>> bounded;
+      for (const auto& a : archs) try {
+          bounded.emplace_back(a, depth_subject(a, target));
+        } catch (const InputError&) {
+        }
+      bounded.insert(bounded.end(), models.begin(), models.end());
+      std::string lines;
+      for (const auto& [label, subject] : bounded)
+        if (const auto t = threshold_depth_text(subject.model, last, subject.options, last))
+          lines += fmt::format("{:<{}} {}\n", label, w, *t);
+      if (!lines.empty())
+        std::cout << "\ndepth bounds (threshold routes, unbounded fan-in, NOT free; "
+                     "docs/depth.md):\n"
+                  << lines;
+    }
     const auto fits = fitting ? fit_depths(points) : std::vector<DepthFit>{};
     if (!f->plot.empty()) {
       // The fitted laws drawn beside the points (fitted here for --csv too, where they can be).

@@ -1,5 +1,7 @@
 #include "circuits/compile/common.hpp"
 
+#include <cstdint>
+
 #include <stdexcept>
 
 #include "algebra/error.hpp"
@@ -90,6 +92,21 @@ void Budget::check(std::size_t estimate, const std::string& detail) const {
                                         " gates" + (detail.empty() ? "" : " (" + detail + ")") +
                                         ", more than the limit of " + std::to_string(max_gates) +
                                         " (raise --max-gates to build it anyway)");
+}
+
+void Budget::check_memory(std::size_t gates, std::size_t bytes_per_gate,
+                          const std::string& compiler) const {
+  const std::size_t mib = std::size_t{1} << 20;
+  // Saturating: gates × bytes could overflow only far past any limit.
+  const std::size_t bytes = gates > SIZE_MAX / bytes_per_gate ? SIZE_MAX : gates * bytes_per_gate;
+  const std::size_t need = bytes / mib + (bytes % mib != 0);
+  if (need > max_memory_mib)
+    throw InputError("--max-memory",
+                     "compiling would take about " + std::to_string(need) + " MiB (" +
+                         std::to_string(gates) + " gates × " + std::to_string(bytes_per_gate) +
+                         " bytes a gate, measured for " + compiler + "), more than the limit of " +
+                         std::to_string(max_memory_mib) +
+                         " MiB (raise --max-memory to build it anyway)");
 }
 
 void check_length(std::size_t n) {

@@ -95,8 +95,17 @@ std::string to_string(const Precision& p);  // "exact", "log:C" or "fixed:I.F"
 // InputError on "--max-gates". One default for every compiler (and `rnncc compile`): 2^28 gates,
 // about 8 GiB of builder memory at its peak. `rnncc depth` passes a lower limit of its own.
 inline constexpr std::size_t kDefaultMaxGates = std::size_t{1} << 28;
+// The memory limit (--max-memory, in MiB): compilers whose gates are large (threshold gates with
+// hundreds of operands) also estimate their peak memory, gates × measured bytes a gate, and
+// refuse above it before building (docs/depth.md, "Memory of the threshold routes").
+inline constexpr std::size_t kDefaultMaxMemoryMiB = 8192;
 struct Budget {
   std::size_t max_gates = kDefaultMaxGates;
+  std::size_t max_memory_mib = kDefaultMaxMemoryMiB;
+  // Throws InputError("--max-memory", "compiling would take about X MiB (G gates × B bytes a
+  // gate, measured for `compiler`), more than the limit of M MiB (raise --max-memory …)").
+  void check_memory(std::size_t gates, std::size_t bytes_per_gate,
+                    const std::string& compiler) const;
   // Throws InputError("--max-gates", "the circuit would have about E gates[ (detail)], more than
   // the limit of M (raise --max-gates to build it anyway)") when estimate > max_gates.
   void check(std::size_t estimate, const std::string& detail = {}) const;

@@ -341,7 +341,10 @@ CompiledCircuit compile_diagonal_threshold(const Model& model, std::size_t n,
                                            const ThresholdOptions& options) {
   const DiagonalConstants p = diagonal_params(model, n, options);
   // The inputs alone, and a rough floor of the per-suffix work, against the budget first.
-  options.budget.check(estimate_diagonal_threshold_gates(model, n, options));
+  const std::size_t estimate = estimate_diagonal_threshold_gates(model, n, options);
+  options.budget.check(estimate);
+  options.budget.check_memory(estimate, kDiagonalThresholdBytesPerGate,
+                              "compile_diagonal_threshold");
   CompiledCircuit cc;
   CircuitBuilder b;
   cc.regions.push_back(Region{RegionKind::input, 0});
@@ -480,6 +483,106 @@ std::size_t estimate_diagonal_threshold_gates(const Model& model, std::size_t n,
   }
   total += estimate_iterated_sum(final_w, 0, bit_length(y_bound(p)) + 2, options.sum).gates;
   return total;
+}
+
+ThresholdDepthBound diagonal_threshold_depth_bound(const Model& model, std::size_t n,
+                                                   const ThresholdOptions& options) {
+  const DiagonalConstants p = diagonal_params(model, n, options);
+  const IteratedSumOptions& so = options.sum;
+  IteratedSumOptions crt = so;
+  if (crt.block_bits == 0) crt.block_bits = kCrtBlockBits;
+  const std::size_t L2 = 2 * so.levels;  // an iterated sum without its adder
+  const bool nearest = p.rounding == Rounding::nearest_even;
+  const std::size_t accept = options.acceptance ? 1 : 0;
+
+  // The limit, from the model's rational parameters (a raw parameter is nonzero for large n iff
+  // the rational one is).
+  const LrnnLayer& l = threshold_lrnn_layer(model, "the diagonal threshold compiler");
+  const std::size_t row = model.accept.row, col = model.accept.col;
+  bool products = false;
+  for (std::size_t i = 0; i < l.d && !products; ++i) {
+    bool decay = false, input = l.initial_state(i, col) != 0;
+    for (std::size_t s = 0; s < p.S; ++s) {
+      decay = decay || l.A[s](i, i) != 0;
+      input = input || l.B[s](i, col) != 0;
+    }
+    products = l.readout(row, i) != 0 && decay && input;
+  }
+  ThresholdDepthBound out;
+  const std::string sum_full = std::to_string(L2 + 4);
+  if (products) {
+    out.limit = L2 + 4 + (L2 + 4) + 2 + (L2 + 4) + (nearest ? 2 : 0) + 1;
+    out.stages = "count " + std::to_string(L2) + " + logs 4 + CRT sum " + sum_full +
+                 " + comparisons 2 + product sum " + sum_full +
+                 (nearest ? " + nearest-even tie 2" : "") + " + selection 1 + ";
+  }
+  out.limit += L2 + 4 + accept;
+  out.stages += "final sum " + sum_full + (accept ? " + accept 1" : "");
+
+  // The bound at n: the deepest selected product bit (the plan of compile_diagonal_threshold),
+  // then the final sum over every term, then accept.
+  std::size_t deepest = 0;
+  std::vector<Integer> final_w;
+  for (std::size_t t = 0; t < n; ++t) {
+    const std::size_t k = n - t;
+    for (std::size_t i = 0; i < p.d; ++i) {
+      if (p.gamma[i] == 0) continue;
+      std::vector<Integer> coefs;  // γ·β (or γ·s₀) per selecting symbol
+      if (t == 0) {
+        if (p.s0[i] != 0) coefs.push_back(p.gamma[i] * p.s0[i]);
+      } else {
+        for (std::size_t s = 0; s < p.S; ++s)
+          if (p.beta[s][i] != 0) coefs.push_back(p.gamma[i] * p.beta[s][i]);
+      }
+      if (coefs.empty()) continue;
+      Integer amax = 0;
+      bool negative = false;
+      for (std::size_t s = 0; s < p.S; ++s) {
+        amax = std::max(amax, Integer(boost::multiprecision::abs(p.alpha[s][i])));
+        negative = negative || p.alpha[s][i] < 0;
+      }
+      if (amax == 0) continue;  // every product 0: no term
+      Integer bound = 1;
+      for (std::size_t f = 0; f < k; ++f) bound *= amax;
+      const unsigned shift = static_cast<unsigned>(p.F * (k - 1));
+      const Integer h = (nearest && shift > 0) ? Integer(1) << (shift - 1) : Integer(0);
+      const std::size_t W = bit_length(bound + h) + 1;
+      for (std::size_t bit = shift; bit + 1 < W; ++bit)
+        for (const Integer& c : coefs) {
+          final_w.push_back(Integer(c << (bit - shift)));
+          if (negative) final_w.push_back(Integer(-(c << (bit - shift))));
+        }
+      // Every stage's word widens with k, so the deepest path of this coordinate is at its
+      // largest k: n (the start term, t = 0) or n − 1 (the first input term).
+      if (k + 1 < n) continue;
+      const std::size_t count =
+          iterated_sum_depth_bound(so, estimate_iterated_sum(std::vector<Integer>(k, 1), 0, 0, so));
+      const std::vector<unsigned> primes = crt_primes(amax, k);
+      Integer M = 1;
+      for (unsigned m : primes) M *= m;
+      std::vector<Integer> crt_w;
+      for (unsigned m : primes)
+        for (std::size_t bit = 0; bit < bit_length(Integer(m - 1)); ++bit)
+          crt_w.push_back(Integer(Integer(M / m) << bit));
+      const SumSize ss = estimate_iterated_sum(crt_w, 0, 0, crt);
+      std::vector<Integer> pw;
+      for (std::size_t bit = 0; bit + 1 < ss.width; ++bit) pw.push_back(Integer(1) << bit);
+      for (std::size_t j = 1; j < primes.size(); ++j) pw.push_back(-M);
+      const SumSize ps = estimate_iterated_sum(pw, h, W, crt);
+      const std::size_t depth = count + 4 + iterated_sum_depth_bound(crt, ss) +
+                                (primes.size() > 1 ? 2 : 0) + iterated_sum_depth_bound(crt, ps) +
+                                (h != 0 ? 2 : 0) + 1;
+      deepest = std::max(deepest, depth);
+    }
+  }
+  for (std::size_t i = 0; i < p.d; ++i)
+    for (std::size_t s = 0; s < p.S; ++s)
+      if (p.gamma[i] * p.beta[s][i] != 0)
+        final_w.push_back(Integer(Integer(p.gamma[i] * p.beta[s][i]) << p.F));
+  const SumSize fs =
+      estimate_iterated_sum(final_w, p.c << (2 * p.F), bit_length(y_bound(p)) + 2, so);
+  out.at_n = deepest + iterated_sum_depth_bound(so, fs) + accept;
+  return out;
 }
 
 DiagonalValue evaluate_diagonal_rounded_once(const Model& model, std::span<const std::size_t> w,

@@ -47,12 +47,28 @@
 //      F(k−1) bits of P + h all 0). Then every term γ_i·β_σ·2^b·[x[t,σ] ∧ p_b ∧ ¬sign]
 //      (and the negative one) is summed with the rest by one iterated addition; accept reads
 //      the word by one thr gate.
-// Depth: a constant (≈ 45) independent of n, |Σ|-dependent only through the sign XOR; measured
-// (docs/depth.md). Size: polynomial, dominated by the CRT sums, Θ(n·d·(n log n)^{≈2.5}) wires.
+// Depth (unbounded fan-in, NOT free; diagonal_threshold_depth_bound). Bounded for every n, but
+// NOT the same at every n: each iterated sum costs 2·levels, plus 4 for its final
+// carry-lookahead adder once its last level has more than one block, and that happens when its
+// word outgrows one block — the CRT and product words (Θ(k·log|α|) bits, blocks of 8 bits) at
+// small n, the final word (bits of |Y|, blocks of up to 29) later. Once every stage has its
+// adder, the depth stays at its limit, a function of the model only (L = levels = 2):
+//   count words 2L (one block for n < 2^29) + discrete logs ≤ 4 (g_j, [r ≥ v], e_v, OR)
+//   + CRT sum 2L+4 + comparisons [S ≥ jM] 2 + product sum 2L+4 + nearest-even tie 2
+//   + selection (AND) 1 + final sum 2L+4 + accept 1 = 38,
+// less the tie (toward-zero rounding: 36) and, when no coordinate has a product to compute
+// (every readout γ_i, every decay or every input/start term 0), just the final sum and accept.
+// The plan (the same as estimate_diagonal_threshold_gates, nothing built) states the bound at
+// each n; the tests check measured ≤ stated ≤ the limit on generated models, and measured = the
+// limit from the n the plan says it is reached (docs/depth.md: 34 at n = 8 and 12, 38 from
+// n = 14 for a d = 2 model with decays −3/2, 0, 2, 1/2). Size: polynomial, dominated by the CRT
+// sums, Θ(n·d·(n log n)^{≈2.5}) wires; memory: see kDiagonalThresholdBytesPerGate.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "algebra/rational.hpp"
@@ -82,6 +98,20 @@ CompiledCircuit compile_diagonal_threshold(const Model& model, std::size_t n,
 // options.budget.max_gates (the result is then only "more than the limit").
 std::size_t estimate_diagonal_threshold_gates(const Model& model, std::size_t n,
                                               const ThresholdOptions& options = {});
+
+// The depth bound (header above; ThresholdDepthBound in threshold.hpp).
+ThresholdDepthBound diagonal_threshold_depth_bound(const Model& model, std::size_t n,
+                                                   const ThresholdOptions& options = {});
+// (threshold_depth_reached in target.hpp finds the n from which at_n = limit.)
+
+// Bytes of peak memory per ESTIMATED gate (estimate_diagonal_threshold_gates) that `rnncc
+// compile` takes (builder arena, thr operands and weights, hash-consing table, the compiled copy
+// and its statistics), measured by peak RSS: 700–1 010 B for tests/cli/models/mamba_selective.json
+// at n = 8, 16, 24 (the estimate is up to 3× the built size), 1 420–1 670 B for gla_gates.json at
+// n = 8, 16 (docs/depth.md, "Memory of the diagonal threshold route"); 2 048 bounds them. The
+// memory estimate is gates × this, checked against options.budget.max_memory_mib before anything
+// is built (n = 40 of diagonal_mixed_decays.json: 3.18 M gates, 6.2 GiB estimated).
+inline constexpr std::size_t kDiagonalThresholdBytesPerGate = 2048;
 
 // The twins, plain C++ with Integer arithmetic (no CRT, no circuit): w = symbol ids, |w| ≥ 1.
 struct DiagonalValue {

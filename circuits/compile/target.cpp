@@ -74,6 +74,7 @@ TargetOptions parse_target_options(const TargetText& text, const std::string& pr
                                      text.structure, {"auto", "dense"}));
   o.structure = text.structure == "dense" ? Structure::dense : Structure::automatic;
   o.budget.max_gates = text.max_gates;
+  o.budget.max_memory_mib = text.max_memory_mib;
   t.target = parse_target(text.target, prefix + "target");
   parse_target_precision(text.precision, t.precision, prefix + "precision");
   t.precision.rounding = parse_rounding(text.rounding, prefix + "rounding");
@@ -342,6 +343,46 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
 const char* circuit_function_note(const Model& model, const TargetOptions& options) {
   return choose(model, options) == Route::diagonal_threshold ? diagonal_threshold_function()
                                                              : nullptr;
+}
+
+std::optional<ThresholdDepthBound> threshold_depth_bound(const Model& model, std::size_t n,
+                                                         const TargetOptions& options) {
+  const Route r = choose(model, options);
+  if (r == Route::diagonal_threshold)
+    return diagonal_threshold_depth_bound(model, n, threshold_options(options));
+  if (r == Route::time_invariant)
+    return time_invariant_threshold_depth_bound(model, n, threshold_options(options));
+  return std::nullopt;
+}
+
+std::optional<std::size_t> threshold_depth_reached(const Model& model, const TargetOptions& options,
+                                                   std::size_t max_n) {
+  if (max_n == 0) return std::nullopt;
+  auto reached = [&](std::size_t n) {
+    const auto b = threshold_depth_bound(model, n, options);
+    return b && b->at_n >= b->limit;
+  };
+  if (!threshold_depth_bound(model, 1, options)) return std::nullopt;
+  std::size_t hi = 1;
+  while (hi < max_n && !reached(hi)) hi = std::min(max_n, 2 * hi);
+  if (!reached(hi)) return std::nullopt;
+  std::size_t lo = hi / 2;  // not reached at lo (lo = 0: below every length)
+  while (hi - lo > 1) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    (reached(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+std::optional<std::string> threshold_depth_text(const Model& model, std::size_t n,
+                                                const TargetOptions& options, std::size_t max_n) {
+  const auto b = threshold_depth_bound(model, n, options);
+  if (!b) return std::nullopt;
+  const auto from = threshold_depth_reached(model, options, max_n);
+  return "depth ≤ " + std::to_string(b->limit) + " at every n (" + b->stages + "); stated " +
+         std::to_string(b->at_n) + " at n = " + std::to_string(n) + "; " +
+         (from ? "the limit from n = " + std::to_string(*from)
+               : "the limit not reached by n = " + std::to_string(max_n));
 }
 
 std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t n,

@@ -29,6 +29,7 @@
 #include <string>
 
 #include "circuits/compile/lrnn.hpp"
+#include "circuits/compile/threshold.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
@@ -58,7 +59,8 @@ struct TargetText {
   std::string scan = "brent-kung", outputs = "last", structure = "auto";
   std::string rounding = "nearest-even", overflow = "saturate";
   std::size_t max_gates = std::size_t{1} << 28;
-  std::size_t max_states = 4096;  // the finite-state route of nonlinear models
+  std::size_t max_memory_mib = kDefaultMaxMemoryMiB;  // Budget::check_memory
+  std::size_t max_states = 4096;                      // the finite-state route of nonlinear models
   std::optional<unsigned> int_bits;
 };
 
@@ -77,6 +79,20 @@ std::string compiler_name(const Model& model, const TargetOptions& options);
 // rule in a way the CLI must state: a one-line description (today the input-dependent diagonal
 // threshold route, "product rounded once …"); nullptr otherwise.
 const char* circuit_function_note(const Model& model, const TargetOptions& options);
+
+// The depth bound of the threshold routes that have one (compile_diagonal_threshold,
+// compile_time_invariant_threshold; threshold.hpp, ThresholdDepthBound) at length n, or nullopt
+// for every other route.
+std::optional<ThresholdDepthBound> threshold_depth_bound(const Model& model, std::size_t n,
+                                                         const TargetOptions& options);
+// The least n ≤ max_n from which the stated depth equals the limit (doubling, then bisection:
+// the stated depth only grows with n), or nullopt (not reached by max_n, or no such route).
+std::optional<std::size_t> threshold_depth_reached(const Model& model, const TargetOptions& options,
+                                                   std::size_t max_n);
+// "depth ≤ 38 at every n (count 4 + …); stated 34 at n = 16; reached from n = 28" — for
+// `rnncc compile` and `rnncc depth` (nullopt where threshold_depth_bound is).
+std::optional<std::string> threshold_depth_text(const Model& model, std::size_t n,
+                                                const TargetOptions& options, std::size_t max_n);
 
 // An upper bound on the gates compile_model creates, computed without building the circuit
 // (for --max-gates checks over many lengths). nullopt where the compiler has no estimate short

@@ -169,6 +169,17 @@ ThresholdEstimate estimate_time_invariant_threshold_size(const Model& model, std
   return estimate_form(convolution_form(model, n, options), options);
 }
 
+ThresholdDepthBound time_invariant_threshold_depth_bound(const Model& model, std::size_t n,
+                                                         const ThresholdOptions& options) {
+  ThresholdDepthBound b;
+  b.at_n = estimate_time_invariant_threshold_size(model, n, options).depth;
+  const std::size_t L2 = 2 * options.sum.levels;
+  b.limit = L2 + 4 + (options.acceptance ? 1 : 0);
+  b.stages = "iterated sum " + std::to_string(L2) + " + its adder 4" +
+             (options.acceptance ? " + accept 1" : "");
+  return b;
+}
+
 std::size_t estimate_time_invariant_threshold_gates(const Model& model, std::size_t n,
                                                     const ThresholdOptions& options) {
   return estimate_time_invariant_threshold_size(model, n, options).gates;

@@ -89,6 +89,19 @@ ThresholdEstimate estimate_time_invariant_threshold_size(const Model& model, std
 std::size_t estimate_time_invariant_threshold_gates(const Model& model, std::size_t n,
                                                     const ThresholdOptions& options = {});
 
+// Depth bounds of the threshold routes (unbounded fan-in, NOT free): `at_n` the construction's
+// stated depth at this n (the compiled circuit's depth is at most it), `limit` D(model), a bound
+// for every n that the stated depth reaches once every iterated sum's word needs more than one
+// block (then each has its final carry-lookahead adder, +4), `stages` the limit's terms.
+struct ThresholdDepthBound {
+  std::size_t at_n = 0, limit = 0;
+  std::string stages;
+};
+// The time-invariant route: one iterated sum, 2·levels (+4 with the adder), and the acceptance
+// gate over its word (+1); at_n = estimate_time_invariant_threshold_size(…).depth.
+ThresholdDepthBound time_invariant_threshold_depth_bound(const Model& model, std::size_t n,
+                                                         const ThresholdOptions& options = {});
+
 // The plain twin, computed independently of convolution_form (matrix powers Aʲ, not row
 // iteration): Y, its scale and acceptance for the string w (symbol ids, n = |w| ≥ 1).
 struct ConvolutionValue {

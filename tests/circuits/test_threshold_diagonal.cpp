@@ -268,6 +268,100 @@ TEST_CASE("diagonal threshold: depth constant in n (8, 16, 32)", "[threshold][di
   REQUIRE(depths[1] == depths[2]);
 }
 
+TEST_CASE("diagonal threshold: depth ≤ the model's bound at every n, equal from where reached",
+          "[threshold][diagonal][depth-bound]") {
+  // Generated models: random decays in [−5, 5]/q (negative, 0, > 1) at d = 1, 2, 3 and |Σ| = 2, 3;
+  // a gated-linear (gla) model with decays in (0, 1); toward-zero rounding; the selective model.
+  std::mt19937_64 rng(24);
+  struct Case {
+    std::string name;
+    Model model;
+    Rounding rounding = Rounding::nearest_even;
+    std::size_t limit = 38;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"random d=2 |Σ|=2", random_model(rng, 2, 2)});
+  cases.push_back({"random d=2 |Σ|=2 (2)", random_model(rng, 2, 2)});
+  cases.push_back({"random d=1 |Σ|=3", random_model(rng, 1, 3)});
+  cases.push_back({"random d=3 |Σ|=2", random_model(rng, 3, 2)});
+  cases.push_back({"random d=2 toward zero", random_model(rng, 2, 2), Rounding::toward_zero, 36});
+  {
+    std::vector<Vector> decays(2), B(2);
+    for (std::size_t s = 0; s < 2; ++s)
+      for (std::size_t i = 0; i < 2; ++i) {
+        decays[s].push_back(random_rational(rng, 1, 4, 5) / 5);  // in (0, 1)
+        B[s].push_back(random_rational(rng, -3, 3, 2));
+      }
+    cases.push_back({"gla d=2", diagonal_model(decays, B, {1, -1}, {0, 0}, 0, Family::gla)});
+  }
+  // No coordinate has a product to compute (readout 0 on the decaying one): final sum + accept.
+  cases.push_back(
+      {"no products", diagonal_model({{2, 0}, {3, 0}}, {{0, 1}, {1, 1}}, {0, 1}, {1, 1}), {}, 9});
+  std::size_t equal_at_limit = 0;
+  for (const Case& c : cases) {
+    TargetOptions t;
+    t.target = CircuitTarget::threshold;
+    t.precision = Precision::log(1);
+    t.precision.rounding = c.rounding;
+    const auto reached = threshold_depth_reached(c.model, t, 16);
+    std::vector<std::size_t> ns = {1, 2, 3, 4, 8};
+    if (reached && *reached > 8) ns.push_back(*reached);
+    for (std::size_t n : ns) {
+      const auto bound = threshold_depth_bound(c.model, n, t);
+      REQUIRE(bound);
+      const std::size_t depth = compute_stats(compile_model(c.model, n, t).circuit).depth;
+      INFO(c.name << ", n = " << n << ": measured " << depth << ", stated " << bound->at_n
+                  << ", limit " << bound->limit << " (" << bound->stages << "), reached from "
+                  << (reached ? std::to_string(*reached) : "-"));
+      CHECK(bound->limit == c.limit);
+      CHECK(depth <= bound->at_n);
+      CHECK(bound->at_n <= bound->limit);
+      if (reached && n >= *reached) {
+        CHECK(bound->at_n == bound->limit);
+        CHECK(depth == bound->limit);
+        ++equal_at_limit;
+      }
+    }
+  }
+  CHECK(equal_at_limit >= 5);
+  // The time-invariant route: one iterated sum and the acceptance gate, limit 2·2 + 4 + 1.
+  for (const char* arch : {"s4", "counter"}) {
+    const DepthSubject s = depth_subject(arch, CircuitTarget::threshold);
+    for (std::size_t n : {2u, 16u, 128u}) {
+      const auto bound = threshold_depth_bound(s.model, n, s.options);
+      REQUIRE(bound);
+      const std::size_t depth = compute_stats(compile_model(s.model, n, s.options).circuit).depth;
+      INFO(arch << ", n = " << n << ": measured " << depth << ", stated " << bound->at_n);
+      CHECK(bound->limit == 9);
+      CHECK(depth <= bound->at_n);
+      CHECK(bound->at_n <= bound->limit);
+    }
+  }
+  // Routes without such a bound say so.
+  const DepthSubject pd = depth_subject("pd", CircuitTarget::arith);
+  CHECK_FALSE(threshold_depth_bound(pd.model, 4, pd.options));
+}
+
+TEST_CASE("diagonal threshold: the memory estimate refuses before building",
+          "[threshold][diagonal]") {
+  const DepthSubject s = depth_subject("diagonal", CircuitTarget::threshold);
+  ThresholdOptions o;
+  o.budget.max_memory_mib = 16;
+  try {
+    compile_diagonal_threshold(s.model, 16, o);
+    FAIL("no refusal");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "--max-memory");
+    const std::string what = e.what();
+    CHECK(what.find(" gates × " + std::to_string(kDiagonalThresholdBytesPerGate) +
+                    " bytes a gate, measured for compile_diagonal_threshold), more than the "
+                    "limit of 16 MiB (raise --max-memory to build it anyway)") !=
+          std::string::npos);
+  }
+  o.budget.max_memory_mib = 1 << 20;
+  CHECK(compile_diagonal_threshold(s.model, 4, o).circuit.size() > 0);
+}
+
 TEST_CASE("diagonal threshold: routing and refusals name the case", "[threshold][diagonal]") {
   TargetOptions t;
   t.target = CircuitTarget::threshold;

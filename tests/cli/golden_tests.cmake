@@ -151,6 +151,8 @@ rnncc_golden(err-verify-model-alphabet 2 err_verify_model_alphabet.txt stderr ve
 # multiplication (circuits/compile/iterated_multiplication.hpp); the function line; refusals.
 rnncc_golden(compile-threshold-diagonal 0 compile_threshold_diagonal.txt stdout compile tests/cli/models/mamba_selective.json -n 8 --target threshold --precision log:1)
 rnncc_golden(err-threshold-diagonal-exact 2 err_threshold_diagonal_exact.txt stderr compile tests/cli/models/mamba_selective.json -n 8 --target threshold)
+# The memory estimate refuses before building (docs/depth.md, "Memory of the diagonal threshold route").
+rnncc_golden(err-threshold-memory 2 err_threshold_memory.txt stderr compile tests/cli/models/diagonal_mixed_decays.json -n 40 --target threshold --precision log:1 --max-memory 1024)
 rnncc_golden(err-threshold-pd 2 err_threshold_pd.txt stderr compile examples/s5_word_problem.json -n 8 --target threshold --precision log:1)
 rnncc_golden(depth-threshold-diagonal 0 depth_threshold_diagonal.txt stdout depth --arch diagonal --lengths 2..16 --target threshold)
 rnncc_golden(depth-model-threshold-diagonal 0 depth_model_threshold_diagonal.txt stdout depth --model tests/cli/models/mamba_selective.json --lengths 2..16 --target threshold)
