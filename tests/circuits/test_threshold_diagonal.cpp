@@ -338,7 +338,7 @@ TEST_CASE("diagonal threshold: depth ≤ the model's bound at every n, equal fro
     }
   }
   // Routes without such a bound say so.
-  const DepthSubject pd = depth_subject("pd", CircuitTarget::arith);
+  const DepthSubject pd = depth_subject("pd", CircuitTarget::arithmetic);
   CHECK_FALSE(threshold_depth_bound(pd.model, 4, pd.options));
 }
 
