@@ -191,12 +191,17 @@ int main(int argc, char** argv) {
     LinearRepresentation g = from_wfa(pr.g);
     const double build = since(t0);
     const double cpu0 = cpu_seconds();
-    const EquivalenceResult eq = decide_equivalence(f, g);
+    EquivalenceParams fast;
+    fast.method = EquivalenceParams::Method::multimodular;
+    EquivalenceParams exact;
+    exact.method = EquivalenceParams::Method::exact;
+    exact.certificate = false;
+    const EquivalenceResult eq = decide_equivalence(f, g, fast);
     const double eq_cpu = cpu_seconds() - cpu0;
     double plain_eq = -1, plain_ne = -1;
     bool agree = eq.equivalent && eq.morphism;
     if (d <= 64) {  // the exact plain twin
-      const EquivalenceResult a = decide_equivalence(f, g, {std::nullopt, false, true});
+      const EquivalenceResult a = decide_equivalence(f, g, exact);
       plain_eq = a.seconds;
       agree = agree && a.equivalent;
     }
@@ -214,11 +219,11 @@ int main(int argc, char** argv) {
     g.output[S - 1](pr.bad_i, 0) += delta * std::get<Wfa>(sg.content).final[pr.bad_j];
     const LinearRepresentation& bad = g;
     cpu1 = cpu_seconds();
-    const EquivalenceResult ne = decide_equivalence(f, bad);
+    const EquivalenceResult ne = decide_equivalence(f, bad, fast);
     const double ne_cpu = cpu_seconds() - cpu1;
     agree = agree && !ne.equivalent && check.ok;
     if (d <= 64) {
-      const EquivalenceResult b = decide_equivalence(f, bad, {std::nullopt, false, true});
+      const EquivalenceResult b = decide_equivalence(f, bad, exact);
       plain_ne = b.seconds;
       agree = agree && !b.equivalent && b.counterexample->input == ne.counterexample->input &&
               b.counterexample->expected == ne.counterexample->expected &&

@@ -457,30 +457,33 @@ ModRun forward_basis_mod(const ScaledRep& A, const ScaledRep& B, std::uint32_t p
             run.word.push_back(s);
             return run;
           }
-    // Candidates u·σ (row i·S + σ): v(u)·M_σ, block by block.
-    std::vector<double> C(L * S * n, 0.0);
-    {
-      std::vector<double> T(std::max(L * da, L * db));
+    // Candidates u·σ (row i·S + σ): v(u)·M_σ, for a chunk of the layer's words at a time (in
+    // llex order), so that the early stop skips the rest of the layer.
+    std::vector<std::size_t> next;
+    constexpr std::size_t chunk = 64;
+    for (std::size_t c0 = 0; c0 < L && !morphism_ready(); c0 += chunk) {
+      const std::size_t Lc = std::min(chunk, L - c0);
+      std::vector<double> C(Lc * S * n, 0.0);
+      std::vector<double> T(std::max(Lc * da, Lc * db));
       for (std::size_t s = 0; s < S; ++s) {
-        std::fill(T.begin(), T.begin() + L * da, 0.0);
-        modmat_muladd(p, L, da, da, Va.data(), da, a.M[s].data(), da, T.data(), da);
-        for (std::size_t i = 0; i < L; ++i)
+        std::fill(T.begin(), T.begin() + Lc * da, 0.0);
+        modmat_muladd(p, Lc, da, da, Va.data() + c0 * da, da, a.M[s].data(), da, T.data(), da);
+        for (std::size_t i = 0; i < Lc; ++i)
           std::copy(T.begin() + i * da, T.begin() + (i + 1) * da, C.begin() + (i * S + s) * n);
-        std::fill(T.begin(), T.begin() + L * db, 0.0);
-        modmat_muladd(p, L, db, db, Vb.data(), db, b.M[s].data(), db, T.data(), db);
-        for (std::size_t i = 0; i < L; ++i)
+        std::fill(T.begin(), T.begin() + Lc * db, 0.0);
+        modmat_muladd(p, Lc, db, db, Vb.data() + c0 * db, db, b.M[s].data(), db, T.data(), db);
+        for (std::size_t i = 0; i < Lc; ++i)
           std::copy(T.begin() + i * db, T.begin() + (i + 1) * db, C.begin() + (i * S + s) * n + da);
       }
-    }
-    const std::vector<double> original = C;
-    const std::vector<std::size_t> added = insert_rows(C, L * S, original);
-    run.candidates += L * S;
-    std::vector<std::size_t> next;
-    for (std::size_t idx : added) {
-      std::vector<std::size_t> w = run.basis_words[layer[idx / S]];
-      w.push_back(idx % S);
-      run.basis_words.push_back(std::move(w));
-      next.push_back(run.basis_words.size() - 1);
+      const std::vector<double> original = C;
+      const std::vector<std::size_t> added = insert_rows(C, Lc * S, original);
+      run.candidates += Lc * S;
+      for (std::size_t idx : added) {
+        std::vector<std::size_t> w = run.basis_words[layer[c0 + idx / S]];
+        w.push_back(idx % S);
+        run.basis_words.push_back(std::move(w));
+        next.push_back(run.basis_words.size() - 1);
+      }
     }
     layer = std::move(next);
   }
@@ -860,7 +863,10 @@ EquivalenceResult decide_equivalence(const LinearRepresentation& f, const Linear
     r.modulus = p;
     return r;
   }
-  if (!params.plain)
+  using M = EquivalenceParams::Method;
+  const bool fast = params.method == M::multimodular ||
+                    (params.method == M::automatic && f.dim + g.dim >= kMultimodularFromDimension);
+  if (fast)
     if (std::optional<EquivalenceResult> r = decide_multimodular(f, g)) return std::move(*r);
   return decide(QField{}, f, g, params.certificate);
 }

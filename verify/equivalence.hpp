@@ -65,10 +65,13 @@ struct EquivalenceParams {
   // false: no coefficients (EquivalenceResult::coefficients stays empty, so no certificate);
   // the decision and counterexample are the same, for about half the work.
   bool certificate = true;
-  // Over Q: true runs only the exact forward basis over Q (the plain twin); false (default)
-  // first runs the multimodular path (below), which falls back to it when it cannot conclude.
-  bool plain = false;
+  // Over Q: exact runs only the exact forward basis over Q (the plain twin); multimodular
+  // first runs the multimodular path (above), which falls back to it when it cannot conclude;
+  // automatic is multimodular from d_f + d_g ≥ kMultimodularFromDimension on (below it the exact
+  // decider takes well under a second, and its proof is the forward-basis certificate).
+  enum class Method { automatic, exact, multimodular } method = Method::automatic;
 };
+inline constexpr std::size_t kMultimodularFromDimension = 100;
 
 // A morphism P (rows × cols) with h_to(u) = h_from(u)·P for every word u, checked exactly:
 // α_from·P = α_to, M^from_σ·P = P·M^to_σ and O^from_σ = P·O^to_σ for every σ. Then

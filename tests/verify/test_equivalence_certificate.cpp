@@ -92,7 +92,7 @@ TEST_CASE(
   // The forward-basis form (the exact decider's; the multimodular one writes a morphism,
   // tests/verify/test_equivalence_multimodular.cpp).
   EquivalenceParams plain;
-  plain.plain = true;
+  plain.method = EquivalenceParams::Method::exact;
   const EquivalenceResult r =
       decide_equivalence(subject_representation(f), subject_representation(g), plain);
   REQUIRE(r.equivalent);
@@ -143,7 +143,7 @@ TEST_CASE("checker refusals: malformed, not ε first, not prefix-closed") {
   const SubjectFile m = load_subject_file(test::example("binary_value_wfa.json"));
   const SubjectFile a = load_subject_file(test::example("wfa_binary_value.wfa.json"));
   EquivalenceParams plain;  // the forward-basis form
-  plain.plain = true;
+  plain.method = EquivalenceParams::Method::exact;
   const EquivalenceResult r =
       decide_equivalence(subject_representation(m), subject_representation(a), plain);
   nlohmann::json cert = nlohmann::json::parse(equivalence_certificate(r, m, a).dump());

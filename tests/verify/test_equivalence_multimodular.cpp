@@ -84,8 +84,15 @@ void same_decision(const EquivalenceResult& fast, const EquivalenceResult& plain
 
 EquivalenceParams plain_params() {
   EquivalenceParams p;
-  p.plain = true;
+  p.method = EquivalenceParams::Method::exact;
   return p;
+}
+
+// The multimodular path whatever the size (automatic picks it from d_f + d_g ≥ 100 on).
+EquivalenceResult fast_decide(const LinearRepresentation& f, const LinearRepresentation& g) {
+  EquivalenceParams p;
+  p.method = EquivalenceParams::Method::multimodular;
+  return decide_equivalence(f, g, p);
 }
 
 // f = Σ_k c_k·[x = w_k]: one path of states per word (block diagonal), final weight c_k.
@@ -191,7 +198,7 @@ TEST_CASE("multimodular decision equals the exact decider on seeded random pairs
       default:
         break;
     }
-    const EquivalenceResult fast = decide_equivalence(f, g),
+    const EquivalenceResult fast = fast_decide(f, g),
                             plain = decide_equivalence(f, g, plain_params());
     same_decision(fast, plain);
     proved_by_morphism += fast.equivalent && fast.morphism.has_value();
@@ -210,7 +217,7 @@ TEST_CASE("one long word: a difference divisible by the first primes is still th
       w2{1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1};
   const LinearRepresentation f = from_wfa(words_wfa({w1, w2}, {Rational(3), Rational(5)}, 2));
   const LinearRepresentation g = from_wfa(words_wfa({w1, w2}, {Rational(3) + big, Rational(6)}, 2));
-  const EquivalenceResult fast = decide_equivalence(f, g),
+  const EquivalenceResult fast = fast_decide(f, g),
                           plain = decide_equivalence(f, g, plain_params());
   same_decision(fast, plain);
   REQUIRE(fast.counterexample->input == w1);
@@ -218,8 +225,8 @@ TEST_CASE("one long word: a difference divisible by the first primes is still th
   // Only the long word differs, by 2^61 − 1: found, and proved shortest.
   const LinearRepresentation h = from_wfa(
       words_wfa({w1, w2}, {Rational(3), Rational(5) + Rational((Integer(1) << 61) - 1)}, 2));
-  same_decision(decide_equivalence(f, h), decide_equivalence(f, h, plain_params()));
-  REQUIRE(decide_equivalence(f, h).counterexample->input == w2);
+  same_decision(fast_decide(f, h), decide_equivalence(f, h, plain_params()));
+  REQUIRE(fast_decide(f, h).counterexample->input == w2);
 }
 
 TEST_CASE("a pair with no morphism either way is decided by the exact forward basis") {
@@ -243,7 +250,7 @@ TEST_CASE("a pair with no morphism either way is decided by the exact forward ba
     return a;
   };
   const LinearRepresentation f = from_wfa(pad(fa)), g = from_wfa(pad(change_basis(fa, rng)));
-  const EquivalenceResult r = decide_equivalence(f, g);
+  const EquivalenceResult r = fast_decide(f, g);
   REQUIRE(r.equivalent);
   REQUIRE(!r.morphism);
   REQUIRE(r.method == "forward basis (Schützenberger–Tzeng)");
@@ -255,8 +262,7 @@ TEST_CASE("morphism certificate: checked, every changed number rejected") {
   for (int round = 0; round < 6; ++round) {
     const Wfa fa = random_wfa(rng, 3 + round % 3, 2, round % 2);
     const SubjectFile f{"f.json", fa}, g{"g.json", change_basis(fa, rng)};
-    const EquivalenceResult r =
-        decide_equivalence(subject_representation(f), subject_representation(g));
+    const EquivalenceResult r = fast_decide(subject_representation(f), subject_representation(g));
     REQUIRE(r.equivalent);
     if (!r.morphism) continue;  // a random f need not be minimal
     const nlohmann::json cert = nlohmann::json::parse(equivalence_certificate(r, f, g).dump());
@@ -304,8 +310,7 @@ TEST_CASE("morphism certificate of a one-layer LRNN model against its WFA") {
   for (bool swap : {false, true}) {
     const SubjectFile& f = swap ? a : m;
     const SubjectFile& g = swap ? m : a;
-    const EquivalenceResult r =
-        decide_equivalence(subject_representation(f), subject_representation(g));
+    const EquivalenceResult r = fast_decide(subject_representation(f), subject_representation(g));
     REQUIRE(r.equivalent);
     REQUIRE(r.morphism);
     const std::string cert = equivalence_certificate(r, f, g).dump();
