@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "algebra/modp_ops.hpp"
 
@@ -260,6 +261,198 @@ std::vector<std::uint32_t> lucky_primes(std::size_t count, std::span<const Integ
     l = lcm(l, abs(d));
   }
   return collect_primes(count, [&](std::uint32_t p) { return l % p != 0; });
+}
+
+}  // namespace rnncc
+
+// ---- dense matrices modulo a prime below 2^24
+// ----------------------------------------------------
+
+namespace rnncc {
+
+std::vector<std::uint32_t> primes_below_2_24(std::size_t count,
+                                             std::span<const std::uint32_t> skip) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t n = (1u << 24) - 1; out.size() < count && n >= 3; n -= 2)
+    if (modp::is_prime(n) && std::find(skip.begin(), skip.end(), n) == skip.end()) out.push_back(n);
+  if (out.size() < count)
+    throw std::invalid_argument("fewer than " + std::to_string(count) + " primes below 2^24");
+  return out;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"  // v8d in inlined helpers only
+
+namespace {
+
+#define RNNCC_MM_INLINE __attribute__((always_inline)) inline
+
+constexpr std::size_t kMR = 6, kNR = 16, kKC = 256, kNC = 512;
+typedef double v8d __attribute__((vector_size(64)));
+
+RNNCC_MM_INLINE v8d mm_reduce(v8d x, v8d p, v8d pinv) {
+  const v8d magic = {6755399441055744.0, 6755399441055744.0, 6755399441055744.0,
+                     6755399441055744.0, 6755399441055744.0, 6755399441055744.0,
+                     6755399441055744.0, 6755399441055744.0};
+  const v8d q = (x * pinv + magic) - magic;
+  return x - q * p;  // exact integer, |·| ≤ p/2 + 1
+}
+
+RNNCC_MM_INLINE v8d mm_canonical(v8d x, v8d p, v8d pinv) {
+  const v8d zero = {0, 0, 0, 0, 0, 0, 0, 0};
+  x = mm_reduce(x, p, pinv);
+  return x < zero ? x + p : x;
+}
+
+// One 6×16 tile of C: C ← (C + A·Bp) mod p over kc columns of A (kc ≤ kKC), Bp packed kc×16.
+RNNCC_MM_INLINE void mm_tile(double p_, const double* A, std::size_t lda, const double* Bp,
+                             std::size_t kc, double* C, std::size_t ldc, std::size_t mr,
+                             std::size_t nr) {
+  const double pinv_ = 1.0 / p_;
+  v8d p, pinv;
+  for (int t = 0; t < 8; ++t) p[t] = p_, pinv[t] = pinv_;
+  double init[kMR * kNR];
+  for (std::size_t r = 0; r < kMR; ++r)
+    for (std::size_t j = 0; j < kNR; ++j)
+      init[r * kNR + j] = (r < mr && j < nr) ? C[r * ldc + j] : 0.0;
+  v8d acc[kMR][2];
+#pragma GCC unroll 6
+  for (std::size_t r = 0; r < kMR; ++r)
+#pragma GCC unroll 2
+    for (std::size_t h = 0; h < 2; ++h) __builtin_memcpy(&acc[r][h], init + r * kNR + h * 8, 64);
+  const double* arow[kMR];
+  for (std::size_t r = 0; r < kMR; ++r) arow[r] = A + (r < mr ? r : 0) * lda;
+  for (std::size_t k0 = 0; k0 < kc; k0 += 16) {
+    const std::size_t k1 = std::min(kc, k0 + 16);
+    for (std::size_t k = k0; k < k1; ++k) {
+      v8d b0, b1;
+      __builtin_memcpy(&b0, Bp + k * kNR, sizeof b0);
+      __builtin_memcpy(&b1, Bp + k * kNR + 8, sizeof b1);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < kMR; ++r) {
+        const double a = arow[r][k];
+        acc[r][0] += a * b0;
+        acc[r][1] += a * b1;
+      }
+    }
+#pragma GCC unroll 6
+    for (std::size_t r = 0; r < kMR; ++r)
+#pragma GCC unroll 2
+      for (std::size_t h = 0; h < 2; ++h) acc[r][h] = mm_reduce(acc[r][h], p, pinv);
+  }
+#pragma GCC unroll 6
+  for (std::size_t r = 0; r < kMR; ++r)
+#pragma GCC unroll 2
+    for (std::size_t h = 0; h < 2; ++h) {
+      const v8d c = mm_canonical(acc[r][h], p, pinv);
+      __builtin_memcpy(init + r * kNR + h * 8, &c, 64);
+    }
+  for (std::size_t r = 0; r < mr; ++r)
+    for (std::size_t j = 0; j < nr; ++j) C[r * ldc + j] = init[r * kNR + j];
+}
+
+// Rows [m0, m1) of C.
+RNNCC_MM_INLINE void mm_rows(double p, std::size_t m0, std::size_t m1, std::size_t n, std::size_t k,
+                             const double* A, std::size_t lda, const double* B, std::size_t ldb,
+                             double* C, std::size_t ldc) {
+  std::vector<double> Bp(kKC * kNC);
+  for (std::size_t k0 = 0; k0 < k; k0 += kKC) {
+    const std::size_t kc = std::min(kKC, k - k0);
+    for (std::size_t n0 = 0; n0 < n; n0 += kNC) {
+      const std::size_t nc = std::min(kNC, n - n0);
+      // Pack B[k0:k0+kc, n0:n0+nc] in panels of 16 columns (zero padded).
+      for (std::size_t jp = 0; jp < nc; jp += kNR)
+        for (std::size_t kk = 0; kk < kc; ++kk)
+          for (std::size_t jj = 0; jj < kNR; ++jj)
+            Bp[jp * kc + kk * kNR + jj] = jp + jj < nc ? B[(k0 + kk) * ldb + n0 + jp + jj] : 0.0;
+      for (std::size_t i = m0; i < m1; i += kMR) {
+        const std::size_t mr = std::min(kMR, m1 - i);
+        for (std::size_t jp = 0; jp < nc; jp += kNR)
+          mm_tile(p, A + i * lda + k0, lda, Bp.data() + jp * kc, kc, C + i * ldc + n0 + jp, ldc, mr,
+                  std::min(kNR, nc - jp));
+      }
+    }
+  }
+}
+
+using RowsFn = void (*)(double, std::size_t, std::size_t, std::size_t, std::size_t, const double*,
+                        std::size_t, const double*, std::size_t, double*, std::size_t);
+
+void mm_rows_generic(double p, std::size_t m0, std::size_t m1, std::size_t n, std::size_t k,
+                     const double* A, std::size_t lda, const double* B, std::size_t ldb, double* C,
+                     std::size_t ldc) {
+  mm_rows(p, m0, m1, n, k, A, lda, B, ldb, C, ldc);
+}
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) void mm_rows_avx2(double p, std::size_t m0, std::size_t m1,
+                                                      std::size_t n, std::size_t k, const double* A,
+                                                      std::size_t lda, const double* B,
+                                                      std::size_t ldb, double* C, std::size_t ldc) {
+  mm_rows(p, m0, m1, n, k, A, lda, B, ldb, C, ldc);
+}
+__attribute__((target("avx512f,fma"))) void mm_rows_avx512(double p, std::size_t m0, std::size_t m1,
+                                                           std::size_t n, std::size_t k,
+                                                           const double* A, std::size_t lda,
+                                                           const double* B, std::size_t ldb,
+                                                           double* C, std::size_t ldc) {
+  mm_rows(p, m0, m1, n, k, A, lda, B, ldb, C, ldc);
+}
+#endif
+
+RowsFn mm_rows_best() {
+#if defined(__x86_64__)
+  static const RowsFn best = __builtin_cpu_supports("avx512f") ? mm_rows_avx512
+                             : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+                                 ? mm_rows_avx2
+                                 : mm_rows_generic;
+  return best;
+#else
+  return mm_rows_generic;
+#endif
+}
+
+void check_modmat_prime(std::uint32_t p) {
+  if (p < 2 || p >= (1u << 24))
+    throw std::invalid_argument("modmat: modulus " + std::to_string(p) + " not in [2, 2^24)");
+}
+
+}  // namespace
+
+#pragma GCC diagnostic pop
+
+void modmat_muladd(std::uint32_t p, std::size_t m, std::size_t n, std::size_t k, const double* A,
+                   std::size_t lda, const double* B, std::size_t ldb, double* C, std::size_t ldc) {
+  check_modmat_prime(p);
+  if (m == 0 || n == 0 || k == 0) return;
+  const RowsFn rows = mm_rows_best();
+  const std::size_t threads =
+      std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
+  // Threads only when each gets at least ~2^24 multiply-adds and a few row tiles.
+  const std::size_t want = std::min(threads, std::max<std::size_t>(1, m / (4 * kMR)));
+  if (want <= 1 || m * n * k < (std::size_t{1} << 25)) {
+    rows(p, 0, m, n, k, A, lda, B, ldb, C, ldc);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const std::size_t step = ((m + want - 1) / want + kMR - 1) / kMR * kMR;
+  for (std::size_t m0 = 0; m0 < m; m0 += step)
+    pool.emplace_back(rows, double(p), m0, std::min(m, m0 + step), n, k, A, lda, B, ldb, C, ldc);
+  for (auto& t : pool) t.join();
+}
+
+void modmat_muladd_plain(std::uint32_t p, std::size_t m, std::size_t n, std::size_t k,
+                         const double* A, std::size_t lda, const double* B, std::size_t ldb,
+                         double* C, std::size_t ldc) {
+  check_modmat_prime(p);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      std::uint64_t acc = static_cast<std::uint64_t>(C[i * ldc + j]);
+      for (std::size_t t = 0; t < k; ++t)
+        acc = (acc + static_cast<std::uint64_t>(A[i * lda + t]) *
+                         static_cast<std::uint64_t>(B[t * ldb + j])) %
+              p;
+      C[i * ldc + j] = static_cast<double>(acc);
+    }
 }
 
 }  // namespace rnncc

@@ -108,4 +108,37 @@ bool divides_any(std::uint32_t p, std::span<const Integer> denominators);
 // back. (p | some d ⟺ p | lcm of them, for p prime, so one lcm is tested per candidate.)
 std::vector<std::uint32_t> lucky_primes(std::size_t count, std::span<const Integer> denominators);
 
+// ---- dense matrices modulo a prime below 2^24 -----------------------------------------------
+//
+// The forward-basis decider (verify/equivalence.hpp) works modulo primes p < 2^24 on dense
+// matrices stored as doubles with entries in [0, p). A product of two entries is < 2^48, so 16
+// of them and a value in (−p, p) sum exactly in a double (< 2^53); the kernel accumulates 16
+// products per register, then reduces (x − p·round(x/p), an exact integer of absolute value
+// ≤ p/2 + 1), and finally maps into [0, p). Register-blocked (6 rows × 16 columns), compiled for
+// AVX-512, AVX2+FMA and plain x86-64 and chosen at run time; two threads for large products.
+
+// The `count` largest primes below 2^24, descending, leaving out those in `skip`.
+std::vector<std::uint32_t> primes_below_2_24(std::size_t count,
+                                             std::span<const std::uint32_t> skip = {});
+
+// C ← (C + A·B) mod p for row-major A (m×k, row stride lda), B (k×n, ldb), C (m×n, ldc), every
+// entry an integer in [0, p), 2 ≤ p < 2^24 (std::invalid_argument otherwise).
+void modmat_muladd(std::uint32_t p, std::size_t m, std::size_t n, std::size_t k, const double* A,
+                   std::size_t lda, const double* B, std::size_t ldb, double* C, std::size_t ldc);
+
+// Plain twin: the triple loop in 64-bit integers, reduced after every product.
+void modmat_muladd_plain(std::uint32_t p, std::size_t m, std::size_t n, std::size_t k,
+                         const double* A, std::size_t lda, const double* B, std::size_t ldb,
+                         double* C, std::size_t ldc);
+
+// x mod p in [0, p) for an integer-valued double |x| < 2^52.
+inline double modmat_reduce(double x, double p, double pinv) {
+  const double magic = 6755399441055744.0;  // 1.5·2^52: adding it rounds to an integer
+  const double q = (x * pinv + magic) - magic;
+  double r = x - q * p;
+  if (r < 0) r += p;
+  if (r >= p) r -= p;
+  return r;
+}
+
 }  // namespace rnncc

@@ -1,5 +1,7 @@
 #include "algebra/rational.hpp"
 
+#include <charconv>
+
 #include <cctype>
 
 namespace rnncc {
@@ -50,6 +52,18 @@ std::optional<Rational> try_parse_rational(std::string_view text) {
 }
 
 std::string to_string(const Rational& q) {
+  // Fast path (the same text): numerator and denominator machine words.
+  const auto* r = q.backend().data();
+  if (mpz_fits_slong_p(mpq_numref(r)) && mpz_fits_slong_p(mpq_denref(r))) {
+    char buf[48];
+    char* end = std::to_chars(buf, buf + 24, mpz_get_si(mpq_numref(r))).ptr;
+    const long d = mpz_get_si(mpq_denref(r));
+    if (d != 1) {
+      *end++ = '/';
+      end = std::to_chars(end, buf + sizeof buf, d).ptr;
+    }
+    return std::string(buf, end);
+  }
   if (denominator(q) == 1) return numerator(q).str();
   return numerator(q).str() + "/" + denominator(q).str();
 }

@@ -31,14 +31,36 @@ nlohmann::ordered_json equivalence_certificate(const EquivalenceResult& r, const
     j["models"].push_back({{"file", s->path}, {"digest", subject_digest(*s)}});
   j["field"] = r.modulus ? "F_p" : "Q";
   if (r.modulus) j["modulus"] = *r.modulus;
-  const LinearRepresentation f = subject_representation(a);
-  j["alphabet"] = f.symbols;
-  j["outputs"] = f.outputs;
+  // The alphabet and output size (a WFA's without building its representation: O_σ = M_σ·β
+  // costs |Σ|·d² at model scale).
+  const LinearRepresentation f = a.is_wfa() ? LinearRepresentation{} : subject_representation(a);
+  if (const auto* w = std::get_if<Wfa>(&a.content)) {
+    j["alphabet"] = w->alphabet.symbols();
+    j["outputs"] = 1;
+  } else {
+    j["alphabet"] = f.symbols;
+    j["outputs"] = f.outputs;
+  }
   if (r.empty_value) j["empty_word"] = {{"value", *r.empty_value}};
+  if (r.morphism) {  // h_to(u) = h_from(u)·P, P sparse by rows: [column, numerator] pairs
+    const EquivalenceMorphism& m = *r.morphism;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < m.rows; ++i) {
+      nlohmann::ordered_json row = nlohmann::ordered_json::array();
+      for (std::size_t c = 0; c < m.cols; ++c)
+        if (const std::int64_t x = m.numerators[i * m.cols + c])
+          row.push_back(nlohmann::ordered_json::array({c, std::to_string(x)}));
+      rows.push_back(std::move(row));
+    }
+    j["morphism"] = {{"from", m.f_to_g ? "f" : "g"},
+                     {"denominator", std::to_string(m.denominator)},
+                     {"rows", std::move(rows)}};
+    return j;
+  }
   j["basis"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < r.basis_words.size(); ++i) {
     nlohmann::ordered_json word = nlohmann::ordered_json::array();
-    for (std::size_t s : r.basis_words[i]) word.push_back(f.symbols[s]);
+    for (std::size_t s : r.basis_words[i]) word.push_back(j["alphabet"][s]);
     j["basis"].push_back({{"word", word}, {"next", r.coefficients[i]}, {"outputs", r.values[i]}});
   }
   return j;

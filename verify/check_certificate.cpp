@@ -11,6 +11,11 @@
 #include "rnn/json_cursor.hpp"
 
 namespace rnncc {
+
+// verify/check_certificate_morphism.cpp: the morphism form.
+void check_morphism_certificate(const SubjectFile& f, const SubjectFile& g, const nlohmann::json& c,
+                                std::vector<std::string>& problems);
+
 namespace {
 
 using Vec = std::vector<Rational>;
@@ -191,6 +196,11 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
       };
       const Vec stated = numbers(c["empty_word"].at("value"), 1, "/empty_word/value");
       if (value(mf) != stated || value(mg) != stated) fail("/empty_word: y_f(ε), y_g(ε) ≠ value");
+    }
+    if (c.contains("morphism")) {  // the other form: a morphism checked exactly
+      if (problems.empty()) check_morphism_certificate(f, g, c, problems);
+      result.ok = problems.empty();
+      return result;
     }
     // The basis words: ε first, prefix-closed, distinct.
     const auto& basis = c.at("basis");

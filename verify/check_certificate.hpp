@@ -13,6 +13,9 @@
 // v(u_j)·M_σ = v(u_jσ), each in the span by (a)), and y_f(uσ) − y_g(uσ) is linear in v(u) and
 // vanishes on the span by (b): f ≡ g on every nonempty word. Two WFAs also compare ε.
 // Arithmetic is exact over Q, or over F_p (every number reduced to its residue in [0, p)).
+// A certificate with "morphism" instead of "basis" (the multimodular decider's) is checked by
+// verify/check_certificate_morphism.cpp, also independent of the decider (its header says what
+// it proves).
 #pragma once
 
 #include <string>

@@ -23,6 +23,29 @@
 // distinguishes. (3) Pairs (b, σ) checked in order of b (llex), then σ, are in llex order of bσ,
 // and every basis word < b is found before b is checked. So the first failing check is the
 // shortest distinguishing word, the llex-least of that length. The same holds over F_p.
+//
+// Over Q at scale (the default): multimodular. The forward basis is computed modulo a prime
+// p < 2^24, layer by layer (each layer's candidates are v(u)·M_σ for its basis words, one matrix
+// product per symbol; the greedy basis of a layer is the row rank profile of its candidates
+// reduced by the basis so far, also by matrix products: algebra/multimodular.hpp, modmat). The
+// layers visit the candidates in the same llex order, so the run finds the same basis words and
+// the same first failing check as the word-at-a-time decider over F_p. Then:
+//   - proof: as soon as the basis has d_f vectors whose f-parts are independent mod p, its span
+//     is the graph of P = V_f⁻¹·V_g; P is reconstructed over Q (rational reconstruction from one
+//     or two primes) and checked exactly as a morphism (EquivalenceMorphism: integer identities
+//     checked modulo primes whose product exceeds a bound on both sides — deterministic). Also
+//     tried from g to f. This exists whenever the "from" side is reachable (its vectors h(u) span
+//     its space) and the other observable, e.g. both minimal;
+//   - refutation: a word that differs modulo p differs over Q (reduction mod p is a ring
+//     homomorphism on the rationals with denominators prime to p). It is the shortest over Q by
+//     a deterministic argument: runs modulo more primes p_i (up to its length) give the llex-least
+//     word differing modulo Π p_i (the least of the words each run finds); once Π p_i exceeds a
+//     bound on the numerator of y_f(w) − y_g(w) over every word w of that length or less, every
+//     llex-smaller word has difference ≡ 0 modulo Π p_i and smaller than it in absolute value,
+//     so 0. The outputs reported are evaluated exactly over Q;
+//   - otherwise (equal modulo p but no morphism either way, e.g. a non-minimal pair; numbers
+//     beyond 64 bits; more than 40 primes needed): the exact forward basis over Q decides.
+// So "proved over Q" and the shortest counterexample are exact on either path.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +65,23 @@ struct EquivalenceParams {
   // false: no coefficients (EquivalenceResult::coefficients stays empty, so no certificate);
   // the decision and counterexample are the same, for about half the work.
   bool certificate = true;
+  // Over Q: exact runs only the exact forward basis over Q (the plain twin); multimodular
+  // first runs the multimodular path (above), which falls back to it when it cannot conclude;
+  // automatic is multimodular from d_f + d_g ≥ kMultimodularFromDimension on (below it the exact
+  // decider takes well under a second, and its proof is the forward-basis certificate).
+  enum class Method { automatic, exact, multimodular } method = Method::automatic;
+};
+inline constexpr std::size_t kMultimodularFromDimension = 100;
+
+// A morphism P (rows × cols) with h_to(u) = h_from(u)·P for every word u, checked exactly:
+// α_from·P = α_to, M^from_σ·P = P·M^to_σ and O^from_σ = P·O^to_σ for every σ. Then
+// y_to(uσ) = h_to(u)·O^to_σ = h_from(u)·O^from_σ = y_from(uσ): f ≡ g on every nonempty word.
+// Entries P_ij = numerators[i·cols + j] / denominator.
+struct EquivalenceMorphism {
+  bool f_to_g = true;  // from = f, to = g (else from = g, to = f)
+  std::size_t rows = 0, cols = 0;
+  std::vector<std::int64_t> numerators;
+  std::int64_t denominator = 1;
 };
 
 struct EquivalenceCounterexample {
@@ -69,6 +109,10 @@ struct EquivalenceResult {
   std::vector<std::vector<std::vector<std::string>>> values;
   std::optional<std::vector<std::string>> empty_value;
   std::optional<EquivalenceCounterexample> counterexample;
+  // The multimodular path: the proof (instead of coefficients), the primes of the forward-basis
+  // runs, and the primes of the exact check of the morphism.
+  std::optional<EquivalenceMorphism> morphism;
+  std::vector<std::uint32_t> primes, check_primes;
 };
 
 // Both deciders compare functions with the same alphabet (same symbols, same order) and the same
@@ -80,6 +124,13 @@ void check_same_interface(const std::vector<std::string>& symbols_f, std::size_t
 // differ, or the moduli disagree; DomainError when a parameter has no value mod p.
 EquivalenceResult decide_equivalence(const LinearRepresentation& f, const LinearRepresentation& g,
                                      const EquivalenceParams& params = {});
+
+// The multimodular path's layered forward basis modulo one prime p < 2^24, alone — for tests
+// against the word-at-a-time decider over F_p (decide_equivalence with modulus p): the basis
+// words, and the counterexample's word (its values left empty). y(ε) is not compared. Throws
+// std::invalid_argument when p divides a denominator or a number does not fit in 62 bits.
+EquivalenceResult forward_basis_layered_mod_p(const LinearRepresentation& f,
+                                              const LinearRepresentation& g, std::uint32_t p);
 
 // Plain twin for tests: the llex-least word of length ≤ max_length where f and g differ, by
 // evaluating both on every word (exact over Q, or reduced mod p).

@@ -89,8 +89,12 @@ TEST_CASE(
       dir / "g.json",
       wfa_text({"1", "1"}, {"-2", "3"}, {{{"1", "2"}, {"0", "0"}}, {{"0", "-2"}, {"0", "2"}}}));
   const SubjectFile f = load_subject_file(fa), g = load_subject_file(ga);
+  // The forward-basis form (the exact decider's; the multimodular one writes a morphism,
+  // tests/verify/test_equivalence_multimodular.cpp).
+  EquivalenceParams plain;
+  plain.method = EquivalenceParams::Method::exact;
   const EquivalenceResult r =
-      decide_equivalence(subject_representation(f), subject_representation(g));
+      decide_equivalence(subject_representation(f), subject_representation(g), plain);
   REQUIRE(r.equivalent);
   const nlohmann::ordered_json cert = equivalence_certificate(r, f, g);
   REQUIRE(cert["basis"][0]["word"].empty());
@@ -138,8 +142,10 @@ TEST_CASE("certificate of a model against a WFA, over Q and over F_p, with tampe
 TEST_CASE("checker refusals: malformed, not ε first, not prefix-closed") {
   const SubjectFile m = load_subject_file(test::example("binary_value_wfa.json"));
   const SubjectFile a = load_subject_file(test::example("wfa_binary_value.wfa.json"));
+  EquivalenceParams plain;  // the forward-basis form
+  plain.method = EquivalenceParams::Method::exact;
   const EquivalenceResult r =
-      decide_equivalence(subject_representation(m), subject_representation(a));
+      decide_equivalence(subject_representation(m), subject_representation(a), plain);
   nlohmann::json cert = nlohmann::json::parse(equivalence_certificate(r, m, a).dump());
   const CertificateCheck not_json = check_certificate(m, a, "{");
   REQUIRE(!not_json.ok);
