@@ -1,18 +1,24 @@
-// rnncc check-certificate MODEL_F MODEL_G FILE: re-check an equivalence certificate with the
-// independent checker (verify/check_certificate.hpp). Exit 0 valid, 1 invalid, 2 bad input
+// rnncc check-certificate MODEL_F MODEL_G FILE [--field Q|F_p] [--json]: re-check an equivalence
+// certificate with the independent checker (verify/check_certificate.hpp) against a claim over
+// a field (verify/certificate_claim.hpp): over Q by default, where a certificate over F_p is
+// refused. Exit 0 valid, 1 invalid (or over a field weaker than the claim's), 2 bad input
 // (unreadable files, a file that is not JSON, or a certificate for other models).
 #include <iostream>
 
 #include "algebra/error.hpp"
+#include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage_errors.hpp"
 #include "rnn/json_cursor.hpp"
+#include "verify/certificate_claim.hpp"
 #include "verify/check_certificate.hpp"
 
 namespace rnncc::cli {
 
 Action add_check_certificate_command(CLI::App& app) {
   struct Flags {
-    std::string f, g, file;
+    std::string f, g, file, field = "Q";
+    bool json = false;
   };
   auto fl = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -20,17 +26,30 @@ Action add_check_certificate_command(CLI::App& app) {
   cmd->add_option("MODEL_F", fl->f, "model or WFA file (f)")->required();
   cmd->add_option("MODEL_G", fl->g, "model or WFA file (g)")->required();
   cmd->add_option("FILE", fl->file, "the certificate (JSON)")->required();
+  cmd->add_option("--field", fl->field,
+                  "the claim's field: Q (equal outputs; a certificate over F_p is refused) or F_p "
+                  "(agreement modulo the certificate's prime is enough)")
+      ->check(choice_of({"Q", "F_p"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", fl->json, "print JSON");
   return [cmd, fl]() -> int {
     if (!cmd->parsed()) return -1;
+    const ClaimField claim = parse_claim_field(fl->field, "--field");
     const SubjectFile f = load_subject_file(fl->f), g = load_subject_file(fl->g);
     const std::string text = read_certificate_file(fl->file);
-    const CertificateCheck c = check_certificate(f, g, text);
-    if (c.ok) {
-      std::cout << "certificate valid: " << fl->f << " and " << fl->g
-                << " agree on every nonempty prefix (checked by the independent checker)\n";
+    const CertificateVerdict v = check_certificate_claim(f, g, text, claim);
+    const CertificateCheck& c = v.check;
+    const bool bad_input = c.other_models || c.not_json;
+    if (fl->json && !bad_input) {
+      std::cout << json_text(certificate_verdict_json(v, f, g), 2) << "\n";
+      return v.valid ? 0 : 1;
+    }
+    if (v.valid) {
+      std::cout << "certificate valid: " << certificate_statement(v, f, g)
+                << " (checked by the independent checker)"
+                << (c.field == "F_p" ? "; this proves nothing over Q" : "") << "\n";
       return 0;
     }
-    const bool bad_input = c.other_models || c.not_json;
     for (const std::string& p : c.problems)
       std::cerr << "rnncc: " << (bad_input ? "error" : "invalid certificate") << ": " << fl->file
                 << ": " << p << "\n";

@@ -1,6 +1,7 @@
 // rnncc minimize MODEL [-o OUT.json] [--json]: the Schützenberger reduction of a one-layer LRNN
 // model or a WFA (verify/minimize.hpp) as a general-family LRNN, proved equal to the input on
 // every nonempty prefix by the decider (verify/equivalence.hpp) before it is written.
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -26,7 +27,10 @@ Action add_minimize_command(CLI::App& app) {
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
-      "minimize", "Reduce a one-layer LRNN or a WFA to an equal general LRNN of least dimension");
+      "minimize",
+      "Reduce a one-layer LRNN or a WFA to a general LRNN equal to it on every nonempty string, "
+      "of the least dimension an LRNN with that function has (ε's output, which an LRNN does not "
+      "have, is not counted; with per-symbol readouts an upper bound)");
   cmd->add_option("MODEL", f->model, "model or WFA file")->required();
   cmd->add_option("-o,--output", f->out, "write the minimized model (JSON) here");
   cmd->add_flag("--json", f->json, "print JSON");
@@ -54,10 +58,17 @@ Action add_minimize_command(CLI::App& app) {
                              2)
                 << "\n";
     } else {
-      std::cout << "minimize: " << f->model << ": dimension " << rep.dim
-                << (s.is_wfa() ? "" : " (homogenized: d·m + 1)") << " → forward " << m.forward_dim
-                << " → minimal " << m.reduced.dim << " (Hankel rank)\n"
-                << "proved: every length — the minimized model equals the input on every "
+      std::cout << "minimize: " << f->model << ": dimension " << p.dimension
+                << (s.is_wfa() ? " (states)" : " (d·m)") << " → minimal " << m.dimension
+                << (m.affine ? " (affine steps and a readout bias)" : "")
+                << ": the least dimension of an LRNN computing the same function on nonempty "
+                   "strings"
+                << (std::all_of(rep.readout.begin(), rep.readout.end(),
+                                [&](const auto& g) { return g == rep.readout[0]; })
+                        ? ""
+                        : " (an upper bound: the readout depends on the symbol)")
+                << "\n"
+                << "proved over Q: every length — the minimized model equals the input on every "
                    "nonempty prefix ("
                 << proof.method << ", basis size " << proof.basis_size << ")\n";
       if (!f->out.empty()) std::cout << "wrote " << f->out << "\n";

@@ -38,7 +38,9 @@
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
+#include "verify/acceptance_equivalence.hpp"
 #include "verify/certificate.hpp"
+#include "verify/certificate_claim.hpp"
 #include "verify/check_certificate.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
@@ -551,9 +553,14 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
 // procedures and the same document as cli/equiv_command.cpp. A and B: objects or paths.
 py::object equiv_report(const py::object& subject_a, const py::object& subject_b,
                         const std::string& method, std::optional<std::uint64_t> modulus,
-                        const std::string& certificate_path, bool timing, std::uint64_t max_work) {
+                        const std::string& certificate_path, bool timing, std::uint64_t max_work,
+                        const std::string& compare, std::optional<std::size_t> accept_length) {
   if (method != "linear" && method != "product" && method != "auto")
     throw InputError("method", "'" + method + "': expected linear, product or auto");
+  if (compare != "outputs" && compare != "accept")
+    throw InputError("compare", "'" + compare + "': expected outputs or accept");
+  if (accept_length && compare != "accept")
+    throw InputError("accept_length", "applies to compare='accept'");
   const SubjectFile a = subject_of(subject_a, "a"), b = subject_of(subject_b, "b");
   if (!certificate_path.empty())
     for (const SubjectFile* s : {&a, &b})
@@ -593,8 +600,27 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
     }
     return to_python(finite_equivalence_json(r, ma, timing));
   };
-  if (method == "product") refuse_product_flags();
+  if (method == "product" && compare == "outputs") refuse_product_flags();
   const EquivalenceInputs in = equivalence_inputs(a, b, method);
+  if (in.reordered && !certificate_path.empty())
+    throw InputError("certificate",
+                     "b's alphabet is a's in another order: symbols were matched by name, but a "
+                     "certificate needs the same order (the checker compares symbol by symbol)");
+  if (compare == "accept") {
+    if (modulus) throw InputError("modulus", "compare='accept' reads the sign of exact outputs");
+    if (!certificate_path.empty())
+      throw InputError("certificate", "certificates prove equal outputs (compare='outputs')");
+    if (in.linear())
+      cli::check_forward_basis_work(in.f->dim + in.g->dim, in.f->symbols.size(), max_work, "equiv");
+    AcceptanceParams params;
+    params.max_length = accept_length;
+    AcceptanceResult r;
+    {
+      py::gil_scoped_release unlocked;
+      r = decide_acceptance(a, b, in, params);
+    }
+    return to_python(acceptance_json(r, in.linear() ? in.f->symbols : in.mf->symbols, timing));
+  }
   if (in.linear()) return linear(*in.f, *in.g);
   refuse_product_flags();
   return product(*in.mf, *in.mg);
@@ -861,18 +887,24 @@ void bind_checks(py::module_& m) {
   });
   m.def("equiv", &equiv_report);
   // `rnncc check-certificate F G FILE`: the independent checker's verdict and every broken rule.
-  m.def("check_certificate", [](const py::object& f, const py::object& g, const std::string& path) {
+  // The claim's field (verify/certificate_claim.hpp): "Q" refuses a certificate over F_p.
+  m.def("check_certificate", [](const py::object& f, const py::object& g, const std::string& path,
+                                const std::string& field) {
+    const ClaimField claim = parse_claim_field(field, "field");
     const SubjectFile a = subject_of(f, "f"), b = subject_of(g, "g");
     const std::string text = read_certificate_file(path);
-    CertificateCheck c;
+    CertificateVerdict v;
     {
       py::gil_scoped_release unlocked;
-      c = check_certificate(a, b, text);
+      v = check_certificate_claim(a, b, text, claim);
     }
+    const CertificateCheck& c = v.check;
     if (c.other_models || c.not_json)
       throw InputError(path, c.problems.empty() ? std::string("not a certificate of these models")
                                                 : c.problems.front());
-    return py::make_tuple(c.ok, c.problems);
+    return py::make_tuple(v.valid, c.field.empty() ? py::object(py::none()) : py::str(c.field),
+                          c.modulus ? py::object(py::int_(*c.modulus)) : py::object(py::none()),
+                          c.problems);
   });
   m.def("depth", &depth_report);
   m.def("minimize", &minimize_report);

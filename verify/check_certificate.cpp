@@ -147,6 +147,9 @@ CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,
       const std::uint64_t p = c.at("modulus").get<std::uint64_t>();
       if (!modp::is_prime(p) || p >= (std::uint64_t{1} << 62)) fail("/modulus: not a prime < 2^62");
       num.p = Integer(p);
+      result.field = "F_p", result.modulus = p;
+    } else if (c.at("field") == "Q" && !c.contains("modulus")) {
+      result.field = "Q";
     } else if (c.at("field") != "Q" || c.contains("modulus")) {
       fail("/field: expected \"Q\" (no modulus) or \"F_p\" with a modulus");
     }

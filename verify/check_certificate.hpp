@@ -18,6 +18,8 @@
 // it proves).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +33,11 @@ struct CertificateCheck {
   bool other_models = false;          // the certificate names other models (by digest)
   bool not_json = false;              // the file does not parse as JSON (bad input, not a proof)
   std::vector<std::string> problems;  // every broken rule found (the first few per kind)
+  // The field the certificate's arithmetic is over, as read from it: "Q", or "F_p" with its
+  // modulus (empty when the file has no readable field). A valid F_p certificate proves
+  // agreement modulo p only (verify/certificate_claim.hpp).
+  std::string field;
+  std::optional<std::uint64_t> modulus;
 };
 
 CertificateCheck check_certificate(const SubjectFile& f, const SubjectFile& g,

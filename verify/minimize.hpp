@@ -1,21 +1,25 @@
-// Minimization of a linear representation with post-step readouts (Schützenberger 1961;
-// Berstel & Reutenauer, "Noncommutative Rational Series with Applications", §2.3), and the
-// general-family LRNN it becomes.
+// Minimization of a one-layer LRNN or a WFA (Schützenberger 1961; Berstel & Reutenauer,
+// "Noncommutative Rational Series with Applications", §2.3) as the general-family LRNN of least
+// dimension computing the same function on nonempty strings (docs/semantics.md, "Minimization").
 //
-// Input: (α, {M_σ}, {Γ_σ}) with y(uσ) = α·M_u·M_σ·Γ_σ (an LRNN layer or a WFA,
-// LinearRepresentation::readout set). Two reductions:
-//   1. forward: F = basis of span{α·M_u} (rows, found breadth-first); F·M_σ = M'_σ·F,
-//      α = e₀·F, Γ'_σ = F·Γ_σ;
-//   2. backward on the result: C = basis of span{M'_u·c : c a column of some Γ'_τ} (columns);
-//      M'_σ·C = C·N_σ, Γ'_τ = C·Γ''_τ, α'' = e₀·C.
-// Then y(w) = α''·N_w·Γ''_{last}, of dimension d_min = rank of the Hankel matrix
-// H[x, (u, τ)] = α·M_x·M_u·Γ_τ (x, u ∈ Σ*): no representation (α, M, {Γ_τ}) of the same
-// vector family w ↦ (α·M_w·Γ_τ)_τ is smaller. The observed outputs are only the entries with
-// τ = the last symbol of w ≠ ε, so with per-symbol readouts (or counting y(ε)) d_min is an
-// upper bound on the smallest LRNN, exact when the readout is shared and y(ε) is in the span.
-// The LRNN (column-vector convention): S₀ = α''ᵀ, A_σ = N_σᵀ, B_σ = 0, readout Γ''ᵀ (or
-// per-symbol readouts C_σ = Γ''_σᵀ when they differ). The empty word's output y(ε) of a WFA
-// is not kept (an LRNN outputs nothing at t = 0).
+// Input: (α, {M_σ}, {Γ_σ}) with y(w) = α·M_w·Γ_{last(w)} for w ≠ ε (an LRNN layer, homogenized
+// to h = [vec(S), 1], or a WFA; LinearRepresentation::readout set). y(ε) is not an LRNN output,
+// so it is never counted:
+//   1. forward from the states after one symbol: F = basis of span{α·M_w : w ≠ ε};
+//   2. backward: C = basis of span{M_u·c : c a column of some Γ_τ} in F's coordinates; the
+//      result (N_σ, Γ''_σ) of dimension R, with the state after σ a_σ = α·M_σ·C;
+//   3. a start: any α' with α'·N_σ = a_σ for every σ (α itself need not be one: its y(ε) is not
+//      read), else one more coordinate that every step clears: dimension D = R or R + 1;
+//   4. affine: when some column φ has N_σ·φ = φ (every σ) and α'·φ = 1, every reachable state
+//      has h·φ = 1 — a constant coordinate — and the LRNN S' = A_σ S + B_σ, y = C S + bias has
+//      dimension D − 1.
+// With one readout for every symbol (every WFA; an LRNN without per-token readouts) D is the
+// least dimension of a representation y(w) = α·M_w·Γ (w ≠ ε): R is the rank of the Hankel matrix
+// H[x, u] = y(x·u) (x ≠ ε), any representation of dimension R is isomorphic to step 2's, and then
+// step 3's α' exists. And D − 1 (or D) is the least dimension of an LRNN with affine steps and a
+// readout bias (its homogenization has dimension d + 1 and a fixed φ). So a d-dimensional LRNN
+// (d·m state entries) never minimizes to more than d·m. With per-symbol readouts step 2 also
+// counts the unobserved y after w read by another symbol's readout: an upper bound.
 #pragma once
 
 #include <cstddef>
@@ -32,9 +36,11 @@
 namespace rnncc {
 
 struct MinimizeResult {
-  LinearRepresentation reduced;  // d_min, with readout and output set
+  LinearRepresentation reduced;  // the linear representation of dimension D (steps 1–3)
   std::size_t forward_dim = 0;   // after step 1
-  Model model;                   // the general-family LRNN of dimension max(d_min, 1)
+  bool affine = false;           // step 4 applied: the LRNN has affine steps and a readout bias
+  std::size_t dimension = 0;     // the LRNN's: D − 1 when affine, else D
+  Model model;                   // the general-family LRNN of dimension max(dimension, 1)
 };
 
 // Throws InputError when rep.readout is empty (a product or input-map representation).
@@ -49,15 +55,16 @@ LinearRepresentation minimize_input(const SubjectFile& s);
 // shows the reduced model equal to `rep` on every nonempty prefix (y(ε) is not an LRNN output).
 // A failed proof is a bug (std::logic_error), never a user error.
 struct ProvedMinimization {
-  std::size_t dimension = 0;  // rep.dim, the input's
+  std::size_t dimension = 0;  // the input's: d·m for a model (rep.dim − 1), states for a WFA
   MinimizeResult minimized;
   EquivalenceResult proof;
 };
 ProvedMinimization minimize_and_prove(const LinearRepresentation& rep,
                                       const std::string& name = "minimized");
 
-// The document `rnncc minimize --json` prints: dimension, forward_dimension, minimal_dimension,
-// proved, method, basis_size, output (the file written, or null).
+// The document `rnncc minimize --json` prints: dimension (the input's), forward_dimension,
+// minimal_dimension (the LRNN's), affine, verdict ("proved"), proved, method, field ("Q"),
+// basis_size, output (the file written, or null).
 nlohmann::ordered_json minimize_json(const ProvedMinimization& m,
                                      const std::optional<std::string>& output);
 

@@ -319,6 +319,7 @@ class Verification {
     report_.construction = c.name;
     report_.claims = c.claims;
     report_.seed = seed_;
+    report_.seed_given = o.seed.has_value();
     report_.notes = c.notes;
     report_.spectral = spectral_report(c.model);
   }
@@ -384,7 +385,8 @@ class Verification {
     p.proved = r.equivalent;
     p.scope = "every length";
     p.method = r.method;
-    p.field = r.modulus ? "F_" + std::to_string(*r.modulus) : r.field;
+    p.field = r.modulus ? "F_p" : "Q";
+    p.modulus = r.modulus;
     p.basis_size = r.basis_size;
     p.dim_f = r.dim_f;
     p.dim_x = r.dim_g;
@@ -421,6 +423,9 @@ class Verification {
     p.proved = !failing_;
     p.scope = "the finite domain (length " + std::to_string(*c_.target.fixed_length) + ")";
     p.method = "exhaustive over the finite domain";
+    p.finite_domain = true;
+    p.field = c_.modulus ? "F_p" : "Q";  // every value compared exactly (or mod p)
+    p.modulus = c_.modulus;
     const auto it = report_.checked.find(gpu_ ? "exhaustive (gpu)" : "exhaustive");
     p.strings = it == report_.checked.end() ? 0 : it->second;
     if (o_.certificate)
@@ -429,19 +434,17 @@ class Verification {
   }
 
   // minimal_state_size: for a model linear in its state with per-step readouts (one LRNN
-  // layer), the claim "state size d vs minimal d_min": d_min is the dimension of the
-  // Schützenberger reduction of X's representation (verify/minimize.hpp), the Hankel rank of
-  // the function X computes on its own tokens (≤ d + 1: the homogenizing coordinate).
-  // Informational: the relation d_min ≤ d + 1 always holds.
+  // layer), the claim "state size d vs minimal d_min": d_min is the dimension of the reduction
+  // of X (verify/minimize.hpp), the least of an LRNN computing X's function on nonempty token
+  // strings (an upper bound with per-token readouts). d_min ≤ d always holds.
   void minimal_state_size() {
     try {
       const LinearRepresentation rep = from_model(c_.model);
       if (rep.readout.empty()) return;    // a product with a finite control
       const std::size_t d = rep.dim - 1;  // from_lrnn_layer: [vec(S), 1]
       const MinimizeResult m = minimize(rep, c_.name);
-      report_.claims.push_back(
-          {"state size d vs minimal d_min (Hankel rank)", "d = " + std::to_string(d),
-           "d_min = " + std::to_string(m.reduced.dim), m.reduced.dim <= d + 1});
+      report_.claims.push_back({"state size d vs minimal d_min", "d = " + std::to_string(d),
+                                "d_min = " + std::to_string(m.dimension), m.dimension <= d});
     } catch (const InputError&) {  // NotLinearError and kin: no such claim
     } catch (const DomainError&) {
     }
@@ -594,7 +597,7 @@ class Verification {
   // arithmetic circuit (Checker::check); this reports how many lengths were compiled, or why
   // none could be.
   void three_way() {
-    if (report_.proof && !report_.proof->proved && !report_.proof->field.empty())
+    if (report_.proof && !report_.proof->proved && !report_.proof->finite_domain)
       return;  // refuted by the decision: no string was run
     if (o_.three_way && !checker_.compilable())
       report_.notes.push_back(
@@ -713,6 +716,11 @@ class Verification {
           "from [2^61, 2^62), lengths {}..{})",
           bound, o_.identity_rounds, scope.prime, scope.lengths_passed.front(),
           scope.lengths_passed.back());
+    if (report_.error_bound && report_.seed_given)
+      report_.notes.push_back(
+          "the seed was given (--seed): the identity error bound is a probability over random "
+          "choices that the seed fixes, so it does not apply to a model chosen by someone who "
+          "knows the seed (without --seed the seed is drawn from std::random_device)");
     report_.identity = std::move(scope);
   }
 
@@ -1103,10 +1111,8 @@ nlohmann::ordered_json spectral_json(const std::vector<LayerSpectrum>& layers) {
   for (const LayerSpectrum& l : layers) {
     json props = json::array();
     for (const Claim& cl : l.properties)
-      props.push_back({{"name", cl.name},
-                       {"claimed", cl.claimed},
-                       {"measured", cl.measured},
-                       {"holds", cl.ok}});
+      props.push_back(
+          {{"name", cl.name}, {"claimed", cl.claimed}, {"measured", cl.measured}, {"ok", cl.ok}});
     json spectra = json::array();
     for (const MatrixSpectrum& s : l.spectra) {
       json coeffs = json::array(), roots = json::array();
@@ -1141,7 +1147,7 @@ std::string spectral_text(const std::vector<LayerSpectrum>& layers) {
         l.layer, l.family, l.d, l.tokens, l.spectra.size());
     for (const Claim& cl : l.properties)
       out += fmt::format("    property {:<32} claimed {:<8} measured {}  {}\n", cl.name, cl.claimed,
-                         cl.measured, cl.ok ? "HOLDS" : "FAILS");
+                         cl.measured, cl.ok ? "ok" : "FAILS");
     for (const MatrixSpectrum& s : l.spectra) {
       std::string toks;
       for (std::size_t i = 0; i < s.tokens.size() && i < 4; ++i)
@@ -1165,22 +1171,24 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   using json = nlohmann::ordered_json;
   json j;
   j["construction"] = r.construction;
-  j["holds"] = r.holds;
-  // What was established (verdict_text in words): proved for every length (or the finite
-  // domain), else only tested.
+  // What was established (verdict_text in words): proved (every length, or the finite domain;
+  // over Q or modulo p), refuted, or only tested.
+  j["verdict"] = verdict(r);
   const Proof* p = r.proof ? &*r.proof : nullptr;
   j["proved"] = p && p->proved;
+  j["field"] = p ? json(p->field) : json(nullptr);
+  j["modulus"] = p && p->modulus ? json(*p->modulus) : json(nullptr);
   j["method"] = p ? json(p->method) : json(nullptr);
   j["basis_size"] = p && p->basis_size ? json(*p->basis_size) : json(nullptr);
   j["certificate"] = p && p->certificate ? json(*p->certificate) : json(nullptr);
   if (p) {
-    j["proof"] = {{"proved", p->proved}, {"scope", p->scope}, {"method", p->method}};
-    if (!p->field.empty()) {
-      j["proof"]["field"] = p->field;
+    j["proof"] = {
+        {"proved", p->proved}, {"scope", p->scope}, {"method", p->method}, {"field", p->field}};
+    if (p->modulus) j["proof"]["modulus"] = *p->modulus;
+    if (!p->finite_domain)
       j["proof"]["dimensions"] = {p->dim_f, p->dim_x};
-    } else {
+    else
       j["proof"]["strings"] = p->strings;
-    }
     if (p->seconds) j["proof"]["seconds"] = *p->seconds;
     if (p->no_certificate) j["proof"]["no_certificate"] = *p->no_certificate;
   } else {
@@ -1198,6 +1206,7 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
     j["tested"] = nullptr;
   }
   j["seed"] = r.seed ? json(*r.seed) : json(nullptr);
+  j["seed_given"] = r.seed_given;
   j["checked"] = json::object();
   for (const auto& [k, v] : r.checked) j["checked"][k] = v;
   if (r.counterexample) {
@@ -1231,45 +1240,62 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
   return j;
 }
 
+std::string verdict(const VerifyReport& r) {
+  if (!r.holds) return "refuted";  // a counterexample, a refuting decision, or a failing claim
+  return r.proof && r.proof->proved ? "proved" : "tested";
+}
+
+std::string proof_field_words(const Proof& p) {
+  if (p.field == "Q") return "over Q";
+  if (p.field == "F_p" && p.modulus) return fmt::format("modulo p = {}", *p.modulus);
+  return "";
+}
+
 std::string verdict_text(const VerifyReport& r) {
   const bool claims_ok =
       std::all_of(r.claims.begin(), r.claims.end(), [](const Claim& cl) { return cl.ok; });
+  // What a decision established, in words: "proved over Q — every length (…)".
+  auto decided = [](const Proof& p) {
+    const std::string detail =
+        p.finite_domain
+            ? fmt::format("{}, {} strings", p.method, p.strings)
+            : fmt::format("{}, basis size {} of at most {}{}", p.method, p.basis_size.value_or(0),
+                          p.dim_f + p.dim_x,
+                          p.seconds ? fmt::format(", {:.3f} s", *p.seconds) : std::string());
+    const std::string scope = p.finite_domain ? "every string of " + p.scope : p.scope;
+    if (p.proved) return fmt::format("proved {} — {} ({})", proof_field_words(p), scope, detail);
+    return fmt::format("refuted — shortest counterexample below ({} decided {}: {})", scope,
+                       proof_field_words(p), detail);
+  };
   std::string what;
-  if (r.proof && r.proof->field.empty()) {  // a finite domain, enumerated
-    const Proof& p = *r.proof;
-    what = fmt::format("{}: {} ({}, {} strings)", p.proved ? "proved" : "refuted", p.scope,
-                       p.method, p.strings);
-  } else if (r.proof) {
-    const Proof& p = *r.proof;
-    const std::string detail = fmt::format(
-        "{} over {}, basis size {} of at most {}{}", p.method, p.field, p.basis_size.value_or(0),
-        p.dim_f + p.dim_x, p.seconds ? fmt::format(", {:.3f} s", *p.seconds) : std::string());
-    what = p.proved
-               ? "proved: " + p.scope + " (" + detail + ")"
-               : "refuted: " + p.scope + " decided, shortest counterexample below (" + detail + ")";
+  if (r.proof && r.proof->proved) {
+    what = decided(*r.proof);
+    if (!claims_ok) what = "refuted — a claim fails (below); X computes f: " + what;
+  } else if (r.proof) {  // refuted by the decision (or by enumerating the finite domain)
+    what = decided(*r.proof) + (claims_ok ? "" : "; a claim fails too");
   } else if (r.counterexample) {
-    what = "refuted by a counterexample found by testing (" + r.counterexample->found_by + ")";
+    what = "refuted — a counterexample found by testing (" + r.counterexample->found_by + ")" +
+           (claims_ok ? "" : ", and a claim fails");
   } else if (r.tested) {
-    // Only tested: the verdict names what was tested, never a bare HOLDS.
-    if (r.holds) return r.construction + ": " + tested_text(*r.tested);
-    what = tested_text(*r.tested);
+    what = (claims_ok ? "" : "refuted — a claim fails (below); ") + tested_text(*r.tested) +
+           "; not proved for every length";
   } else {
     // A report without a TestedScope (the Turing-machine checker): what it counted.
     std::string methods;
     for (const auto& [k, v] : r.checked)
       if (k.rfind("skipped", 0) != 0)
         methods += (methods.empty() ? "" : ", ") + k + " " + std::to_string(v);
-    what = "tested: " + (methods.empty() ? std::string("nothing") : methods) +
-           "; not proved for every length";
+    what = (claims_ok ? "" : "refuted — a claim fails (below); ") + std::string("tested — ") +
+           (methods.empty() ? std::string("nothing") : methods) + "; not proved for every length";
   }
-  return fmt::format("{}: {}{} — {}", r.construction, r.holds ? "HOLDS" : "FAILS",
-                     !claims_ok ? " (a claim fails)" : "", what);
+  return r.construction + ": " + what;
 }
 
 std::string format_text(const VerifyReport& r) {
   std::string out = verdict_text(r) + "\n";
   if (r.proof && r.proof->certificate)
-    out += fmt::format("  certificate {}\n", *r.proof->certificate);
+    out +=
+        fmt::format("  certificate {} ({})\n", *r.proof->certificate, proof_field_words(*r.proof));
   if (r.proof && r.proof->no_certificate)
     out += fmt::format("  no certificate: {}\n", *r.proof->no_certificate);
   for (const auto& [k, v] : r.checked) out += fmt::format("  checked {:<28} {}\n", k, v);
@@ -1410,13 +1436,13 @@ AsPrintedReport verify_as_printed(const std::string& kind, const ConstructionArg
 std::string as_printed_summary(const VerifyReport& r) {
   if (r.counterexample) {
     const Counterexample& c = *r.counterexample;
-    return fmt::format("{}: FAILS — {} counterexample {}: expected {}, got {}", r.construction,
+    return fmt::format("{}: refuted — {} counterexample {}: expected {}, got {}", r.construction,
                        c.minimal ? "shortest" : "locally minimal", c.input_text, c.expected, c.got);
   }
   for (const Claim& cl : r.claims)
     if (!cl.ok)
-      return fmt::format("{}: FAILS — claim '{}': claimed {}, measured {}", r.construction, cl.name,
-                         cl.claimed, cl.measured);
+      return fmt::format("{}: refuted — claim '{}': claimed {}, measured {}", r.construction,
+                         cl.name, cl.claimed, cl.measured);
   return verdict_text(r);
 }
 
@@ -1442,12 +1468,8 @@ std::string format_text(const AsPrintedReport& r) {
   out += "  the correction: " + r.erratum.correction + "\n";
   out += fmt::format("as printed ({}):\n  {}\n", r.printed_command, as_printed_summary(r.printed));
   out += fmt::format("corrected ({}):\n  {}\n", r.corrected_command, verdict_text(r.corrected));
-  out += r.reproduced
-             ? "erratum reproduced: the printed version fails, the corrected one holds\n"
-             : fmt::format(
-                   "erratum NOT reproduced: the printed version {}, the "
-                   "corrected one {}\n",
-                   r.printed.holds ? "holds" : "fails", r.corrected.holds ? "holds" : "fails");
+  out += fmt::format("erratum {}reproduced: the printed version is {}, the corrected one {}\n",
+                     r.reproduced ? "" : "NOT ", verdict(r.printed), verdict(r.corrected));
   out += "\n--- as printed ---\n" + format_text(r.printed);
   out += "\n--- corrected ---\n" + format_text(r.corrected);
   return out;

@@ -28,14 +28,16 @@
 //   shrinking   a failure is shrunk to the shortest, then lexicographically least, failing string
 //               (exactly, by enumeration in that order, when the search space is under a cap;
 //               greedily otherwise, and the report says so) and shown with X's state trace;
-//   claims      the construction's claims are part of the verdict: holds = no counterexample and
-//               every claim ok.
+//   claims      the construction's claims are part of the verdict: a claim measured false
+//               refutes the construction.
 // verify.cpp runs them as one member function each of a small class, in the order above
 // (exhaustive before random, so an exhaustive failure is the one shrunk).
 //
-// These methods TEST: a report that holds says "tested up to length L" (VerifyReport::tested,
-// which methods, which lengths), never a bare "holds" — a model may differ from f only on
-// strings longer than any tested (docs/constructions.md, "Verifying").
+// The verdict (docs/semantics.md, "Verdicts") is one of three words: "proved" (the prove
+// method decided X ≡ f, over Q or modulo p, and every claim is met), "refuted" (a counterexample,
+// the shortest found, or a claim measured false) or "tested" (the testing methods found no
+// counterexample up to the lengths they covered: VerifyReport::tested — a model may differ from
+// f only on strings longer than any tested; docs/constructions.md, "Verifying").
 #pragma once
 
 #include <cstdint>
@@ -99,7 +101,9 @@ struct Proof {
   std::string scope;    // "every length", or "the finite domain (length n)"
   std::string
       method;  // "forward basis (Schützenberger–Tzeng)", "exhaustive over the finite domain"
-  std::string field;                      // "Q" or "F_p" (the decider); empty for the finite domain
+  bool finite_domain = false;             // proved by enumerating a fixed-length domain
+  std::string field;                      // "Q" or "F_p": the arithmetic of the proof
+  std::optional<std::uint64_t> modulus;   // p when field is "F_p" (X and f are read mod p)
   std::optional<std::size_t> basis_size;  // basis words found, of at most dim_f + dim_x
   std::size_t dim_f = 0, dim_x = 0;       // f's automaton and X's representation
   std::size_t strings = 0;                // finite domain: strings checked
@@ -148,8 +152,11 @@ struct IdentityScope {
 
 struct VerifyReport {
   std::string construction;
+  // Not refuted: no counterexample and every claim met. NOT a proof — verdict() says whether it
+  // is "proved" or only "tested"; JSON and Python carry the verdict, never this flag.
   bool holds = false;
   std::optional<std::uint64_t> seed;           // the seed used (given or drawn)
+  bool seed_given = false;                     // the user chose it (VerifyOptions::seed)
   std::map<std::string, std::size_t> checked;  // method → strings (or points) checked
   std::optional<Counterexample> counterexample;
   std::vector<Claim> claims;
@@ -171,8 +178,12 @@ VerifyReport verify(const Construction& c, const VerifyOptions& options);
 
 nlohmann::ordered_json to_json(const VerifyReport& r);
 std::string format_text(const VerifyReport& r);
-// The verdict line: HOLDS or FAILS, and what was established — "proved: every length (…)",
-// "refuted: …" or "tested: …" (which methods, which lengths).
+// "proved", "refuted" or "tested" (above).
+std::string verdict(const VerifyReport& r);
+// "over Q", "modulo p = 31" for a proof; "" otherwise.
+std::string proof_field_words(const Proof& p);
+// The verdict line: the verdict word first, then what was established — "proved over Q — every
+// length (…)", "refuted — …" or "tested up to length L, no counterexample (…)".
 std::string verdict_text(const VerifyReport& r);
 
 // ---- Errata as results (docs/errata.md) ----
@@ -201,7 +212,8 @@ struct AsPrintedReport {
   Erratum erratum;
   std::string printed_command, corrected_command;  // "verify matmul3 --no-bos"
   VerifyReport printed, corrected;
-  // The printed version fails (a counterexample or a failing claim) and the corrected holds.
+  // The printed version is refuted (a counterexample or a failing claim) and the corrected one
+  // is not (proved or tested).
   bool reproduced = false;
 };
 
@@ -212,8 +224,8 @@ AsPrintedReport verify_as_printed(const std::string& kind, const ConstructionArg
                                   const Registry& registry, const VerifyOptions& options,
                                   const std::function<void(const Construction&)>& before_check);
 
-// "FAILS — shortest counterexample M0 M2 M0: expected 2, got 1", "FAILS — claim '…': claimed
-// …, measured …", or verdict_text.
+// "refuted — shortest counterexample M0 M2 M0: expected 2, got 1", "refuted — claim '…':
+// claimed …, measured …", or verdict_text.
 std::string as_printed_summary(const VerifyReport& r);
 nlohmann::ordered_json to_json(const AsPrintedReport& r);
 std::string format_text(const AsPrintedReport& r);

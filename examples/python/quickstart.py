@@ -29,7 +29,7 @@ print("circuit == model on 1000 random strings:", agree)
 
 # Machine-check a construction and decide equivalences: each a Verdict.
 r = rnncc.verify("mod-count", k=3, random=50, seed=1, timing=False)
-print("mod-count k=3 holds:", r.holds, f"({r.outcome})")
+print("mod-count k=3:", r.verdict, f"(over {r.field})")
 wfa = rnncc.load_wfa("examples/wfa_binary_value.att")
 e = rnncc.equiv(wfa, "examples/binary_value_wfa.json", timing=False)
 print("equiv proved:", e.proved, "basis size", e.report["basis_size"])

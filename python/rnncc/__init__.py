@@ -1738,49 +1738,54 @@ class Verdict:
 
     Attributes
     ----------
+    verdict : str
+        One of three words (docs/semantics.md, "Verdicts"): "proved" (decided for every length,
+        or the whole finite domain, over ``field``), "refuted" (a counterexample — the shortest
+        found — or a claim measured false), "tested" (no counterexample up to the lengths the
+        testing methods reached: ``tested`` says which; nothing is proved).
     proved : bool
-        Decided for every length (or the whole finite domain) by a decision procedure.
+        ``verdict == "proved"`` for :func:`equiv`; for :func:`verify`, the decision procedure
+        proved X ≡ f (a failing claim may still refute the construction).
     method : str or None
         The decision procedure (or None when only testing ran).
     field : str or None
-        "Q" or "F_p" where a decider ran.
+        "Q" or "F_p" where a decider ran: a proof over F_p proves agreement modulo ``modulus``
+        only.
+    modulus : int or None
+        The prime p of a decision over F_p.
     counterexample : Counterexample or None
         Where the reference and the model differ (expected: the reference's value).
     tested : dict or None
-        What testing covered (methods, lengths, complete) — verify only.
+        What testing covered (methods, lengths, complete).
     claims : list of Claim
         The construction's claims against the measured values — verify only.
     report : dict
         The whole document ``rnncc verify|equiv --json`` prints.
 
-    ``holds`` and ``outcome`` say it in the CLI's words: "proved", "refuted" or "tested".
+    There is no ``holds``: a claim that was only tested is not established, and a flag that is
+    True for it would say otherwise. ``outcome`` is ``verdict`` under its former name.
 
     Examples
     --------
     >>> v = rnncc.equiv("examples/binary_value_wfa.json", "examples/wfa_binary_value.att")
-    >>> v.proved, v.outcome, v.counterexample
-    (True, 'proved', None)
+    >>> v.verdict, v.field, v.counterexample
+    ('proved', 'Q', None)
     """
 
+    verdict: str
     proved: bool
     method: str | None
     field: str | None
+    modulus: int | None
     counterexample: Counterexample | None
     tested: dict | None
     claims: list
     report: dict = _dataclasses.field(repr=False, compare=False)
 
     @property
-    def holds(self) -> bool:
-        """No counterexample and every claim met (proved, or tested without a failure)."""
-        return bool(self.report.get("holds", self.proved))
-
-    @property
     def outcome(self) -> str:
-        """"proved", "refuted" or "tested" (held on every string tested, no proof)."""
-        if self.proved:
-            return "proved"
-        return "tested" if self.holds else "refuted"
+        """The same as ``verdict``: "proved", "refuted" or "tested"."""
+        return self.verdict
 
     @property
     def certificate(self):
@@ -1792,7 +1797,8 @@ class Verdict:
     def _of(cls, r: dict) -> "Verdict":
         proof = r.get("proof") if isinstance(r.get("proof"), dict) else {}
         field = r.get("field", proof.get("field"))
-        return cls(proved=bool(r.get("proved")), method=r.get("method"), field=field,
+        return cls(verdict=r["verdict"], proved=bool(r.get("proved")), method=r.get("method"),
+                   field=field, modulus=r.get("modulus"),
                    counterexample=Counterexample._of(r.get("counterexample"), field),
                    tested=r.get("tested"),
                    claims=[Claim(c["name"], c["claimed"], c["measured"], c["ok"])
@@ -1849,8 +1855,9 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     Returns
     -------
     Verdict
-        ``proved``, ``counterexample`` (expected: the claimed function's value, got: the
-        model's), ``tested``, ``claims``; ``.holds``; ``.report`` the CLI's JSON.
+        ``verdict`` ("proved", "refuted" or "tested"), ``field``, ``counterexample``
+        (expected: the claimed function's value, got: the model's), ``tested``, ``claims``;
+        ``.report`` the CLI's JSON.
 
     Raises
     ------
@@ -1863,11 +1870,11 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     Examples
     --------
     >>> v = rnncc.verify("mod-count", k=3, random=20, seed=1, timing=False)
-    >>> v.proved, v.holds, v.outcome, v.counterexample
-    (True, True, 'proved', None)
+    >>> v.verdict, v.field, v.counterexample
+    ('proved', 'Q', None)
     >>> bad = rnncc.verify("model", rnncc.load_model("tests/cli/models/binary_value_broken.json"),
     ...                    against=rnncc.load_wfa("examples/wfa_binary_value.att"), timing=False)
-    >>> bad.outcome, bad.counterexample
+    >>> bad.verdict, bad.counterexample
     ('refuted', Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1)))
     """
     if device not in ("cpu", "gpu"):
@@ -1946,7 +1953,8 @@ def verify_kinds() -> list:
 
 @_keywords()
 def equiv(a, b, *, method: str = "auto", modulus: int | None = None, certificate=None,
-          timing: bool = True, max_work: int = 1 << 30) -> Verdict:
+          timing: bool = True, max_work: int = 1 << 30, compare: str = "outputs",
+          accept_length: int | None = None) -> Verdict:
     """Decide whether two models / WFAs compute the same function on every string
     (``rnncc equiv A B``).
 
@@ -1960,20 +1968,29 @@ def equiv(a, b, *, method: str = "auto", modulus: int | None = None, certificate
         The forward basis (Schützenberger–Tzeng; linear models and WFAs), the product search
         (finitely many configurations), or whichever applies.
     modulus : int, optional
-        Decide over F_p instead of Q (linear only; a refutation there is certain, a proof holds
-        with high probability).
+        Decide over F_p instead of Q (linear only): a refutation there is a refutation over Q
+        too; a proof proves agreement modulo p only (``field`` "F_p"), never over Q.
     certificate : str or os.PathLike, optional
         Write the proof's certificate here (linear only; ``rnncc check-certificate`` re-checks).
     timing : bool, default True
         Report seconds.
     max_work : int, default 2**30
         Refuse decisions estimated above this many field operations.
+    compare : {"outputs", "accept"}
+        Compare the outputs, or the accepted strings (a model's acceptance rule; a WFA accepts
+        where its value is > 0): proved when the outputs are proved equal or both models are
+        finite-state, refuted by the shortest string accepted by one only, else "tested" up to
+        ``accept_length`` (``rnncc equiv --compare accept``; docs/cli.md).
+    accept_length : int, optional
+        compare="accept" where nothing decides: search every string of length 1..L (default:
+        the longest L ≤ 16 with symbols^1 + … + symbols^L ≤ 65536).
 
     Returns
     -------
     Verdict
-        ``proved`` (True: equal on every string), ``counterexample`` (the shortest string
-        where they differ), ``report`` the CLI's JSON.
+        ``verdict`` ("proved", "refuted"; "tested" for acceptance only), ``field``,
+        ``counterexample`` (the shortest string where they differ), ``report`` the CLI's JSON.
+        Symbols are matched by name: b's alphabet may be a's in another order.
 
     Raises
     ------
@@ -1992,7 +2009,8 @@ def equiv(a, b, *, method: str = "auto", modulus: int | None = None, certificate
     """
     cert = "" if certificate is None else _writable(certificate)
     return Verdict._of(_rnncc.equiv(_subject(a, "a"), _subject(b, "b"), method, modulus, cert,
-                                    timing, int(max_work)))
+                                    timing, int(max_work), str(compare),
+                                    None if accept_length is None else int(accept_length)))
 
 
 @_dataclasses.dataclass(frozen=True)
@@ -2002,21 +2020,29 @@ class CertificateCheck:
     Attributes
     ----------
     valid : bool
-        The certificate proves that the two subjects agree on every nonempty prefix.
+        The certificate proves the claim: the two subjects agree on every nonempty prefix over
+        the claim's field (a certificate over F_p under a claim over Q is not valid).
+    field : str or None
+        The certificate's field, "Q" or "F_p" (None when the file has no readable field). Over
+        F_p it proves agreement modulo ``modulus`` only, never over Q.
+    modulus : int or None
+        The prime p of a certificate over F_p.
     problems : list of str
         Every broken rule the checker found (empty when valid).
 
     Examples
     --------
-    >>> rnncc.CertificateCheck(True, [])
-    CertificateCheck(valid=True, problems=[])
+    >>> rnncc.CertificateCheck(True, "Q", None, [])
+    CertificateCheck(valid=True, field='Q', modulus=None, problems=[])
     """
 
     valid: bool
+    field: str | None
+    modulus: int | None
     problems: list
 
 
-def check_certificate(f, g, certificate) -> CertificateCheck:
+def check_certificate(f, g, certificate, *, field: str = "Q") -> CertificateCheck:
     """Re-check an every-length proof with the independent checker (``rnncc check-certificate``).
 
     The checker shares no code with the decider but the file readers: it recomputes every basis
@@ -2029,16 +2055,22 @@ def check_certificate(f, g, certificate) -> CertificateCheck:
         The two subjects the certificate names (objects are matched by content).
     certificate : str or os.PathLike
         The certificate written by :func:`verify` or :func:`equiv` (``certificate=``).
+    field : {"Q", "F_p"}, default "Q"
+        The claim's field. "Q": the subjects' outputs are equal, and a certificate over F_p
+        (``equiv(..., modulus=p, certificate=...)``) is refused however valid it is, since
+        agreement modulo p does not imply agreement over Q. "F_p": agreement modulo the
+        certificate's prime is enough (``field`` of the result says which was proved).
 
     Returns
     -------
     CertificateCheck
-        ``valid``, and the broken rules when it is not.
+        ``valid``, the certificate's ``field`` and ``modulus``, and the broken rules when it is
+        not valid.
 
     Raises
     ------
     InputError
-        The file is no certificate, or one for other models.
+        The file is no certificate, or one for other models; a field other than "Q" or "F_p".
     OSError
         A file cannot be opened.
 
@@ -2052,11 +2084,12 @@ def check_certificate(f, g, certificate) -> CertificateCheck:
     True
     >>> rnncc.check_certificate("examples/wfa_binary_value.att",
     ...                         "examples/binary_value_wfa.json", cert)
-    CertificateCheck(valid=True, problems=[])
+    CertificateCheck(valid=True, field='Q', modulus=None, problems=[])
     """
-    ok, problems = _rnncc.check_certificate(_subject(f, "f"), _subject(g, "g"),
-                                            _readable(_path(certificate) or str(certificate)))
-    return CertificateCheck(bool(ok), list(problems))
+    ok, fld, modulus, problems = _rnncc.check_certificate(
+        _subject(f, "f"), _subject(g, "g"), _readable(_path(certificate) or str(certificate)),
+        str(field))
+    return CertificateCheck(bool(ok), fld, modulus, list(problems))
 
 
 @_dataclasses.dataclass(frozen=True)
@@ -2066,14 +2099,17 @@ class Minimized:
     Attributes
     ----------
     model : Model
-        The general-family LRNN of least dimension, proved equal to the input on every
-        nonempty string.
+        A general-family LRNN proved equal to the input on every nonempty string, of the least
+        dimension an LRNN computing that function has (y(ε) is not counted; with per-symbol
+        readouts an upper bound; docs/semantics.md, "Minimization").
     dimension : int
-        The input's dimension (a model's d·m + 1 after homogenizing).
+        The input's dimension: a model's d·m, a WFA's states.
     forward_dimension : int
-        After the forward reduction.
+        After the forward reduction (the span of the states after nonempty strings).
     minimal_dimension : int
-        The Hankel rank.
+        The minimized LRNN's dimension (never more than a model's d·m).
+    affine : bool
+        The minimized LRNN has affine steps and a readout bias (a constant coordinate saved).
     proved : bool
         Always True (a failed proof is a bug, raised).
     method : str
@@ -2091,6 +2127,7 @@ class Minimized:
     dimension: int
     forward_dimension: int
     minimal_dimension: int
+    affine: bool
     proved: bool
     method: str
     report: dict = _dataclasses.field(repr=False, compare=False)
@@ -2098,8 +2135,8 @@ class Minimized:
 
 @_keywords()
 def minimize(subject, *, max_work: int = 1 << 30) -> Minimized:
-    """Reduce a one-layer LRNN or a WFA to an equal LRNN of least dimension
-    (``rnncc minimize``).
+    """Reduce a one-layer LRNN or a WFA to an LRNN equal to it on nonempty strings, of least
+    dimension (``rnncc minimize``).
 
     Parameters
     ----------
@@ -2128,7 +2165,8 @@ def minimize(subject, *, max_work: int = 1 << 30) -> Minimized:
     model, report = _rnncc.minimize(_subject(subject, "subject"), int(max_work))
     return Minimized(model=Model(model), dimension=report["dimension"],
                      forward_dimension=report["forward_dimension"],
-                     minimal_dimension=report["minimal_dimension"], proved=report["proved"],
+                     minimal_dimension=report["minimal_dimension"], affine=report["affine"],
+                     proved=report["proved"],
                      method=report["method"], report=report)
 
 

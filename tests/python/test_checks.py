@@ -9,7 +9,8 @@ def test_verify_matches_cli(cli):
     r = rnncc.verify("mod-count", k=3, random=30, seed=5, timing=False)
     rc, expected = cli("verify", "mod-count", "--k", 3, "--random", 30, "--seed", 5,
                        "--no-timing", "--json", check_json=True)
-    assert rc == 0 and r.report == expected and r.holds is True and r.proved
+    assert rc == 0 and r.report == expected and r.verdict == "proved" and r.proved
+    assert "holds" not in r.report and not hasattr(r, "holds")
 
 
 def test_verify_with_input_and_exhaustive(cli):
@@ -34,7 +35,7 @@ def test_verify_max_work(cli):
         rnncc.verify("mod-count", k=3, random=200, max_work=7999)
     rc, _, err = cli("verify", "mod-count", "--k", 3, "--random", 200, "--max-work", 7999)
     assert rc == 2 and "about 8000 symbol steps" in err
-    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, timing=False).holds
+    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, timing=False).verdict == "proved"
 
 
 @pytest.mark.parametrize("a,b,method", [
