@@ -381,8 +381,8 @@ std::optional<std::string> threshold_depth_text(const Model& model, std::size_t 
   const auto from = threshold_depth_reached(model, options, max_n);
   return "depth ≤ " + std::to_string(b->limit) + " at every n (" + b->stages + "); stated " +
          std::to_string(b->at_n) + " at n = " + std::to_string(n) + "; " +
-         (from ? "the limit from n = " + std::to_string(*from)
-               : "the limit not reached by n = " + std::to_string(max_n));
+         (from ? "stated = limit from n = " + std::to_string(*from)
+               : "stated < limit up to n = " + std::to_string(max_n));
 }
 
 std::optional<std::size_t> estimate_model_gates(const Model& model, std::size_t n,
