@@ -2119,8 +2119,8 @@ class Minimized:
 
     Examples
     --------
-    >>> rnncc.minimize("examples/wfa_binary_value.att").minimal_dimension
-    2
+    >>> rnncc.minimize("examples/wfa_binary_value.att").minimal_dimension  # v ↦ 2v + b: affine
+    1
     """
 
     model: Model
@@ -2160,7 +2160,7 @@ def minimize(subject, *, max_work: int = 1 << 30) -> Minimized:
     --------
     >>> r = rnncc.minimize("examples/binary_value_wfa.json")
     >>> r.dimension, r.minimal_dimension, r.model.describe()
-    (3, 2, 'lrnn/general d=2 m=1')
+    (2, 1, 'lrnn/general d=1 m=1')
     """
     model, report = _rnncc.minimize(_subject(subject, "subject"), int(max_work))
     return Minimized(model=Model(model), dimension=report["dimension"],

@@ -491,7 +491,7 @@ TEST_CASE("errata: --as-printed finds each printed version's shortest counterexa
     CHECK(r.printed.counterexample->input_text == "M0 M2 M0");
     CHECK(r.printed.counterexample->minimal);
     CHECK(as_printed_summary(r.printed) ==
-          "matmul3-no-bos: FAILS — shortest counterexample M0 M2 M0: expected 2, got 1");
+          "matmul3-no-bos: refuted — shortest counterexample M0 M2 M0: expected 2, got 1");
     CHECK(r.corrected.holds);
     CHECK(r.reproduced);
   }

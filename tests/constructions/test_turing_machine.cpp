@@ -346,7 +346,7 @@ TEST_CASE("tm: broken models are caught at the first differing step", "[tm][veri
     CHECK(r.first_differing_step == std::optional<std::uint64_t>(2));
     CHECK(r.report.counterexample->expected == "step 2: 1LA (state B reads 0 at cell 1)");
     CHECK(r.report.counterexample->got == "step 2: 1RZ");
-    CHECK(to_json(r)["holds"] == false);
+    CHECK(to_json(r)["verdict"] == "refuted");
     CHECK(to_json(r)["first_differing_step"] == 2);
   }
   SECTION("leftmost attention ties read stale symbols") {

@@ -51,8 +51,12 @@ void expect_proved(const Construction& c) {
   CHECK(r.proof->scope == "every length");
   CHECK(r.proof->basis_size.value_or(0) > 0);
   CHECK_FALSE(r.counterexample);
-  CHECK_THAT(verdict_text(r), Catch::Contains("HOLDS — proved: every length"));
+  CHECK_THAT(verdict_text(r), Catch::Contains(": proved over Q — every length ("));
+  CHECK(verdict(r) == "proved");
   const auto j = to_json(r);
+  CHECK(j["verdict"] == "proved");
+  CHECK(j["field"] == "Q");
+  CHECK(!j.contains("holds"));
   CHECK(j["proved"] == true);
   CHECK(j["basis_size"] == *r.proof->basis_size);
 }
@@ -70,7 +74,8 @@ void expect_refuted(const Construction& c, std::size_t max_length, bool finite_d
   CHECK(r.counterexample->minimal);
   CHECK(r.counterexample->position == r.counterexample->input.size());
   CHECK_FALSE(r.counterexample->trace.empty());
-  CHECK_THAT(verdict_text(r), Catch::Contains("— refuted: "));
+  CHECK_THAT(verdict_text(r), Catch::Contains(": refuted — shortest counterexample below ("));
+  CHECK(verdict(r) == "refuted");
 
   VerifyOptions tested = proof_only();
   tested.prove = false;
@@ -84,7 +89,7 @@ void expect_refuted(const Construction& c, std::size_t max_length, bool finite_d
   CHECK(r.counterexample->got == e.counterexample->got);
   CHECK(test::first_failure(c, max_length) == r.counterexample->input_text);
   CHECK_THAT(verdict_text(e),
-             Catch::Contains("— refuted by a counterexample found by testing (exhaustive)"));
+             Catch::Contains(": refuted — a counterexample found by testing (exhaustive)"));
   const auto j = to_json(r);
   CHECK(j["proved"] == false);
   CHECK(j["counterexample"]["input"] == r.counterexample->input_text);
@@ -179,7 +184,8 @@ TEST_CASE("prove: a finite domain enumerated completely is proved; the rest is t
   REQUIRE(b.proof);
   CHECK(b.proof->proved);
   CHECK(b.proof->strings == 8);  // 2^3 assignments
-  CHECK_THAT(verdict_text(b), Catch::Contains("proved: the finite domain (length 3)"));
+  CHECK_THAT(verdict_text(b),
+             Catch::Contains("proved over Q — every string of the finite domain (length 3)"));
 
   // No automaton for f (graph walk, attention): tested, and the verdict says so.
   VerifyOptions o = proof_only();
@@ -188,7 +194,10 @@ TEST_CASE("prove: a finite domain enumerated completely is proved; the rest is t
   CHECK_FALSE(s.proof);
   CHECK_THAT(verdict_text(s),
              Catch::Contains(": tested up to length 40, no counterexample (random "));
-  CHECK_THAT(verdict_text(s), !Catch::Contains("HOLDS"));
+  CHECK_THAT(verdict_text(s), Catch::EndsWith("; not proved for every length"));
+  CHECK(verdict(s) == "tested");
+  CHECK(to_json(s)["verdict"] == "tested");
+  CHECK(!to_json(s).contains("holds"));
 }
 
 TEST_CASE("prove: cross-checks shrink once proved; the state-size claim is measured",
