@@ -57,11 +57,14 @@ void refuse_product_flags(const EquivFlags& f) {
 // The forward basis (verify/equivalence.hpp): report as before the product search existed.
 int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
            const LinearRepresentation& ra, const LinearRepresentation& rb) {
-  check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), f.max_work, "equiv");
+  EquivalenceParams params{f.modulus, !f.certificate.empty()};
+  params.max_exact_work = f.max_work;
+  check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), f.max_work, "equiv",
+                           uses_multimodular(ra.dim, rb.dim, ra.modulus || rb.modulus, params));
   // Opened before the work (circuits/io/output_file.hpp); committed only for a proof.
   std::optional<OutputFile> certificate;
   if (!f.certificate.empty()) certificate.emplace(f.certificate);
-  const EquivalenceResult r = decide_equivalence(ra, rb, {f.modulus, !f.certificate.empty()});
+  const EquivalenceResult r = decide_equivalence(ra, rb, params);
   std::optional<std::string> written;
   if (r.equivalent && certificate) {
     certificate->write(json_text(equivalence_certificate(r, a, b), 1) + "\n");

@@ -44,11 +44,17 @@ void check_work(const std::string& option, std::uint64_t estimate, std::uint64_t
 }
 
 void check_forward_basis_work(std::uint64_t dimension, std::uint64_t symbols,
-                              std::uint64_t max_work, const std::string& command) {
-  check_work("--max-work", saturating_mul(saturating_pow(dimension, 3), symbols), max_work,
-             command + " would take", "field operations",
-             "dimension " + std::to_string(dimension) + ", |Σ| = " + std::to_string(symbols) +
-                 ": dimension^3 · |Σ|");
+                              std::uint64_t max_work, const std::string& command, bool modular) {
+  const std::string detail = "dimension " + std::to_string(dimension) +
+                             ", |Σ| = " + std::to_string(symbols) + ": dimension^3 · |Σ|";
+  const std::uint64_t work = saturating_mul(saturating_pow(dimension, 3), symbols);
+  if (modular)
+    check_work("--max-work", work, saturating_mul(max_work, kModularOpsPerFieldOp),
+               command + " would take", "word operations modulo primes",
+               detail + "; " + std::to_string(kModularOpsPerFieldOp) +
+                   " of them count as one field operation of --max-work");
+  else
+    check_work("--max-work", work, max_work, command + " would take", "field operations", detail);
 }
 
 void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,

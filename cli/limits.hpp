@@ -37,8 +37,17 @@ void check_work(const std::string& option, std::uint64_t estimate, std::uint64_t
 // The forward basis (verify/equivalence.hpp, verify/minimize.hpp) over dimension D and |Σ|
 // symbols: at most D·|Σ| + 1 candidates, each a D×D product and a reduction against ≤ D basis
 // vectors, so about D³·|Σ| field operations. `command` names the command in the message.
+// modular: the multimodular path decides (verify/equivalence.hpp, uses_multimodular): its
+// D³·|Σ| operations are word operations modulo a prime < 2^24 in a vectorized kernel, counted
+// against kModularOpsPerFieldOp × max_work (an exact fallback is bounded by the decider itself,
+// EquivalenceParams::max_exact_work).
 void check_forward_basis_work(std::uint64_t dimension, std::uint64_t symbols,
-                              std::uint64_t max_work, const std::string& command);
+                              std::uint64_t max_work, const std::string& command,
+                              bool modular = false);
+// How many word operations modulo p one exact field operation of the limit stands for: a
+// rational operation on the small numbers of a forward basis costs 100–500 ns here, one entry of
+// modmat_muladd well under 1 ns (bench_equivalence, docs/constructions.md).
+inline constexpr std::uint64_t kModularOpsPerFieldOp = 256;
 
 // verify's limit, after the construction is built and before any check, in symbol steps (one
 // model step on one symbol): --random R strings of length ≤ L (R·L),

@@ -576,13 +576,17 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
                        "search writes none");
   };
   auto linear = [&](const LinearRepresentation& ra, const LinearRepresentation& rb) {
-    cli::check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), max_work, "equiv");
+    EquivalenceParams params{modulus, !certificate_path.empty()};
+    params.max_exact_work = max_work;
+    cli::check_forward_basis_work(
+        ra.dim + rb.dim, ra.symbols.size(), max_work, "equiv",
+        uses_multimodular(ra.dim, rb.dim, ra.modulus || rb.modulus, params));
     std::optional<OutputFile> certificate;
     if (!certificate_path.empty()) certificate.emplace(certificate_path);
     EquivalenceResult r;
     {
       py::gil_scoped_release unlocked;
-      r = decide_equivalence(ra, rb, {modulus, !certificate_path.empty()});
+      r = decide_equivalence(ra, rb, params);
     }
     std::optional<std::string> written;
     if (r.equivalent && certificate) {

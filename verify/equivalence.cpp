@@ -863,12 +863,34 @@ EquivalenceResult decide_equivalence(const LinearRepresentation& f, const Linear
     r.modulus = p;
     return r;
   }
-  using M = EquivalenceParams::Method;
-  const bool fast = params.method == M::multimodular ||
-                    (params.method == M::automatic && f.dim + g.dim >= kMultimodularFromDimension);
+  const bool fast = uses_multimodular(f.dim, g.dim, false, params);
   if (fast)
     if (std::optional<EquivalenceResult> r = decide_multimodular(f, g)) return std::move(*r);
+  if (params.max_exact_work) {
+    // (d_f + d_g)³·|Σ|, saturating: the forward basis over Q (the header's cost).
+    const long double n = static_cast<long double>(f.dim + g.dim);
+    const long double work = n * n * n * static_cast<long double>(f.symbols.size());
+    if (work > static_cast<long double>(*params.max_exact_work))
+      throw InputError(
+          "--max-work",
+          std::string(fast ? "the multimodular path could not conclude (no morphism either "
+                             "way, or entries past its primes) and "
+                           : "") +
+              "the exact forward basis over Q would take about " +
+              std::to_string(static_cast<unsigned long long>(std::min(work, 1.8e19L))) +
+              " field operations (dimension " + std::to_string(f.dim + g.dim) +
+              ", |Σ| = " + std::to_string(f.symbols.size()) + "), more than the limit of " +
+              std::to_string(*params.max_exact_work) + " (raise --max-work to run it anyway)");
+  }
   return decide(QField{}, f, g, params.certificate);
+}
+
+bool uses_multimodular(std::size_t dim_f, std::size_t dim_g, bool modulus,
+                       const EquivalenceParams& params) {
+  using M = EquivalenceParams::Method;
+  if (modulus || params.modulus) return false;
+  return params.method == M::multimodular ||
+         (params.method == M::automatic && dim_f + dim_g >= kMultimodularFromDimension);
 }
 
 EquivalenceResult forward_basis_layered_mod_p(const LinearRepresentation& f,

@@ -70,8 +70,17 @@ struct EquivalenceParams {
   // automatic is multimodular from d_f + d_g ≥ kMultimodularFromDimension on (below it the exact
   // decider takes well under a second, and its proof is the forward-basis certificate).
   enum class Method { automatic, exact, multimodular } method = Method::automatic;
+  // Over Q: when set, the exact forward basis refuses (InputError naming --max-work) if its
+  // estimate (d_f + d_g)³·|Σ| field operations passes this — also when the multimodular path
+  // falls back to it (a non-minimal pair, entries past its primes), which no caller can foresee.
+  std::optional<std::uint64_t> max_exact_work;
 };
 inline constexpr std::size_t kMultimodularFromDimension = 100;
+
+// Whether decide_equivalence(f, g, params) over dimensions d_f, d_g starts on the multimodular
+// path (over Q, method multimodular, or automatic from kMultimodularFromDimension on).
+bool uses_multimodular(std::size_t dim_f, std::size_t dim_g, bool modulus,
+                       const EquivalenceParams& params = {});
 
 // A morphism P (rows × cols) with h_to(u) = h_from(u)·P for every word u, checked exactly:
 // α_from·P = α_to, M^from_σ·P = P·M^to_σ and O^from_σ = P·O^to_σ for every σ. Then

@@ -319,3 +319,47 @@ TEST_CASE("morphism certificate of a one-layer LRNN model against its WFA") {
     REQUIRE(ok.ok);
   }
 }
+
+TEST_CASE("the exact fallback is bounded: max_exact_work refuses it, naming --max-work") {
+  std::mt19937_64 rng(14);
+  // The no-morphism pair above: the multimodular path cannot conclude and falls back.
+  Wfa fa = random_wfa(rng, 3, 2, false);
+  fa.initial = {1, 0, 2};
+  auto pad = [](Wfa a) {
+    const std::size_t d = a.states();
+    a.initial.push_back(0);
+    a.final.push_back(0);
+    a.state_names.push_back("pad");
+    for (auto& m : a.transition) {
+      Matrix<Rational> b(d + 1, d + 1, Rational(0));
+      for (std::size_t i = 0; i < d; ++i)
+        for (std::size_t j = 0; j < d; ++j) b(i, j) = m(i, j);
+      b(d, d) = 1;
+      m = b;
+    }
+    return a;
+  };
+  const LinearRepresentation f = from_wfa(pad(fa)), g = from_wfa(pad(change_basis(fa, rng)));
+  EquivalenceParams p;
+  p.method = EquivalenceParams::Method::multimodular;
+  // (4 + 4)³ · 2 = 1024 field operations: refused at 1023, decided at 1024.
+  p.max_exact_work = 1023;
+  try {
+    (void)decide_equivalence(f, g, p);
+    FAIL("no refusal");
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    REQUIRE(m.find("--max-work") != std::string::npos);
+    REQUIRE(m.find("multimodular path could not conclude") != std::string::npos);
+    REQUIRE(m.find("about 1024 field operations") != std::string::npos);
+  }
+  p.max_exact_work = 1024;
+  REQUIRE(decide_equivalence(f, g, p).equivalent);
+  // Which path a pair starts on.
+  REQUIRE(uses_multimodular(50, 50, false));
+  REQUIRE(!uses_multimodular(49, 50, false));
+  REQUIRE(!uses_multimodular(500, 500, true));
+  EquivalenceParams exact;
+  exact.method = EquivalenceParams::Method::exact;
+  REQUIRE(!uses_multimodular(500, 500, false, exact));
+}
