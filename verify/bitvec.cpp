@@ -10,6 +10,17 @@ bool Word::constant() const {
   return std::all_of(bits.begin(), bits.end(), [](Lit b) { return b <= kTrue; });
 }
 
+namespace {
+
+// A word whose bits are all constant has the range of its one value (ranges are hulls).
+Word settle(Word w) {
+  if (!w.constant()) return w;
+  w.lo = w.hi = WordBuilder::value(w, {false});
+  return w;
+}
+
+}  // namespace
+
 std::size_t signed_width(const Integer& lo, const Integer& hi) {
   std::size_t w = 1;
   // Holds [−2^{w−1}, 2^{w−1} − 1].
@@ -75,7 +86,7 @@ Word WordBuilder::fit(std::vector<Lit> bits, const Integer& lo, const Integer& h
     out.hi = std::min(hi, Integer(half - 1));
   }
   out.bits = std::move(bits);
-  return out;
+  return settle(std::move(out));
 }
 
 std::vector<Lit> WordBuilder::add_bits(const std::vector<Lit>& a, const std::vector<Lit>& b,
@@ -206,7 +217,7 @@ Word WordBuilder::relu(const Word& a) {
   out.bits.push_back(kFalse);
   out.lo = 0;
   out.hi = a.hi;
-  return out;
+  return settle(std::move(out));
 }
 
 Word WordBuilder::mux(Lit s, const Word& a, const Word& b) {
@@ -218,7 +229,7 @@ Word WordBuilder::mux(Lit s, const Word& a, const Word& b) {
   for (std::size_t i = 0; i < w; ++i) out.bits.push_back(aig_.mux(s, x[i], y[i]));
   out.lo = std::min(a.lo, b.lo);
   out.hi = std::max(a.hi, b.hi);
-  return out;
+  return settle(std::move(out));
 }
 
 Word WordBuilder::select(const std::vector<Lit>& selectors, const std::vector<Word>& words) {
@@ -241,7 +252,7 @@ Word WordBuilder::select(const std::vector<Lit>& selectors, const std::vector<Wo
   out.hi = hi;
   if (groups.size() == 1) {
     out.bits = groups.begin()->first;
-    return out;
+    return settle(std::move(out));
   }
   std::vector<std::pair<Lit, const std::vector<Lit>*>> sel;
   for (const auto& [bits, s] : groups) sel.push_back({aig_.or_all(s), &bits});
@@ -250,7 +261,7 @@ Word WordBuilder::select(const std::vector<Lit>& selectors, const std::vector<Wo
     for (const auto& [s, bits] : sel) terms.push_back(aig_.land(s, (*bits)[i]));
     out.bits.push_back(aig_.or_all(terms));
   }
-  return out;
+  return settle(std::move(out));
 }
 
 Lit WordBuilder::less(const Word& a, const Word& b) {

@@ -55,8 +55,8 @@ TEST_CASE("drat: a hand-checked proof is accepted, its tampered versions rejecte
   const DratCheck bare = check_drat(f, "0\n");
   CHECK_FALSE(bare.valid);
   CHECK(bare.reason.find("line 1") != std::string::npos);
-  // A proof that never derives the empty clause.
-  CHECK_FALSE(check_drat(f, "2 0\n").valid);
+  // A proof that never derives the empty clause (its one lemma is a clause already there).
+  CHECK_FALSE(check_drat(f, "1 2 0\n").valid);
   // Deleting a clause that is not there; a clause without its closing 0; a bad token.
   CHECK(check_drat(f, "d 1 -1 0\n").reason.find("not present") != std::string::npos);
   CHECK(check_drat(f, "2\n").reason.find("closing 0") != std::string::npos);
