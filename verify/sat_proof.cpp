@@ -69,7 +69,7 @@ struct TempFile {
   TempFile& operator=(const TempFile&) = delete;
 };
 
-double since(std::chrono::steady_clock::time_point t0) {
+[[maybe_unused]] double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -81,15 +81,15 @@ struct Miter {
   std::vector<Lit> bad;                // per position t: the miter's disjunct at t
 };
 
-std::size_t bits_for(std::size_t count) {
+[[maybe_unused]] std::size_t bits_for(std::size_t count) {
   std::size_t b = 0;
   while ((std::size_t{1} << b) < count) ++b;
   return b;
 }
 
 // Builds the miter; throws SatUnsupported.
-std::unique_ptr<Miter> build(const Construction& c, std::size_t N, std::size_t width,
-                             std::string& statement) {
+[[maybe_unused]] std::unique_ptr<Miter> build(const Construction& c, std::size_t N,
+                                              std::size_t width, std::string& statement) {
   auto m = std::make_unique<Miter>();
   Aig& g = m->aig;
   WordBuilder words(g, width);
