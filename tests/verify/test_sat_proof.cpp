@@ -17,6 +17,7 @@
 #include "verify/sat_proof.hpp"
 #include "verify/sat_specs.hpp"
 #include "verify/verify.hpp"
+#include "verify/verify_tm.hpp"
 
 using namespace rnncc;
 using namespace rnncc::sat;
@@ -206,5 +207,27 @@ TEST_CASE("sat: what cannot be encoded says why", "[sat]") {
   const SatOutcome r = prove_by_sat(c, SatOptions{});
   CHECK(r.verdict == SatOutcome::Verdict::unavailable);
   CHECK(r.reason.find("no boolean specification") != std::string::npos);
+}
+#endif
+
+#if RNNCC_TEST_HAVE_CADICAL
+TEST_CASE("sat: the Turing-machine hybrid on every tape, and its defects refuted", "[sat]") {
+  const TuringMachine bb2 = parse_machine("1RB1LB_1LA1RZ");
+  const SatOutcome ok = prove_tm_by_sat(bb2, 3, 8, {}, SatOptions{});
+  INFO(ok.reason);
+  CHECK(ok.verdict == SatOutcome::Verdict::proved);
+  CHECK(ok.check.valid);
+  for (auto defect :
+       {TmHybridOptions::Defect::off_by_one_position, TmHybridOptions::Defect::leftmost_ties}) {
+    TmHybridOptions h;
+    h.defect = defect;
+    const SatOutcome bad = prove_tm_by_sat(bb2, 3, 8, h, SatOptions{});
+    REQUIRE(bad.verdict == SatOutcome::Verdict::refuted);
+    // The tape is a real counterexample: the step-by-step checker fails on it.
+    TmVerifyOptions vo;
+    vo.max_steps = 8;
+    vo.hybrid = h;
+    CHECK_FALSE(verify_tm(bb2, bad.counterexample, vo).report.holds);
+  }
 }
 #endif
