@@ -1,4 +1,5 @@
 // rnncc verify tm MACHINE [--input STRING] [--max-steps N] [--index] [--json]
+// rnncc verify tm MACHINE --sat-tape N --max-steps T   (every tape of N symbols, by SAT)
 // rnncc construct tm MACHINE [--input STRING] -o MODEL.json
 // rnncc draw tm MACHINE -o OUT.(svg|png|dot) [--layers]           (Graphviz builds)
 // Turing machines simulated by a hybrid RNN with chain of thought [WDL24]
@@ -18,6 +19,7 @@
 #include "constructions/turing_machine.hpp"
 #include "rnn/generate.hpp"
 #include "rnn/run_report.hpp"
+#include "verify/sat_proof.hpp"
 #include "verify/verify_tm.hpp"
 #ifdef RNNCC_HAVE_GRAPHVIZ
 #include "viz/draw_tm.hpp"
@@ -31,7 +33,9 @@ struct TmFlags {
   std::string machine, input, output, defect = "none";
   std::uint64_t max_steps = 10'000;
   std::uint64_t max_work = kDefaultMaxWork;
-  bool json = false, index = false, lenient = false, layers = false;
+  bool json = false, index = false, lenient = false, layers = false, no_timing = false;
+  std::optional<std::size_t> sat_tape;  // --sat-tape N
+  std::size_t sat_width = 24;
 };
 
 TmHybridOptions::Defect parse_defect(const std::string& d) {
@@ -100,6 +104,13 @@ Action add_tm_commands(CLI::App& app) {
                  "a deliberately broken model: none, off-by-one or leftmost-ties")
       ->capture_default_str();
   vt->add_flag("--json", f->json, "print the report as JSON");
+  vt->add_option("--sat-tape", f->sat_tape,
+                 "prove for every input tape of N symbols and the first --max-steps steps by SAT "
+                 "(CaDiCaL, DRAT proof checked)");
+  vt->add_option("--sat-width", f->sat_width,
+                 "first word width (bits) of the SAT encoding; doubled while a value overflows")
+      ->capture_default_str();
+  vt->add_flag("--no-timing", f->no_timing, "leave the SAT proof's time out (reproducible output)");
   vt->add_option("--max-work", f->max_work,
                  "refuse runs estimated above this many attention scores (steps × positions; "
                  "--index: steps × log2 positions)")
@@ -127,6 +138,37 @@ Action add_tm_commands(CLI::App& app) {
 #endif
 
   return [vt, ct, dt, f]() -> int {
+    if (vt->parsed() && f->sat_tape) {
+      const TuringMachine m = machine_from_argument(f->machine, f->lenient);
+      if (vt->count("--max-steps") == 0)
+        throw InputError("--max-steps", "give the number of steps T that --sat-tape proves");
+      if (!f->input.empty())
+        throw InputError("--input", "not with --sat-tape (every tape is checked)");
+      std::string why;
+      if (!sat::sat_available(&why)) throw InputError("--sat-tape", why);
+      if (f->sat_width < 2 || f->sat_width > 128)
+        throw InputError("--sat-width",
+                         "expected 2..128 bits, got " + std::to_string(f->sat_width));
+      TmHybridOptions hybrid;
+      hybrid.defect = parse_defect(f->defect);
+      sat::SatOptions so;
+      so.width = f->sat_width;
+      const sat::SatOutcome r = sat::prove_tm_by_sat(m, *f->sat_tape, f->max_steps, hybrid, so);
+      if (r.verdict == sat::SatOutcome::Verdict::unavailable ||
+          r.verdict == sat::SatOutcome::Verdict::inconclusive)
+        throw InputError("--sat-tape", "no proof: " + r.reason);
+      const std::string name = turing_machine_hybrid(m, {}, hybrid).name;
+      if (f->json) {
+        nlohmann::ordered_json j;
+        j["construction"] = name;
+        j["holds"] = r.verdict == sat::SatOutcome::Verdict::proved;
+        j["sat"] = sat::to_json(r, !f->no_timing);
+        std::cout << json_text(j, 2) << "\n";
+      } else {
+        std::cout << sat::tm_sat_text(name, r, f->max_steps, !f->no_timing);
+      }
+      return r.verdict == sat::SatOutcome::Verdict::proved ? 0 : 1;
+    }
     if (vt->parsed()) {
       const TuringMachine m = machine_from_argument(f->machine, f->lenient);
       TmVerifyOptions o;

@@ -19,6 +19,7 @@
 #include "constructions/registry.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
+#include "verify/sat_proof.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
 
@@ -119,6 +120,7 @@ struct VerifyCommand {
   bool json = false, no_proof = false, no_timing = false;
   bool as_printed = false;  // the paper's version beside the corrected one (docs/errata.md)
   std::uint64_t max_work = kDefaultMaxWork;
+  std::optional<std::size_t> sat;  // --sat N
 };
 
 // verify KIND --as-printed: both versions of an erratum (verify.hpp, verify_as_printed).
@@ -205,6 +207,12 @@ Action add_verify_command(CLI::App& app) {
                 "test only: skip the every-length decision (linear constructions)");
     k->add_option("--certificate", f->certificate,
                   "write the every-length proof (JSON) to this file, where it can be re-checked");
+    k->add_option("--sat", f->sat,
+                  "prove for every input of length <= N by SAT (CaDiCaL, DRAT proof checked) where "
+                  "nothing proves every length (attention, hybrids)");
+    k->add_option("--sat-width", f->options.sat_width,
+                  "first word width (bits) of the SAT encoding; doubled while a value overflows")
+        ->capture_default_str();
     k->add_flag("--no-timing", f->no_timing, "leave the proof's time out (reproducible output)");
     k->add_flag("--json", f->json, "print the report as JSON");
     k->add_option("--max-work", f->max_work,
@@ -227,6 +235,17 @@ Action add_verify_command(CLI::App& app) {
                                                    f->device, {"cpu", "gpu"}));
     f->options.gpu = f->device == "gpu";
     f->options.prove = !f->no_proof;
+    if (f->sat) {
+      if (*f->sat == 0)
+        throw InputError("--sat", "expected a length N ≥ 1 (every input of length ≤ N)");
+      if (f->no_proof) throw InputError("--sat", "not with --no-proof (a SAT proof is a proof)");
+      std::string why;
+      if (!sat::sat_available(&why)) throw InputError("--sat", why);
+      if (f->options.sat_width < 2 || f->options.sat_width > 128)
+        throw InputError("--sat-width",
+                         "expected 2..128 bits, got " + std::to_string(f->options.sat_width));
+      f->options.sat_length = f->sat;
+    }
     f->options.timing = !f->no_timing;
     f->options.certificate = !f->certificate.empty();
     if (k->app->count("--random")) f->options.random_after_proof.reset();  // as given

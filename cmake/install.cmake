@@ -17,7 +17,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(rnncc_stage_libraries
-    algebra rnn circuits gpu constructions equiv verify plot)
+    algebra rnn circuits gpu constructions equiv sat verify plot)
 if(TARGET rnncc_viz)
   list(APPEND rnncc_stage_libraries viz)
 endif()
@@ -62,7 +62,7 @@ install(FILES ${PROJECT_BINARY_DIR}/rnnccConfig.cmake ${PROJECT_BINARY_DIR}/rnnc
 # rnncc.pc (relocatable: the prefix is where the file lies): the stages in link order (a library
 # before what it uses), then what they link — all of it in Libs, since the stages are static.
 set(rnncc_pc_libs "")
-foreach(stage viz plot verify equiv constructions gpu circuits rnn algebra)
+foreach(stage viz plot verify sat equiv constructions gpu circuits rnn algebra)
   if(TARGET rnncc_${stage})
     string(APPEND rnncc_pc_libs " -lrnncc_${stage}")
   endif()
@@ -73,6 +73,12 @@ if(TARGET rnncc_viz)
 endif()
 if(RNNCC_HAVE_FLINT)
   string(APPEND rnncc_pc_libs " -lflint")  # Debian's FLINT ships no .pc file
+endif()
+if(RNNCC_HAVE_CADICAL)
+  string(APPEND rnncc_pc_libs " -lcadical")  # Debian's CaDiCaL ships no .pc file
+endif()
+if(RNNCC_HAVE_Z3)
+  string(APPEND rnncc_pc_libs " -lz3")
 endif()
 string(APPEND rnncc_pc_libs " -pthread")
 if(RNNCC_HAVE_CUDA)

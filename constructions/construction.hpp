@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,14 @@ struct Target {
   // decides "X computes f" for every length from it (verify/equivalence.hpp), comparing X's
   // output (out_row, out_col) after each symbol with it. Empty: f has no automaton here.
   std::optional<Wfa> automaton;
+  // f as a boolean specification for proofs per length by SAT (verify/sat_specs.hpp): the name
+  // of f's definition there and its parameters ("selective-copy", {K, N}); the circuit is
+  // written from f's definition, independently of the model. Empty kind: none.
+  struct BooleanSpec {
+    std::string kind;
+    std::map<std::string, std::size_t> parameters;
+  };
+  BooleanSpec boolean_spec;
 };
 
 // One model input of the identity test, as a linear form in f's inputs: constant + Σ vars.

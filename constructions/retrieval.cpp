@@ -253,6 +253,7 @@ Construction selective_copy(const SelectiveCopyOptions& o) {
       throw DomainError("selective copy: f is claimed only where a number token n ≤ |w| occurs");
     return q(w[w.size() - n]);
   };
+  c.target.boolean_spec = {"selective-copy", {{"K", K}, {"N", N}}};
   c.encode = [](const std::vector<std::size_t>& w) { return w; };
   c.input_forms = identity_forms(S);
 
@@ -371,6 +372,7 @@ Construction associative_recall(const AssocRecallOptions& o) {
           std::to_string(span) + " tokens");
     return q(value_of(w[s - 1]) - 1);
   };
+  c.target.boolean_spec = {"assoc-recall", {{"keys", k}, {"values", v}, {"span", span}}};
   c.encode = [](const std::vector<std::size_t>& w) { return w; };
   c.input_forms = identity_forms(S);
 

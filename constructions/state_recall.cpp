@@ -179,6 +179,7 @@ Construction state_recall(RecallOrder order) {
   c.model.accept = Acceptance{Acceptance::Mode::positive, 0, 0};
   c.target.alphabet = Alphabet(names, "state-recall");
   c.target.value = recall;
+  c.target.boolean_spec = {"state-recall", {{"order", static_cast<std::size_t>(order)}}};
   c.encode = [order](const std::vector<std::size_t>& w) {
     for (std::size_t s : w)
       if (s >= kSwaps + swap_pairs().size())

@@ -27,6 +27,7 @@
 #include "verify/equivalence.hpp"
 #include "verify/minimize.hpp"
 #include "verify/prefix_check.hpp"
+#include "verify/sat_proof.hpp"
 
 namespace rnncc {
 
@@ -411,6 +412,64 @@ class Verification {
       const EquivalenceCounterexample& ce = *r.counterexample;
       failing_ = {ce.input, "proof"};
       failing_mismatch_ = Mismatch{ce.expected.at(0), ce.got.at(0), "model"};
+    }
+    report_.proof = std::move(p);
+  }
+
+  // sat (--sat N): X computes f on every input of length ≤ N, by CaDiCaL on the miter of X's and
+  // f's boolean circuits with its DRAT proof re-checked (verify/sat_proof.hpp), where prove
+  // established nothing for every length. A satisfying assignment is a counterexample only once
+  // the exact evaluators confirm it; it is then shrunk like any other.
+  void sat() {
+    if (!o_.sat_length) return;
+    if (report_.proof) {
+      report_.notes.push_back("--sat: not run, " +
+                              std::string(report_.proof->proved ? "proved" : "refuted") +
+                              " for every length already");
+      return;
+    }
+    sat::SatOptions so;
+    so.max_length = *o_.sat_length;
+    so.width = o_.sat_width;
+    const sat::SatOutcome s = sat::prove_by_sat(c_, so);
+    if (s.verdict == sat::SatOutcome::Verdict::unavailable ||
+        s.verdict == sat::SatOutcome::Verdict::inconclusive) {
+      report_.notes.push_back("--sat " + std::to_string(so.max_length) + ": no proof (" + s.reason +
+                              ")");
+      return;
+    }
+    Proof p;
+    p.proved = s.verdict == sat::SatOutcome::Verdict::proved;
+    p.scope = fmt::format("every input of length ≤ {}{}", s.max_length,
+                          c_.target.promise ? " in f's promise" : "");
+    p.method = fmt::format("SAT: {}, DRAT proof checked", s.solver);
+    if (!p.proved)
+      p.method = fmt::format("SAT: {}, the model confirmed by exact evaluation", s.solver);
+    p.field = "Q";  // the model's exact semantics over Q, every word's range proved (bitvec.hpp)
+    p.detail = fmt::format("{} gates, {} variables, {} clauses, {}-bit words", s.gates, s.variables,
+                           s.clauses, s.width);
+    if (p.proved)
+      p.detail += fmt::format(", {} lemmas checked ({} RAT), {} deletions", s.check.lemmas,
+                              s.check.rat_lemmas, s.check.deletions);
+    p.sat = {{"solver", s.solver},       {"max_length", s.max_length}, {"gates", s.gates},
+             {"variables", s.variables}, {"clauses", s.clauses},       {"width", s.width},
+             {"statement", s.statement}};
+    if (p.proved)
+      p.sat["drat"] = {{"checked", true},
+                       {"lemmas", s.check.lemmas},
+                       {"rat_lemmas", s.check.rat_lemmas},
+                       {"deletions", s.check.deletions},
+                       {"ignored_deletions", s.check.ignored_deletions},
+                       {"bytes", s.proof_bytes}};
+    if (o_.timing) {
+      p.seconds = s.encode_seconds + s.solve_seconds + s.check_seconds;
+      p.sat["seconds"] = {
+          {"encode", s.encode_seconds}, {"solve", s.solve_seconds}, {"check", s.check_seconds}};
+    }
+    if (o_.certificate) p.no_certificate = "a SAT proof's DRAT file is checked, not kept";
+    if (!p.proved) {
+      failing_ = {s.counterexample, "sat"};
+      failing_mismatch_ = Mismatch{s.expected, s.got, "model"};
     }
     report_.proof = std::move(p);
   }
@@ -1065,6 +1124,7 @@ class Verification {
 VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   Verification v(c, o);
   v.prove();
+  v.sat();
   v.minimal_state_size();
   v.choose_device();
   v.exhaustive();
@@ -1185,7 +1245,9 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
     j["proof"] = {
         {"proved", p->proved}, {"scope", p->scope}, {"method", p->method}, {"field", p->field}};
     if (p->modulus) j["proof"]["modulus"] = *p->modulus;
-    if (!p->finite_domain)
+    if (!p->sat.is_null())
+      j["proof"]["sat"] = p->sat;
+    else if (!p->finite_domain)
       j["proof"]["dimensions"] = {p->dim_f, p->dim_x};
     else
       j["proof"]["strings"] = p->strings;
@@ -1256,8 +1318,12 @@ std::string verdict_text(const VerifyReport& r) {
       std::all_of(r.claims.begin(), r.claims.end(), [](const Claim& cl) { return cl.ok; });
   // What a decision established, in words: "proved over Q — every length (…)".
   auto decided = [](const Proof& p) {
+    // A per-length proof by SAT (Proof::detail set) names its figures; enumeration its strings.
     const std::string detail =
-        p.finite_domain
+        !p.detail.empty()
+            ? fmt::format("{}; {}{}", p.method, p.detail,
+                          p.seconds ? fmt::format(", {:.2f} s", *p.seconds) : std::string())
+        : p.finite_domain
             ? fmt::format("{}, {} strings", p.method, p.strings)
             : fmt::format("{}, basis size {} of at most {}{}", p.method, p.basis_size.value_or(0),
                           p.dim_f + p.dim_x,

@@ -90,6 +90,10 @@ struct VerifyOptions {
   // Produce the proof's certificate (Proof::certificate_json) where the certificate checker
   // can re-check it: X one LRNN layer with one output, reading f's symbols one token each.
   bool certificate = false;
+  // --sat N: prove X computes f on every input of length ≤ N by SAT with a checked DRAT proof
+  // (verify/sat_proof.hpp), where nothing proved it for every length; the first word width cap.
+  std::optional<std::size_t> sat_length;
+  std::size_t sat_width = 24;
   bool timing = true;  // false: Proof::seconds unset (reproducible reports)
   // Strings checked so far by each testing method (algebra/progress.hpp); null: none.
   Progress* progress = nullptr;
@@ -111,6 +115,10 @@ struct Proof {
   std::optional<std::string> certificate;     // the file it was written to (set by the caller)
   std::string certificate_json;               // the certificate, when asked for and possible
   std::optional<std::string> no_certificate;  // why there is none, when asked for
+  // SAT proofs (VerifyOptions::sat_length): the figures in words, shown in place of the string
+  // count, and as JSON under proof.sat (gates, variables, clauses, proof lemmas, seconds).
+  std::string detail;
+  nlohmann::ordered_json sat;
 };
 
 struct Counterexample {

@@ -157,3 +157,13 @@ rnncc_golden(err-threshold-pd 2 err_threshold_pd.txt stderr compile examples/s5_
 rnncc_golden(depth-threshold-diagonal 0 depth_threshold_diagonal.txt stdout depth --arch diagonal --lengths 2..16 --target threshold)
 rnncc_golden(depth-model-threshold-diagonal 0 depth_model_threshold_diagonal.txt stdout depth --model tests/cli/models/mamba_selective.json --lengths 2..16 --target threshold)
 include(${CMAKE_CURRENT_LIST_DIR}/golden_errata.cmake)  # issue 16: errata as results
+# Proofs per length by SAT (verify/sat_proof.hpp; docs/constructions.md, "Proofs per length by
+# SAT"): proved, refuted (a window too small; a defective TM hybrid), and a refused length.
+if(RNNCC_HAVE_CADICAL)
+  rnncc_golden(sat-selective-copy 0 sat_selective_copy.txt stdout verify selective-copy --sat 8 --random 5 --seed 1 --no-timing)
+  rnncc_golden(sat-selective-copy-window 1 sat_selective_copy_window.txt stdout verify selective-copy --window 2 --sat 8 --random 5 --seed 1 --no-timing)
+  rnncc_golden(sat-tm 0 sat_tm.txt stdout verify tm examples/tm_bb2.txt --sat-tape 3 --max-steps 8 --no-timing)
+  rnncc_golden(sat-tm-defect 1 sat_tm_defect.txt stdout verify tm examples/tm_bb2.txt --sat-tape 3 --max-steps 8 --defect off-by-one --no-timing)
+endif()
+rnncc_golden(sat-zero 2 sat_zero.txt stderr verify selective-copy --sat 0)
+rnncc_golden(sat-tm-no-steps 2 sat_tm_no_steps.txt stderr verify tm examples/tm_bb2.txt --sat-tape 3)
