@@ -161,7 +161,7 @@ int accept(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
   if (r.outputs_equal && !*r.outputs_equal && r.outputs_differ_at)
     outputs = "the outputs differ (first at \"" + alphabet.join(*r.outputs_differ_at) + "\")";
   else if (r.outputs_equal && *r.outputs_equal)
-    outputs = "the outputs are equal";
+    outputs = "the outputs are equal but the rules differ";
   if (r.verdict == "proved") {
     std::cout << "proved over Q: every length — the same accepted nonempty strings (" << r.method
               << timing << ")\n";

@@ -51,11 +51,15 @@ void expect_proved(const Construction& c) {
   CHECK(r.proof->scope == "every length");
   CHECK(r.proof->basis_size.value_or(0) > 0);
   CHECK_FALSE(r.counterexample);
-  CHECK_THAT(verdict_text(r), Catch::Contains(": proved over Q — every length ("));
+  // Over Q, or modulo p for a construction defined mod p (matmul3 --modulus 29): named so.
+  const std::string field = c.modulus ? "modulo p = " + std::to_string(*c.modulus) : "over Q";
+  CHECK_THAT(verdict_text(r), Catch::Contains(": proved " + field + " — every length ("));
   CHECK(verdict(r) == "proved");
   const auto j = to_json(r);
   CHECK(j["verdict"] == "proved");
-  CHECK(j["field"] == "Q");
+  CHECK(j["field"] == (c.modulus ? "F_p" : "Q"));
+  CHECK(j["modulus"] ==
+        (c.modulus ? nlohmann::ordered_json(*c.modulus) : nlohmann::ordered_json()));
   CHECK(!j.contains("holds"));
   CHECK(j["proved"] == true);
   CHECK(j["basis_size"] == *r.proof->basis_size);
