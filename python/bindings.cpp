@@ -40,9 +40,11 @@
 #include "rnn/run_report.hpp"
 #include "verify/certificate.hpp"
 #include "verify/check_certificate.hpp"
+#include "verify/check_product_certificate.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/minimize.hpp"
+#include "verify/product_certificate.hpp"
 #include "verify/subject_file.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
@@ -557,16 +559,13 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
   const SubjectFile a = subject_of(subject_a, "a"), b = subject_of(subject_b, "b");
   if (!certificate_path.empty())
     for (const SubjectFile* s : {&a, &b})
-      if (auto why = not_certifiable(*s)) throw InputError("certificate", *why);
+      if (auto why = not_certifiable(*s); why && not_product_certifiable(*s))
+        throw InputError("certificate", *why);
   auto refuse_product_flags = [&] {
     if (modulus)
       throw InputError("modulus",
                        "the product search compares exact rational outputs; modulus applies to "
                        "the linear decider (method='linear')");
-    if (!certificate_path.empty())
-      throw InputError("certificate",
-                       "certificates cover the linear decider (method='linear'); the product "
-                       "search writes none");
   };
   auto linear = [&](const LinearRepresentation& ra, const LinearRepresentation& rb) {
     cli::check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), max_work, "equiv");
@@ -586,15 +585,27 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
     return to_python(equivalence_json(r, ra, timing, written));
   };
   auto product = [&](const FiniteMachine& ma, const FiniteMachine& mb) {
+    std::optional<OutputFile> certificate;
+    if (!certificate_path.empty()) certificate.emplace(certificate_path);
     FiniteEquivalenceResult r;
     {
       py::gil_scoped_release unlocked;
       r = decide_finite_equivalence(ma, mb);
     }
-    return to_python(finite_equivalence_json(r, ma, timing));
+    ojson j = finite_equivalence_json(r, ma, timing);
+    if (r.equivalent && certificate) {
+      certificate->write(product_certificate(ma, mb, a, b).dump(1) + "\n");
+      certificate->commit();
+      j["certificate"] = certificate_path;
+    }
+    return to_python(j);
   };
   if (method == "product") refuse_product_flags();
   const EquivalenceInputs in = equivalence_inputs(a, b, method);
+  for (const SubjectFile* s : {&a, &b})
+    if (!certificate_path.empty())
+      if (auto why = in.linear() ? not_certifiable(*s) : not_product_certifiable(*s))
+        throw InputError("certificate", *why);
   if (in.linear()) return linear(*in.f, *in.g);
   refuse_product_flags();
   return product(*in.mf, *in.mg);
@@ -862,8 +873,34 @@ void bind_checks(py::module_& m) {
   m.def("equiv", &equiv_report);
   // `rnncc check-certificate F G FILE`: the independent checker's verdict and every broken rule.
   m.def("check_certificate", [](const py::object& f, const py::object& g, const std::string& path) {
-    const SubjectFile a = subject_of(f, "f"), b = subject_of(g, "g");
     const std::string text = read_certificate_file(path);
+    // Product, promise and input-map certificates: their own checkers, by "format"
+    // (verify/check_product_certificate.hpp); a promise or input-map certificate with g = None
+    // is checked against f alone (its specification is in it).
+    const std::string format = certificate_format(text);
+    if (format == "rnncc-product-certificate/1" || format == "rnncc-promise-certificate/1" ||
+        format == "rnncc-input-map-certificate/1" || g.is_none()) {
+      ProductCertificateCheck c;
+      if (format == "rnncc-promise-certificate/1") {
+        if (!g.is_none())
+          throw InputError(path, "a promise certificate is checked against one model (g=None)");
+        c = check_promise_certificate(subject_of(f, "f"), text);
+      } else if (format == "rnncc-input-map-certificate/1") {
+        c = g.is_none() ? check_input_map_certificate(std::nullopt, subject_of(f, "f"), text)
+                        : check_input_map_certificate(subject_of(f, "f"), subject_of(g, "g"), text);
+      } else if (format == "rnncc-product-certificate/1" && !g.is_none()) {
+        c = check_product_certificate(subject_of(f, "f"), subject_of(g, "g"), text);
+      } else {
+        throw InputError(path,
+                         "g=None is for promise and input-map certificates; this one "
+                         "needs both subjects");
+      }
+      if (c.other_models || c.not_json)
+        throw InputError(path, c.problems.empty() ? std::string("not a certificate of these models")
+                                                  : c.problems.front());
+      return py::make_tuple(c.ok, c.problems);
+    }
+    const SubjectFile a = subject_of(f, "f"), b = subject_of(g, "g");
     CertificateCheck c;
     {
       py::gil_scoped_release unlocked;

@@ -2026,7 +2026,10 @@ def check_certificate(f, g, certificate) -> CertificateCheck:
     Parameters
     ----------
     f, g : Model, WFA, str or os.PathLike
-        The two subjects the certificate names (objects are matched by content).
+        The two subjects the certificate names (objects are matched by content). For a promise
+        or input-map certificate (docs/formats.md), ``g=None`` checks the model ``f`` against
+        the specification in the certificate; an input-map certificate also takes
+        ``(specification, model)``.
     certificate : str or os.PathLike
         The certificate written by :func:`verify` or :func:`equiv` (``certificate=``).
 
@@ -2054,7 +2057,8 @@ def check_certificate(f, g, certificate) -> CertificateCheck:
     ...                         "examples/binary_value_wfa.json", cert)
     CertificateCheck(valid=True, problems=[])
     """
-    ok, problems = _rnncc.check_certificate(_subject(f, "f"), _subject(g, "g"),
+    ok, problems = _rnncc.check_certificate(_subject(f, "f"),
+                                            None if g is None else _subject(g, "g"),
                                             _readable(_path(certificate) or str(certificate)))
     return CertificateCheck(bool(ok), list(problems))
 
