@@ -12,6 +12,7 @@
 #include "rnn/json_cursor.hpp"
 #include "verify/certificate_claim.hpp"
 #include "verify/check_certificate.hpp"
+#include "verify/check_product_certificate.hpp"
 
 namespace rnncc::cli {
 
@@ -25,7 +26,9 @@ Action add_check_certificate_command(CLI::App& app) {
       "check-certificate", "Re-check an equivalence certificate written by `rnncc equiv`");
   cmd->add_option("MODEL_F", fl->f, "model or WFA file (f)")->required();
   cmd->add_option("MODEL_G", fl->g, "model or WFA file (g)")->required();
-  cmd->add_option("FILE", fl->file, "the certificate (JSON)")->required();
+  cmd->add_option("FILE", fl->file,
+                  "the certificate (JSON); with two files, MODEL CERTIFICATE: a promise or "
+                  "input-map certificate, whose specification is in it");
   cmd->add_option("--field", fl->field,
                   "the claim's field: Q (equal outputs; a certificate over F_p is refused) or F_p "
                   "(agreement modulo the certificate's prime is enough)")
@@ -35,6 +38,48 @@ Action add_check_certificate_command(CLI::App& app) {
   return [cmd, fl]() -> int {
     if (!cmd->parsed()) return -1;
     const ClaimField claim = parse_claim_field(fl->field, "--field");
+    // The certificates of product searches, promise searches and input maps (their own
+    // independent checkers, verify/check_product_certificate.hpp), by their "format".
+    {
+      const bool two = fl->file.empty();
+      const std::string cert = two ? fl->g : fl->file;
+      const std::string text = read_certificate_file(cert);
+      const std::string format = certificate_format(text);
+      std::optional<ProductCertificateCheck> c;
+      if (format == "rnncc-promise-certificate/1") {
+        if (!two)
+          throw InputError(fl->file,
+                           "a promise certificate is checked against one model: "
+                           "rnncc check-certificate MODEL CERTIFICATE");
+        c = check_promise_certificate(load_subject_file(fl->f), text);
+      } else if (format == "rnncc-input-map-certificate/1") {
+        const std::optional<SubjectFile> spec =
+            two ? std::nullopt : std::optional<SubjectFile>(load_subject_file(fl->f));
+        c = check_input_map_certificate(spec, load_subject_file(two ? fl->f : fl->g), text);
+      } else if (format == "rnncc-product-certificate/1") {
+        if (two)
+          throw InputError(cert,
+                           "a product certificate is checked against two models: "
+                           "rnncc check-certificate F G CERTIFICATE");
+        c = check_product_certificate(load_subject_file(fl->f), load_subject_file(fl->g), text);
+      } else if (two) {
+        throw InputError(cert,
+                         "expected a promise or input-map certificate with two files "
+                         "(MODEL CERTIFICATE); an equivalence certificate needs F G FILE");
+      }
+      if (c) {
+        if (c->ok) {
+          std::cout << "certificate valid: " << c->established
+                    << " (checked by the independent checker)\n";
+          return 0;
+        }
+        const bool bad_input = c->other_models || c->not_json;
+        for (const std::string& p : c->problems)
+          std::cerr << "rnncc: " << (bad_input ? "error" : "invalid certificate") << ": " << cert
+                    << ": " << p << "\n";
+        return bad_input ? 2 : 1;
+      }
+    }
     const SubjectFile f = load_subject_file(fl->f), g = load_subject_file(fl->g);
     const std::string text = read_certificate_file(fl->file);
     const CertificateVerdict v = check_certificate_claim(f, g, text, claim);

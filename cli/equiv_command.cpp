@@ -24,6 +24,7 @@
 #include "verify/certificate_claim.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
+#include "verify/product_certificate.hpp"
 
 namespace rnncc::cli {
 namespace {
@@ -48,10 +49,6 @@ void refuse_product_flags(const EquivFlags& f) {
     throw InputError("--modulus",
                      "the product search compares exact rational outputs; --modulus applies to "
                      "the linear decider (--method linear)");
-  if (!f.certificate.empty())
-    throw InputError("--certificate",
-                     "certificates cover the linear decider (--method linear); the product search "
-                     "writes none");
 }
 
 // The forward basis (verify/equivalence.hpp): report as before the product search existed.
@@ -106,11 +103,22 @@ int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
 }
 
 // The product search (verify/finite_equivalence.hpp) over the reachable machines.
-int product(const EquivFlags& f, const FiniteMachine& ma, const FiniteMachine& mb) {
+int product(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
+            const FiniteMachine& ma, const FiniteMachine& mb) {
+  std::optional<OutputFile> certificate;  // opened before the work, committed for a proof
+  if (!f.certificate.empty()) certificate.emplace(f.certificate);
   const FiniteEquivalenceResult r = decide_finite_equivalence(ma, mb);
+  std::optional<std::string> written;
+  if (r.equivalent && certificate) {
+    certificate->write(json_text(product_certificate(ma, mb, a, b), 1) + "\n");
+    certificate->commit();
+    written = f.certificate;
+  }
   const Alphabet alphabet(ma.symbols, "alphabet");
   if (f.json) {
-    std::cout << json_text(finite_equivalence_json(r, ma, !f.no_timing), 2) << "\n";
+    nlohmann::ordered_json j = finite_equivalence_json(r, ma, !f.no_timing);
+    if (written) j["certificate"] = *written;
+    std::cout << json_text(j, 2) << "\n";
   } else {
     auto states = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " state" : " states"); };
     std::cout << "equiv: " << f.a << " (" << states(r.states_f) << ") vs " << f.b << " ("
@@ -121,6 +129,7 @@ int product(const EquivFlags& f, const FiniteMachine& ma, const FiniteMachine& m
                 << (ma.start_has_output && mb.start_has_output ? " and on ε" : "") << " ("
                 << r.method << ", " << r.states_visited << " of at most " << r.states_f * r.states_g
                 << " product states visited" << timing << ")\n";
+      if (written) std::cout << "certificate: " << *written << "\n";
     } else {
       const auto& c = *r.counterexample;
       std::cout << "refuted: shortest counterexample (least of its length) \""
@@ -217,11 +226,16 @@ Action add_equiv_command(CLI::App& app) {
     const SubjectFile a = load_subject_file(f->a), b = load_subject_file(f->b);
     if (!f->certificate.empty())
       for (const SubjectFile* s : {&a, &b})
-        if (auto why = not_certifiable(*s)) throw InputError("--certificate", *why);
+        if (auto why = not_certifiable(*s); why && not_product_certifiable(*s))
+          throw InputError("--certificate", *why);
     if (f->accept_length && f->compare != "accept")
       throw InputError("--accept-length", "applies to --compare accept");
     if (f->method == "product" && f->compare == "outputs") refuse_product_flags(*f);
     const EquivalenceInputs in = equivalence_inputs(a, b, f->method);
+    for (const SubjectFile* s : {&a, &b})
+      if (!f->certificate.empty() && f->compare == "outputs")
+        if (auto why = in.linear() ? not_certifiable(*s) : not_product_certifiable(*s))
+          throw InputError("--certificate", *why);
     if (in.reordered && !f->certificate.empty())
       throw InputError("--certificate",
                        "B's alphabet is A's in another order: symbols were matched by name, but a "
@@ -231,7 +245,7 @@ Action add_equiv_command(CLI::App& app) {
     if (f->compare == "accept") return accept(*f, a, b, in);
     if (in.linear()) return linear(*f, a, b, *in.f, *in.g);
     refuse_product_flags(*f);
-    return product(*f, *in.mf, *in.mg);
+    return product(*f, a, b, *in.mf, *in.mg);
   };
 }
 

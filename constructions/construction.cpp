@@ -73,6 +73,20 @@ Construction with_model(Construction c, Model model, const std::string& source) 
     };
     c.embedding = renumbered(std::move(c.embedding), perm);
     c.input_forms = renumbered(std::move(c.input_forms), perm);
+    if (c.grammar) {  // the grammar reads the construction's token ids: renumber its columns
+      EncodingGrammar& g = *c.grammar;
+      for (auto& row : g.next) {
+        std::vector<std::optional<std::size_t>> moved(row.size());
+        for (std::size_t s = 0; s < row.size(); ++s) moved[perm[s]] = row[s];
+        row = std::move(moved);
+      }
+      g.decode = [decode = std::move(g.decode), perm](const std::vector<std::size_t>& x) {
+        std::vector<std::size_t> inverse(perm.size()), y = x;
+        for (std::size_t s = 0; s < perm.size(); ++s) inverse[perm[s]] = s;
+        for (std::size_t& token : y) token = inverse[token];
+        return decode(y);
+      };
+    }
   }
   c.name += " with the model of " + source;
   if (!c.claims.empty())

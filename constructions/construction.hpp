@@ -13,6 +13,7 @@
 
 #include "algebra/rational.hpp"
 #include "circuits/circuit.hpp"
+#include "constructions/encoding_grammar.hpp"
 #include "constructions/wfa.hpp"
 #include "rnn/model.hpp"
 
@@ -91,6 +92,10 @@ struct Construction {
   // serves as input_forms too. Throws std::invalid_argument for an n outside f's domain
   // (a fixed_length target); empty when X's input is not of this kind.
   std::function<std::vector<InputSource>(std::size_t n)> input_forms;
+  // The valid encodings as an automaton over X's tokens, with f on them, where encode is not a
+  // sequential input map but a grammar is known (graph walk): verify then proves X on every
+  // valid encoding by the promise-restricted product search (verify/promise_search.hpp).
+  std::optional<EncodingGrammar> grammar;
   std::vector<Claim> claims;
   // Said in the verify report as notes (e.g. that the model was replaced from a file and the
   // claims, measured on the construction's own model, were dropped: with_model).

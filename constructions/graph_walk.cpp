@@ -1,6 +1,7 @@
 #include "constructions/graph_walk.hpp"
 
 #include <map>
+#include <tuple>
 
 #include "algebra/error.hpp"
 #include "constructions/registry.hpp"
@@ -37,6 +38,116 @@ bool reachable(const Instance& in) {
       seen = seen || at == in.t;
     }
   return seen;
+}
+
+// The encoding grammar (constructions/encoding_grammar.hpp): encode's token strings of the
+// instances within the promise, as an automaton over the model's tokens, built breadth-first
+// from a step function on the instance read so far. `ever`: T<t> s<s> ca cb cf, then per edge
+// u → v (u < v, sources strictly increasing) e<uv>a e<uv>b e<uv>c e<uv>d ca cb cf; every
+// prefix ending in cf is a complete encoding (the remaining vertices have no edge), with
+// f = [t visited]. Final variants: s<s>, the edges' four tokens each, then t<t>a t<t>b; t ≠ s,
+// and with the promise t is no edge's source.
+struct GrammarState {
+  enum Phase {
+    start,
+    after_t,
+    expect_ca,
+    after_ca,
+    after_cb,
+    idle,
+    edge_a,
+    edge_b,
+    edge_c,
+    tail_a,
+    done
+  };
+  int phase = start;
+  std::size_t s = 0, t = 0, at = 0, last_u = 0, pu = 0, pv = 0;
+  unsigned visited = 0, sources = 0;
+  bool seen = false;
+  auto key() const { return std::tie(phase, s, t, at, last_u, pu, pv, visited, sources, seen); }
+  bool operator<(const GrammarState& o) const { return key() < o.key(); }
+};
+
+struct Token {
+  char kind = 0;  // 's', 'T', 'e' (part a..d), 'c' (a, b, f), 't' (part a, b)
+  std::size_t i = 0, j = 0;
+  char part = 0;
+};
+
+Token parse_token(const std::string& name) {
+  Token k;
+  k.kind = name[0];
+  if (k.kind == 's' || k.kind == 'T') {
+    k.i = static_cast<std::size_t>(name[1] - '0');
+  } else if (k.kind == 'e') {
+    k.i = static_cast<std::size_t>(name[1] - '0');
+    k.j = static_cast<std::size_t>(name[2] - '0');
+    k.part = name[3];
+  } else if (k.kind == 'c') {
+    k.part = name[1];
+  } else {  // t<j>a, t<j>b
+    k.i = static_cast<std::size_t>(name[1] - '0');
+    k.part = name[2];
+  }
+  return k;
+}
+
+std::optional<GrammarState> grammar_step(GrammarState g, const Token& k, GraphWalkVariant variant) {
+  using P = GrammarState;
+  const bool ever = variant == GraphWalkVariant::ever;
+  switch (g.phase) {
+    case P::start:
+      if (ever && k.kind == 'T') return g.t = k.i, g.phase = P::after_t, g;
+      if (!ever && k.kind == 's')
+        return g.s = g.at = k.i, g.visited = 1u << k.i, g.phase = P::idle, g;
+      return std::nullopt;
+    case P::after_t:
+      if (k.kind != 's' || k.i == g.t) return std::nullopt;
+      return g.at = k.i, g.phase = P::expect_ca, g;
+    case P::expect_ca:
+      if (k.kind != 'c' || k.part != 'a') return std::nullopt;
+      return g.phase = P::after_ca, g;
+    case P::after_ca:
+      if (k.kind != 'c' || k.part != 'b') return std::nullopt;
+      return g.phase = P::after_cb, g;
+    case P::after_cb:
+      if (k.kind != 'c' || k.part != 'f') return std::nullopt;
+      return g.seen = g.seen || g.at == g.t, g.phase = P::idle, g;
+    case P::idle:
+      if (k.kind == 'e' && k.part == 'a' && k.i > g.last_u)
+        return g.pu = k.i, g.pv = k.j, g.phase = P::edge_a, g;
+      if (!ever && k.kind == 't' && k.part == 'a' && k.i != g.s) {
+        if (variant == GraphWalkVariant::final_with_promise && (g.sources >> k.i & 1u))
+          return std::nullopt;  // t must be a sink
+        return g.t = k.i, g.phase = P::tail_a, g;
+      }
+      return std::nullopt;
+    case P::edge_a:
+    case P::edge_b:
+    case P::edge_c: {
+      const char want = g.phase == P::edge_a ? 'b' : g.phase == P::edge_b ? 'c' : 'd';
+      if (k.kind != 'e' || k.i != g.pu || k.j != g.pv || k.part != want) return std::nullopt;
+      if (want != 'd') return g.phase += 1, g;
+      // Only what the variant's value and promise read is kept (fewer states): `ever` the
+      // current vertex and the flag; the final variants the visited set, and with the
+      // promise the edges' sources.
+      if (g.at == g.pu) {
+        g.at = g.pv;
+        if (!ever) g.visited |= 1u << g.pv;
+      }
+      g.last_u = g.pu;
+      if (variant == GraphWalkVariant::final_with_promise) g.sources |= 1u << g.pu;
+      g.pu = g.pv = 0;
+      g.phase = ever ? P::expect_ca : P::idle;
+      return g;
+    }
+    case P::tail_a:
+      if (k.kind != 't' || k.part != 'b' || k.i != g.t) return std::nullopt;
+      return g.phase = P::done, g;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -179,6 +290,52 @@ Construction graph_walk(std::size_t V, GraphWalkVariant variant) {
     for (const auto& s : seq) ids.push_back(*model_alphabet.find(s));
     return ids;
   };
+  // The encoding grammar, breadth-first over its reachable states.
+  {
+    EncodingGrammar g;
+    std::vector<Token> parsed;
+    for (const std::string& name : tokens) parsed.push_back(parse_token(name));
+    std::vector<GrammarState> states{GrammarState{}};
+    std::map<GrammarState, std::size_t> index{{states[0], 0}};
+    for (std::size_t q = 0; q < states.size(); ++q) {
+      g.next.emplace_back(tokens.size());
+      const GrammarState here = states[q];
+      const bool complete =
+          ever ? here.phase == GrammarState::idle : here.phase == GrammarState::done;
+      g.value.push_back(complete ? std::optional<Rational>(ever ? (here.seen ? 1 : 0)
+                                                                : ((here.visited >> here.t) & 1u))
+                                 : std::nullopt);
+      for (std::size_t k = 0; k < tokens.size(); ++k)
+        if (const auto to = grammar_step(here, parsed[k], variant)) {
+          auto [it, fresh] = index.emplace(*to, states.size());
+          if (fresh) states.push_back(*to);
+          g.next[q][k] = it->second;
+        }
+    }
+    g.promise =
+        ever ? "the input is a valid encoding — T<t> s<s> ca cb cf, then for each edge u → v "
+               "(u < v, sources strictly increasing) e<uv>a e<uv>b e<uv>c e<uv>d ca cb "
+               "cf — of an instance on " +
+                   std::to_string(V) + " vertices with s ≠ t"
+             : "the input is a valid encoding — s<s>, then for each edge u → v (u < v, "
+               "sources strictly increasing) e<uv>a e<uv>b e<uv>c e<uv>d, then t<t>a "
+               "t<t>b — of an instance on " +
+                   std::to_string(V) + " vertices with s ≠ t" +
+                   (variant == GraphWalkVariant::final_with_promise
+                        ? " and t a sink (no edge leaves t)"
+                        : "");
+    g.decode = [V, parsed](const std::vector<std::size_t>& x) {
+      std::vector<std::size_t> w(V + 1, V);  // "-": no edge
+      for (std::size_t id : x) {
+        const Token& k = parsed[id];
+        if (k.kind == 's') w[0] = k.i - 1;
+        if (k.kind == 'T' || (k.kind == 't' && k.part == 'a')) w[1] = k.i - 1;
+        if (k.kind == 'e' && k.part == 'a') w[1 + k.i] = k.j - 1;
+      }
+      return w;
+    };
+    c.grammar = std::move(g);
+  }
   // Claims, measured on the model: state units; sub-steps per edge (tokens of one edge);
   // the largest |entry| of W and U — the values are integers of O(log V) bits.
   std::size_t edge_tokens = 0;

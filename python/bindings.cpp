@@ -42,9 +42,11 @@
 #include "verify/certificate.hpp"
 #include "verify/certificate_claim.hpp"
 #include "verify/check_certificate.hpp"
+#include "verify/check_product_certificate.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/minimize.hpp"
+#include "verify/product_certificate.hpp"
 #include "verify/subject_file.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
@@ -564,16 +566,13 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
   const SubjectFile a = subject_of(subject_a, "a"), b = subject_of(subject_b, "b");
   if (!certificate_path.empty())
     for (const SubjectFile* s : {&a, &b})
-      if (auto why = not_certifiable(*s)) throw InputError("certificate", *why);
+      if (auto why = not_certifiable(*s); why && not_product_certifiable(*s))
+        throw InputError("certificate", *why);
   auto refuse_product_flags = [&] {
     if (modulus)
       throw InputError("modulus",
                        "the product search compares exact rational outputs; modulus applies to "
                        "the linear decider (method='linear')");
-    if (!certificate_path.empty())
-      throw InputError("certificate",
-                       "certificates cover the linear decider (method='linear'); the product "
-                       "search writes none");
   };
   auto linear = [&](const LinearRepresentation& ra, const LinearRepresentation& rb) {
     EquivalenceParams params{modulus, !certificate_path.empty()};
@@ -597,12 +596,20 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
     return to_python(equivalence_json(r, ra, timing, written));
   };
   auto product = [&](const FiniteMachine& ma, const FiniteMachine& mb) {
+    std::optional<OutputFile> certificate;
+    if (!certificate_path.empty()) certificate.emplace(certificate_path);
     FiniteEquivalenceResult r;
     {
       py::gil_scoped_release unlocked;
       r = decide_finite_equivalence(ma, mb);
     }
-    return to_python(finite_equivalence_json(r, ma, timing));
+    ojson j = finite_equivalence_json(r, ma, timing);
+    if (r.equivalent && certificate) {
+      certificate->write(product_certificate(ma, mb, a, b).dump(1) + "\n");
+      certificate->commit();
+      j["certificate"] = certificate_path;
+    }
+    return to_python(j);
   };
   if (method == "product" && compare == "outputs") refuse_product_flags();
   const EquivalenceInputs in = equivalence_inputs(a, b, method);
@@ -610,6 +617,10 @@ py::object equiv_report(const py::object& subject_a, const py::object& subject_b
     throw InputError("certificate",
                      "b's alphabet is a's in another order: symbols were matched by name, but a "
                      "certificate needs the same order (the checker compares symbol by symbol)");
+  for (const SubjectFile* s : {&a, &b})
+    if (!certificate_path.empty() && compare == "outputs")
+      if (auto why = in.linear() ? not_certifiable(*s) : not_product_certifiable(*s))
+        throw InputError("certificate", *why);
   if (compare == "accept") {
     if (modulus) throw InputError("modulus", "compare='accept' reads the sign of exact outputs");
     if (!certificate_path.empty())
@@ -895,8 +906,42 @@ void bind_checks(py::module_& m) {
   m.def("check_certificate", [](const py::object& f, const py::object& g, const std::string& path,
                                 const std::string& field) {
     const ClaimField claim = parse_claim_field(field, "field");
-    const SubjectFile a = subject_of(f, "f"), b = subject_of(g, "g");
     const std::string text = read_certificate_file(path);
+    // Product, promise and input-map certificates: their own checkers, by "format"
+    // (verify/check_product_certificate.hpp); a promise or input-map certificate with g = None
+    // is checked against f alone (its specification is in it).
+    const std::string format = certificate_format(text);
+    if (format == "rnncc-product-certificate/1" || format == "rnncc-promise-certificate/1" ||
+        format == "rnncc-input-map-certificate/1" || g.is_none()) {
+      ProductCertificateCheck c;
+      if (format == "rnncc-promise-certificate/1") {
+        if (!g.is_none())
+          throw InputError(path, "a promise certificate is checked against one model (g=None)");
+        c = check_promise_certificate(subject_of(f, "f"), text);
+      } else if (format == "rnncc-input-map-certificate/1") {
+        c = g.is_none() ? check_input_map_certificate(std::nullopt, subject_of(f, "f"), text)
+                        : check_input_map_certificate(subject_of(f, "f"), subject_of(g, "g"), text);
+      } else if (format == "rnncc-product-certificate/1" && !g.is_none()) {
+        c = check_product_certificate(subject_of(f, "f"), subject_of(g, "g"), text);
+      } else {
+        throw InputError(path,
+                         "g=None is for promise and input-map certificates; this one "
+                         "needs both subjects");
+      }
+      if (c.other_models || c.not_json)
+        throw InputError(path, c.problems.empty() ? std::string("not a certificate of these models")
+                                                  : c.problems.front());
+      std::vector<std::string> problems = c.problems;
+      const bool weaker = c.ok && claim == ClaimField::q && c.field != "Q";
+      if (weaker)
+        problems.push_back(
+            "the certificate proves agreement modulo p = " + std::to_string(*c.modulus) +
+            " only; a claim over Q needs a certificate over Q");
+      return py::make_tuple(c.ok && !weaker, py::str(c.field),
+                            c.modulus ? py::object(py::int_(*c.modulus)) : py::object(py::none()),
+                            problems);
+    }
+    const SubjectFile a = subject_of(f, "f"), b = subject_of(g, "g");
     CertificateVerdict v;
     {
       py::gil_scoped_release unlocked;

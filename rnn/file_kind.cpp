@@ -21,7 +21,10 @@ FileKind kind_of_format(std::string_view f) {
                                         {"rnncc-circuit", FileKind::circuit},
                                         {"rnncc-wfa", FileKind::wfa},
                                         {"rnncc-generators", FileKind::generators},
-                                        {"rnncc-equivalence-certificate", FileKind::certificate}};
+                                        {"rnncc-equivalence-certificate", FileKind::certificate},
+                                        {"rnncc-product-certificate", FileKind::certificate},
+                                        {"rnncc-promise-certificate", FileKind::certificate},
+                                        {"rnncc-input-map-certificate", FileKind::certificate}};
   for (const Prefix& p : prefixes)
     if (f.starts_with(p.prefix)) return p.kind;
   return FileKind::unknown;

@@ -73,7 +73,7 @@ struct EquivalenceParams {
   // Over Q: when set, the exact forward basis refuses (InputError naming --max-work) if its
   // estimate (d_f + d_g)³·|Σ| field operations passes this — also when the multimodular path
   // falls back to it (a non-minimal pair, entries past its primes), which no caller can foresee.
-  std::optional<std::uint64_t> max_exact_work;
+  std::optional<std::uint64_t> max_exact_work = std::nullopt;
 };
 inline constexpr std::size_t kMultimodularFromDimension = 100;
 

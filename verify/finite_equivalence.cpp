@@ -57,7 +57,8 @@ QMat pre_activation(const AffineMap& f, const QMat& h, const QVec& z) {
   for (std::size_t i = 0; i < f.W.rows(); ++i) {
     Rational acc = f.bias(i, 0);
     for (std::size_t j = 0; j < f.W.cols(); ++j) acc += f.W(i, j) * h(j, 0);
-    for (std::size_t j = 0; j < f.U.cols(); ++j) acc += f.U(i, j) * z[j];
+    for (std::size_t j = 0; j < f.U.cols(); ++j)
+      if (z[j] != 0) acc += f.U(i, j) * z[j];  // z is one-hot on the first layer
     out(i, 0) = acc;
   }
   return out;

@@ -27,6 +27,8 @@
 #include "verify/equivalence.hpp"
 #include "verify/minimize.hpp"
 #include "verify/prefix_check.hpp"
+#include "verify/product_certificate.hpp"
+#include "verify/promise_search.hpp"
 #include "verify/sat_proof.hpp"
 
 namespace rnncc {
@@ -335,10 +337,13 @@ class Verification {
   // enumerate its whole (finite) domain, which is a proof when it completes (domain_proof).
   void prove() {
     if (!o_.prove) return;
+    if (c_.grammar) prove_on_valid_encodings();
     if (c_.target.fixed_length) {
       const double total = count_strings(S_, *c_.target.fixed_length);
-      force_domain_ = total <= static_cast<double>(o_.exhaustive_cap);
-      if (!force_domain_)
+      // Decided on every valid encoding by the grammar: the domain is enumerated only when
+      // asked (--exhaustive); random strings still cross-check the grammar against f.
+      force_domain_ = !grammar_proved_ && total <= static_cast<double>(o_.exhaustive_cap);
+      if (!force_domain_ && !grammar_proved_)
         report_.notes.push_back(
             fmt::format("no proof: the finite domain has {:.0f} strings, over the cap of {}", total,
                         o_.exhaustive_cap));
@@ -380,7 +385,7 @@ class Verification {
     }
     EquivalenceParams params;
     params.modulus = c_.modulus;
-    params.certificate = o_.certificate && certifiable;
+    params.certificate = o_.certificate;
     const EquivalenceResult r = decide_equivalence(f, x, params);
     Proof p;
     p.proved = r.equivalent;
@@ -393,7 +398,20 @@ class Verification {
     p.dim_x = r.dim_g;
     if (o_.timing)
       p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o_.certificate && !certifiable)
+    const bool one_layer =
+        c_.model.layers.size() == 1 && std::holds_alternative<LrnnLayer>(c_.model.layers[0].layer);
+    if (o_.certificate && !certifiable && r.equivalent && one_layer && !r.coefficients.empty()) {
+      // Through an input map: the input-map certificate (the checker composes the map itself).
+      const std::size_t cols = output_cols(c_.model.layers.back().layer);
+      p.certificate_json =
+          json_text(
+              input_map_certificate(
+                  r, *c_.target.automaton, SubjectFile{"X: the model of " + c_.name, c_.model},
+                  input_map_from_encode(c_.target.alphabet.symbols(), c_.encode, c_.encode_period),
+                  c_.out_row * cols + c_.out_col),
+              1) +
+          "\n";
+    } else if (o_.certificate && !certifiable)
       p.no_certificate =
           "the certificate checker recomputes one LRNN layer with one output reading f's "
           "symbols one token each; this model " +
@@ -474,10 +492,61 @@ class Verification {
     report_.proof = std::move(p);
   }
 
+  // prove_on_valid_encodings: the promise-restricted product search (verify/promise_search.hpp)
+  // of X against the construction's encoding grammar: proved on every token string that
+  // encodes an instance within the promise, or refuted on the shortest such encoding. Strings
+  // the grammar rejects stay tested. Too many pairs: a note, and the other methods go on.
+  void prove_on_valid_encodings() {
+    const EncodingGrammar& g = *c_.grammar;
+    const std::size_t cols = output_cols(c_.model.layers.back().layer);
+    const std::size_t out = c_.out_row * cols + c_.out_col;
+    PromiseSearchResult r;
+    try {
+      r = promise_search(c_.model, out, g, o_.certificate);
+    } catch (const InputError& e) {
+      report_.notes.push_back(std::string("no proof on valid encodings: ") + e.what());
+      return;
+    }
+    Proof p;
+    p.proved = r.proved;
+    p.scope = "every string that encodes an instance (promise: " + g.promise + ")";
+    p.method = "promise-restricted product search";
+    p.field = "Q";  // exact rational outputs compared
+    p.strings = r.comparisons;
+    p.pairs = r.pairs;
+    if (o_.timing) p.seconds = r.seconds;
+    report_.notes.push_back(fmt::format(
+        "promise-restricted product search: {} (grammar state, configuration) pairs, {} grammar "
+        "states, {} configurations of X, {} transitions into a complete encoding compared; "
+        "token strings that encode no instance are outside the claim",
+        r.pairs, r.grammar_states, r.configurations, r.comparisons));
+    if (o_.certificate && r.proved)
+      p.certificate_json =
+          json_text(
+              promise_certificate(r, g, SubjectFile{"X: the model of " + c_.name, c_.model}, out),
+              1) +
+          "\n";
+    else if (o_.certificate)
+      p.no_certificate = "refuted: a counterexample, not a certificate";
+    if (!r.proved) {
+      const std::vector<std::size_t> w = g.decode(*r.counterexample);
+      failing_ = {w, "proof"};
+      failing_mismatch_ = Mismatch{to_string(r.expected), to_string(r.got), "model"};
+      report_.notes.push_back("the shortest failing encoding (llex-least of its length): " +
+                              c_.model.alphabet.join(*r.counterexample));
+    }
+    report_.proof = std::move(p);
+    grammar_proved_ = true;
+  }
+
   // domain_proof: the exhaustive method enumerated a fixed-length target's whole domain (on the
   // CPU, or on the GPU with every agreement proved exact): X computes f on all of it.
   void domain_proof() {
     if (!force_domain_ || !domain_complete_) return;
+    if (grammar_proved_) {  // the grammar's proof stands; the enumeration confirms it
+      report_.notes.push_back("the exhaustive method also checked every string of the domain");
+      return;
+    }
     Proof p;
     p.proved = !failing_;
     p.scope = "the finite domain (length " + std::to_string(*c_.target.fixed_length) + ")";
@@ -1112,6 +1181,7 @@ class Verification {
   bool force_domain_ = false;     // prove: exhaustive enumerates the finite domain by default
   bool domain_complete_ = false;  // exhaustive ran over its whole range (exactly)
   std::size_t outside_promise_ = 0;
+  bool grammar_proved_ = false;  // prove_on_valid_encodings set the proof
   std::optional<std::pair<std::vector<std::size_t>, std::string>> failing_;  // (w, method)
   std::optional<Mismatch> failing_mismatch_;
   const std::uint64_t seed_;
@@ -1249,7 +1319,10 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
       j["proof"]["sat"] = p->sat;
     else if (!p->finite_domain)
       j["proof"]["dimensions"] = {p->dim_f, p->dim_x};
-    else
+    else if (p->pairs) {
+      j["proof"]["pairs"] = p->pairs;
+      j["proof"]["compared"] = p->strings;
+    } else
       j["proof"]["strings"] = p->strings;
     if (p->seconds) j["proof"]["seconds"] = *p->seconds;
     if (p->no_certificate) j["proof"]["no_certificate"] = *p->no_certificate;
@@ -1334,7 +1407,21 @@ std::string verdict_text(const VerifyReport& r) {
                        proof_field_words(p), detail);
   };
   std::string what;
-  if (r.proof && r.proof->proved) {
+  if (r.proof && r.proof->pairs) {  // the promise-restricted product search
+    const Proof& p = *r.proof;
+    const std::string detail =
+        fmt::format("{}, {} pairs closed under the grammar's tokens{}", p.method, p.pairs,
+                    p.seconds ? fmt::format(", {:.3f} s", *p.seconds) : std::string());
+    what = p.proved ? fmt::format(
+                          "proved {} — {} ({}); strings outside the promise are not "
+                          "claimed",
+                          proof_field_words(p), p.scope, detail)
+                    : fmt::format("refuted — shortest failing encoding below ({} decided {}: {})",
+                                  p.scope, proof_field_words(p), detail);
+    if (!claims_ok)
+      what = p.proved ? "refuted — a claim fails (below); X computes f: " + what
+                      : what + "; a claim fails too";
+  } else if (r.proof && r.proof->proved) {
     what = decided(*r.proof);
     if (!claims_ok) what = "refuted — a claim fails (below); X computes f: " + what;
   } else if (r.proof) {  // refuted by the decision (or by enumerating the finite domain)

@@ -110,7 +110,9 @@ struct Proof {
   std::optional<std::uint64_t> modulus;   // p when field is "F_p" (X and f are read mod p)
   std::optional<std::size_t> basis_size;  // basis words found, of at most dim_f + dim_x
   std::size_t dim_f = 0, dim_x = 0;       // f's automaton and X's representation
-  std::size_t strings = 0;                // finite domain: strings checked
+  std::size_t strings = 0;                // finite domain: strings checked (promise search:
+                                          // transitions into a complete encoding compared)
+  std::size_t pairs = 0;  // promise-restricted product search: the pairs explored (else 0)
   std::optional<double> seconds;
   std::optional<std::string> certificate;     // the file it was written to (set by the caller)
   std::string certificate_json;               // the certificate, when asked for and possible

@@ -2052,7 +2052,10 @@ def check_certificate(f, g, certificate, *, field: str = "Q") -> CertificateChec
     Parameters
     ----------
     f, g : Model, WFA, str or os.PathLike
-        The two subjects the certificate names (objects are matched by content).
+        The two subjects the certificate names (objects are matched by content). For a promise
+        or input-map certificate (docs/formats.md), ``g=None`` checks the model ``f`` against
+        the specification in the certificate; an input-map certificate also takes
+        ``(specification, model)``.
     certificate : str or os.PathLike
         The certificate written by :func:`verify` or :func:`equiv` (``certificate=``).
     field : {"Q", "F_p"}, default "Q"
@@ -2087,8 +2090,8 @@ def check_certificate(f, g, certificate, *, field: str = "Q") -> CertificateChec
     CertificateCheck(valid=True, field='Q', modulus=None, problems=[])
     """
     ok, fld, modulus, problems = _rnncc.check_certificate(
-        _subject(f, "f"), _subject(g, "g"), _readable(_path(certificate) or str(certificate)),
-        str(field))
+        _subject(f, "f"), None if g is None else _subject(g, "g"),
+        _readable(_path(certificate) or str(certificate)), str(field))
     return CertificateCheck(bool(ok), fld, modulus, list(problems))
 
 

@@ -19,3 +19,11 @@ rnncc_golden(minimize-wfa 0 minimize_wfa.txt stdout minimize examples/wfa_count_
 rnncc_golden(minimize-model-json 0 minimize_model_json.txt stdout minimize examples/s5_word_problem.json --json)
 rnncc_golden(minimize-output 0 minimize_output.txt "file:${CMAKE_CURRENT_BINARY_DIR}/min.json" minimize examples/binary_value_wfa.json -o ${CMAKE_CURRENT_BINARY_DIR}/min.json)
 rnncc_golden(err-minimize-stacked 2 err_minimize_stacked.txt stderr minimize examples/hybrid_counter_attention.json)
+# Certificates of product searches, promise searches and input maps (issue 24, item 6):
+# written, checked by their own checkers, and the two refusals of the file count.
+rnncc_golden(check-certificate-promise 0 check_certificate_promise.txt stdout check-certificate tests/cli/models/gw3.json tests/cli/models/gw3.cert.json)
+rnncc_golden(check-certificate-input-map 0 check_certificate_input_map.txt stdout check-certificate tests/cli/models/mod3_dplr.json tests/cli/models/mod3_dplr.cert.json)
+rnncc_golden(equiv-product-certificate 0 equiv_product_certificate.txt "file:${CMAKE_CURRENT_BINARY_DIR}/mod3_pd.cert.json" equiv examples/dwfa_mod3.att tests/cli/models/mod3_pd.json --method product --certificate ${CMAKE_CURRENT_BINARY_DIR}/mod3_pd.cert.json --no-timing)
+rnncc_golden(err-check-certificate-promise-three 2 err_check_certificate_promise_three.txt stderr check-certificate tests/cli/models/gw3.json tests/cli/models/gw3.json tests/cli/models/gw3.cert.json)
+rnncc_golden(err-check-certificate-two-files 2 err_check_certificate_two_files.txt stderr check-certificate examples/binary_value_wfa.json tests/cli/models/binary_value.cert.json)
+rnncc_golden(err-check-certificate-promise-other 2 err_check_certificate_promise_other.txt stderr check-certificate tests/cli/models/mod3_dplr.json tests/cli/models/gw3.cert.json)

@@ -1,8 +1,8 @@
 # State tracking with DeltaNet reflections [GSZ+25], state-based recall [OLMOH26], sorted
 # deterministic graph connectivity (dgc) [MJLLS26 Thm 2], and the retrieval kinds' CLI
 # (docs/constructions.md, "State tracking with negative eigenvalues"). Exit 0 holds, 1 counterexample, 2 bad input.
-rnncc_golden(st-dgc-ever 0 st_dgc_ever.txt stdout verify dgc --vertices 4 --exhaustive --random 0 --seed 1)
-rnncc_golden(st-dgc-no-promise 1 st_dgc_no_promise.txt stdout verify dgc --variant final-no-promise --exhaustive --random 0 --seed 1)
+rnncc_golden(st-dgc-ever 0 st_dgc_ever.txt stdout verify dgc --vertices 4 --exhaustive --random 0 --seed 1 --no-timing)
+rnncc_golden(st-dgc-no-promise 1 st_dgc_no_promise.txt stdout verify dgc --variant final-no-promise --exhaustive --random 0 --seed 1 --no-timing)
 rnncc_golden(st-parity 0 st_parity.txt stdout verify parity --exhaustive 8 --random 20 --no-timing --seed 1)
 rnncc_golden(st-parity-gated-json 0 st_parity_gated_json.txt stdout verify parity --gated --exhaustive 6 --random 10 --json --no-timing --seed 1)
 rnncc_golden(st-parity-beta01 1 st_parity_beta01.txt stdout verify parity --beta-range "(0,1)" --exhaustive 4 --random 0 --no-timing --seed 1)

@@ -270,3 +270,30 @@ def test_certificate_of_objects_checks_against_their_files(cli, tmp_path):
     assert v.proved and v.certificate == str(cert)
     rc, out, _ = cli("check-certificate", a, b, cert)
     assert rc == 0 and "certificate valid" in out
+
+
+def test_product_promise_and_input_map_certificates(cli, tmp_path):
+    # The product search writes a certificate; Python's checker dispatches on its format.
+    a, b = "examples/dwfa_mod3.att", "tests/cli/models/mod3_pd.json"
+    cert = tmp_path / "p.json"
+    v = rnncc.equiv(a, b, method="product", certificate=cert)
+    assert v.proved and v.certificate == str(cert)
+    assert rnncc.check_certificate(a, b, cert).valid
+    # verify's promise certificate (graph walk) and input-map certificate (DPLR sub-steps),
+    # checked against the model alone (g=None): their specification is inside them.
+    gw = tmp_path / "gw.json"
+    v = rnncc.verify("graph-walk", certificate=gw, random=0, seed=1)
+    assert v.proved and json.loads(gw.read_text())["format"] == "rnncc-promise-certificate/1"
+    assert rnncc.check_certificate("tests/cli/models/gw3.json", None, gw).valid
+    with pytest.raises(rnncc.InputError, match="one model"):
+        rnncc.check_certificate("tests/cli/models/gw3.json", "tests/cli/models/gw3.json", gw)
+    assert rnncc.check_certificate("tests/cli/models/mod3_dplr.json", None,
+                                   "tests/cli/models/mod3_dplr.cert.json").valid
+    tampered = json.loads(gw.read_text())
+    tampered["pairs"][0]["next"] = tampered["pairs"][0]["next"][1:]
+    t = tmp_path / "t.json"
+    t.write_text(json.dumps(tampered))
+    c = rnncc.check_certificate("tests/cli/models/gw3.json", None, t)
+    assert not c.valid and any("not closed" in p for p in c.problems)
+    rc, out, _ = cli("check-certificate", "tests/cli/models/gw3.json", gw)
+    assert rc == 0 and "36 strings" in out

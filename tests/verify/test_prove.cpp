@@ -228,7 +228,7 @@ TEST_CASE("prove: cross-checks shrink once proved; the state-size claim is measu
   CHECK(found);
 }
 
-TEST_CASE("prove: a certificate is produced for one layer vs its WFA, declined otherwise",
+TEST_CASE("prove: a certificate for one layer or through an input map, declined for two layers",
           "[verify][prove]") {
   VerifyOptions o = proof_only();
   o.certificate = true;
@@ -236,10 +236,18 @@ TEST_CASE("prove: a certificate is produced for one layer vs its WFA, declined o
   REQUIRE(g.proof);
   CHECK_THAT(g.proof->certificate_json, Catch::Contains("rnncc-equivalence-certificate/1"));
   CHECK_FALSE(g.proof->no_certificate);
-  const VerifyReport m = verify(build("matmul3", ConstructionArgs{}), o);
+  // Through an input map: the input-map certificate (issue 24, item 6).
+  const VerifyReport m = verify(build("matmul3", ConstructionArgs{}.set("--modulus", "29")), o);
   REQUIRE(m.proof);
   CHECK(m.proof->proved);
-  CHECK(m.proof->certificate_json.empty());
-  REQUIRE(m.proof->no_certificate);
-  CHECK_THAT(*m.proof->no_certificate, Catch::Contains("input map"));
+  CHECK_THAT(m.proof->certificate_json, Catch::Contains("rnncc-input-map-certificate/1"));
+  CHECK_FALSE(m.proof->no_certificate);
+  // Two layers (a counter supplies the sub-position): declined, with the reason.
+  const VerifyReport st =
+      verify(build("matmul3", ConstructionArgs{}.set("--modulus", "29").set("--stacked")), o);
+  REQUIRE(st.proof);
+  CHECK(st.proof->proved);
+  CHECK(st.proof->certificate_json.empty());
+  REQUIRE(st.proof->no_certificate);
+  CHECK_THAT(*st.proof->no_certificate, Catch::Contains("2 layers"));
 }
