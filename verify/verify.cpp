@@ -523,7 +523,8 @@ class Verification {
   // CPU, or on the GPU with every agreement proved exact): X computes f on all of it.
   void domain_proof() {
     if (!force_domain_ || !domain_complete_) return;
-    if (report_.proof && report_.proof->proved && !failing_) {  // k-induction proved it already
+    if (report_.proof && !report_.proof->induction.is_null() &&
+        !failing_) {  // k-induction proved it
       report_.notes.push_back("also proved by enumerating the finite domain");
       return;
     }

@@ -161,3 +161,53 @@ TEST_CASE("k-induction: verify reports proved past exhaustive reach, tested othe
   CHECK(verdict(wrong) == "refuted");  // by testing; k-induction does not prove it
   CHECK((!wrong.proof || wrong.proof->method.find("k-induction") == std::string::npos));
 }
+
+TEST_CASE("k-induction: never proves a model that exhaustive enumeration refutes",
+          "[k_induction]") {
+  // One weight of W or U (or the readout) moved by ±1, 40 times at random: where k-induction
+  // proves the perturbed model, enumerating the finite domain (V = 3) must find no counterexample;
+  // many keep it right (a gated-off unit's offset, r2, which is never positive on an
+  // instance), some break it.
+  std::string why;
+  if (!kind::k_induction_available(&why)) RNNCC_SKIP(why);
+  std::mt19937_64 rng(11);
+  std::size_t proved = 0, failed = 0, wrong = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    auto variant = trial % 2 ? GraphWalkVariant::ever : GraphWalkVariant::final_with_promise;
+    Construction c = graph_walk(3, variant);
+    ElmanLayer& l = layer_of(c);
+    const Rational delta = rng() % 2 ? 1 : -1;
+    const std::size_t i = rng() % l.d;
+    switch (rng() % 3) {
+      case 0:
+        l.pre.W(i, rng() % l.d) += delta;
+        break;
+      case 1:
+        l.pre.U(i, rng() % l.features) += delta;
+        break;
+      default:
+        l.readout(0, i) += delta;
+    }
+    const InductionOutcome k = kind::prove_by_k_induction(c, 2);
+    VerifyOptions o;
+    o.random = 0;
+    o.seed = 1;
+    o.timing = false;
+    const VerifyReport r = verify(c, o);
+    INFO("trial " << trial << ": k-induction " << kind::to_string(k.verdict) << " (" << k.reason
+                  << "), exhaustive " << verdict(r));
+    REQUIRE(r.proof);
+    REQUIRE(r.proof->finite_domain);
+    wrong += verdict(r) == "refuted";
+    if (k.verdict == InductionOutcome::Verdict::proved) {
+      CHECK(verdict(r) == "proved");
+      ++proved;
+    } else {
+      ++failed;
+    }
+  }
+  CHECK(wrong >= 5);  // the sample holds wrong models, and none of them was proved
+  CHECK(failed >= wrong);
+  WARN("perturbed models: " << proved << " proved by k-induction, " << failed << " not; " << wrong
+                            << " refuted by enumeration");
+}
