@@ -487,7 +487,13 @@ class Verification {
                               " already");
       return;
     }
-    const kind::InductionOutcome s = kind::prove_by_k_induction(c_, *o_.k_induction);
+    kind::InductionOutcome s;
+    try {
+      s = kind::prove_by_k_induction(c_, *o_.k_induction);
+    } catch (const std::exception& e) {  // Z3 answered unknown, or threw: no proof, say why
+      s.verdict = kind::InductionOutcome::Verdict::failed;
+      s.reason = e.what();
+    }
     if (s.verdict != kind::InductionOutcome::Verdict::proved) {
       std::string note =
           "--k-induction " + std::to_string(*o_.k_induction) + ": no proof (" + s.reason + ")";
