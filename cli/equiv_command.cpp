@@ -54,7 +54,9 @@ void refuse_product_flags(const EquivFlags& f) {
 // The forward basis (verify/equivalence.hpp): report as before the product search existed.
 int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
            const LinearRepresentation& ra, const LinearRepresentation& rb) {
-  EquivalenceParams params{f.modulus, !f.certificate.empty()};
+  EquivalenceParams params;
+  params.modulus = f.modulus;
+  params.certificate = !f.certificate.empty();
   params.max_exact_work = f.max_work;
   check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), f.max_work, "equiv",
                            uses_multimodular(ra.dim, rb.dim, ra.modulus || rb.modulus, params));

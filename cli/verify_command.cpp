@@ -19,6 +19,7 @@
 #include "constructions/registry.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
+#include "verify/k_induction.hpp"
 #include "verify/sat_proof.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
@@ -120,7 +121,8 @@ struct VerifyCommand {
   bool json = false, no_proof = false, no_timing = false;
   bool as_printed = false;  // the paper's version beside the corrected one (docs/errata.md)
   std::uint64_t max_work = kDefaultMaxWork;
-  std::optional<std::size_t> sat;  // --sat N
+  std::optional<std::size_t> sat;          // --sat N
+  std::optional<std::size_t> k_induction;  // --k-induction K
 };
 
 // verify KIND --as-printed: both versions of an erratum (verify.hpp, verify_as_printed).
@@ -213,6 +215,9 @@ Action add_verify_command(CLI::App& app) {
     k->add_option("--sat-width", f->options.sat_width,
                   "first word width (bits) of the SAT encoding; doubled while a value overflows")
         ->capture_default_str();
+    k->add_option("--k-induction", f->k_induction,
+                  "prove for every input by k-induction over the recurrent state (Z3), k = 1..K "
+                  "(the graph-walk / dgc RNN)");
     k->add_flag("--no-timing", f->no_timing, "leave the proof's time out (reproducible output)");
     k->add_flag("--json", f->json, "print the report as JSON");
     k->add_option("--max-work", f->max_work,
@@ -245,6 +250,16 @@ Action add_verify_command(CLI::App& app) {
         throw InputError("--sat-width",
                          "expected 2..128 bits, got " + std::to_string(f->options.sat_width));
       f->options.sat_length = f->sat;
+    }
+    if (f->k_induction) {
+      if (*f->k_induction == 0 || *f->k_induction > 16)
+        throw InputError("--k-induction",
+                         "expected K in 1..16 (k = 1..K), got " + std::to_string(*f->k_induction));
+      if (f->no_proof)
+        throw InputError("--k-induction", "not with --no-proof (k-induction is a proof)");
+      std::string why;
+      if (!kind::k_induction_available(&why)) throw InputError("--k-induction", why);
+      f->options.k_induction = f->k_induction;
     }
     f->options.timing = !f->no_timing;
     f->options.certificate = !f->certificate.empty();

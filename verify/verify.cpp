@@ -25,6 +25,7 @@
 #include "verify/check_circuit.hpp"
 #include "verify/device_check.hpp"
 #include "verify/equivalence.hpp"
+#include "verify/k_induction.hpp"
 #include "verify/minimize.hpp"
 #include "verify/prefix_check.hpp"
 #include "verify/product_certificate.hpp"
@@ -337,7 +338,8 @@ class Verification {
   // enumerate its whole (finite) domain, which is a proof when it completes (domain_proof).
   void prove() {
     if (!o_.prove) return;
-    if (c_.grammar) prove_on_valid_encodings();
+    // --k-induction chooses that proof (k_induction below) over the grammar's product search.
+    if (c_.grammar && !o_.k_induction) prove_on_valid_encodings();
     if (c_.target.fixed_length) {
       const double total = count_strings(S_, *c_.target.fixed_length);
       // Decided on every valid encoding by the grammar: the domain is enumerated only when
@@ -539,12 +541,67 @@ class Verification {
     grammar_proved_ = true;
   }
 
+  // k_induction (--k-induction K): X computes f on every input, by k-induction over the
+  // recurrent state with Z3 (verify/k_induction.hpp), where nothing before proved it. A failed
+  // base or step is reported (with its counterexample to induction) and the verdict stays what
+  // testing finds.
+  void k_induction() {
+    if (!o_.k_induction) return;
+    if (report_.proof) {
+      report_.notes.push_back("--k-induction: not run, " +
+                              std::string(report_.proof->proved ? "proved" : "refuted") +
+                              " already");
+      return;
+    }
+    kind::InductionOutcome s;
+    try {
+      s = kind::prove_by_k_induction(c_, *o_.k_induction);
+    } catch (const std::exception& e) {  // Z3 answered unknown, or threw: no proof, say why
+      s.verdict = kind::InductionOutcome::Verdict::failed;
+      s.reason = e.what();
+    }
+    if (s.verdict != kind::InductionOutcome::Verdict::proved) {
+      std::string note =
+          "--k-induction " + std::to_string(*o_.k_induction) + ": no proof (" + s.reason + ")";
+      if (!s.counterexample.empty()) note += ": " + s.counterexample;
+      report_.notes.push_back(note);
+      return;
+    }
+    // The finite domain was too large to enumerate: say so without "no proof".
+    for (std::string& note : report_.notes)
+      if (note.rfind("no proof: the finite domain", 0) == 0)
+        note = "not enumerated (k-induction proved it instead): " + note.substr(10);
+    Proof p;
+    p.proved = true;
+    p.scope = "every input in f's promise (edge blocks of any number and order)";
+    p.method = fmt::format("k-induction over the recurrent state, k = {}, {}", s.k, s.solver);
+    p.field = "Q";  // the model's exact step over Q (Z3 reals), f's state over Z3 integers
+    p.detail = fmt::format("invariant: {}; assumed: {}; {} queries unsat", s.invariant, s.assumed,
+                           s.queries);
+    p.induction = {{"solver", s.solver},
+                   {"k", s.k},
+                   {"invariant", s.invariant},
+                   {"assumed", s.assumed},
+                   {"queries", s.queries}};
+    if (o_.timing) {
+      p.seconds = s.seconds;
+      p.induction["seconds"] = s.seconds;
+    }
+    if (o_.certificate) p.no_certificate = "a k-induction proof by Z3 has no certificate";
+    report_.proof = std::move(p);
+  }
+
   // domain_proof: the exhaustive method enumerated a fixed-length target's whole domain (on the
   // CPU, or on the GPU with every agreement proved exact): X computes f on all of it.
   void domain_proof() {
     if (!force_domain_ || !domain_complete_) return;
     if (grammar_proved_) {  // the grammar's proof stands; the enumeration confirms it
       report_.notes.push_back("the exhaustive method also checked every string of the domain");
+      return;
+    }
+    if (report_.proof && !report_.proof->induction.is_null() &&
+        !failing_) {  // k-induction proved it
+      report_.notes.push_back("also proved by enumerating the finite domain");
       return;
     }
     Proof p;
@@ -1195,6 +1252,7 @@ VerifyReport verify(const Construction& c, const VerifyOptions& o) {
   Verification v(c, o);
   v.prove();
   v.sat();
+  v.k_induction();
   v.minimal_state_size();
   v.choose_device();
   v.exhaustive();
@@ -1317,12 +1375,14 @@ nlohmann::ordered_json to_json(const VerifyReport& r) {
     if (p->modulus) j["proof"]["modulus"] = *p->modulus;
     if (!p->sat.is_null())
       j["proof"]["sat"] = p->sat;
-    else if (!p->finite_domain)
-      j["proof"]["dimensions"] = {p->dim_f, p->dim_x};
+    else if (!p->induction.is_null())
+      j["proof"]["k_induction"] = p->induction;
     else if (p->pairs) {
       j["proof"]["pairs"] = p->pairs;
       j["proof"]["compared"] = p->strings;
-    } else
+    } else if (!p->finite_domain)
+      j["proof"]["dimensions"] = {p->dim_f, p->dim_x};
+    else
       j["proof"]["strings"] = p->strings;
     if (p->seconds) j["proof"]["seconds"] = *p->seconds;
     if (p->no_certificate) j["proof"]["no_certificate"] = *p->no_certificate;

@@ -94,6 +94,9 @@ struct VerifyOptions {
   // (verify/sat_proof.hpp), where nothing proved it for every length; the first word width cap.
   std::optional<std::size_t> sat_length;
   std::size_t sat_width = 24;
+  // --k-induction K: prove X computes f on every input by k-induction over the recurrent state
+  // with Z3, k = 1..K (verify/k_induction.hpp; the graph-walk RNN), where nothing else proved it.
+  std::optional<std::size_t> k_induction;
   bool timing = true;  // false: Proof::seconds unset (reproducible reports)
   // Strings checked so far by each testing method (algebra/progress.hpp); null: none.
   Progress* progress = nullptr;
@@ -121,6 +124,9 @@ struct Proof {
   // count, and as JSON under proof.sat (gates, variables, clauses, proof lemmas, seconds).
   std::string detail;
   nlohmann::ordered_json sat;
+  // k-induction proofs (VerifyOptions::k_induction): k, the invariant, what is assumed, the
+  // solver, queries and seconds, as JSON under proof.k_induction.
+  nlohmann::ordered_json induction;
 };
 
 struct Counterexample {

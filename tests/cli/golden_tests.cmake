@@ -167,3 +167,11 @@ if(RNNCC_HAVE_CADICAL)
 endif()
 rnncc_golden(sat-zero 2 sat_zero.txt stderr verify selective-copy --sat 0)
 rnncc_golden(sat-tm-no-steps 2 sat_tm_no_steps.txt stderr verify tm examples/tm_bb2.txt --sat-tape 3)
+# k-induction with Z3 (verify/k_induction.hpp): the graph-walk RNN proved past exhaustive reach
+# (V = 9: 10¹⁰ strings), the model without its promise not proved (a real run breaks the
+# invariant; testing refutes it), and a refused K.
+if(RNNCC_HAVE_Z3)
+  rnncc_golden(kind-dgc 0 kind_dgc.txt stdout verify dgc --vertices 9 --k-induction 2 --random 5 --seed 1 --no-timing)
+  rnncc_golden(kind-dgc-no-promise 1 kind_dgc_no_promise.txt stdout verify dgc --variant final-no-promise --k-induction 3 --random 20 --seed 1 --no-timing)
+endif()
+rnncc_golden(kind-zero 2 kind_zero.txt stderr verify dgc --k-induction 0)
