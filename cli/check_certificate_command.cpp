@@ -68,6 +68,32 @@ Action add_check_certificate_command(CLI::App& app) {
                          "(MODEL CERTIFICATE); an equivalence certificate needs F G FILE");
       }
       if (c) {
+        // A claim over Q (the default) needs a certificate over Q: an input map read modulo p
+        // proves agreement modulo p only.
+        const bool weaker = c->ok && claim == ClaimField::q && c->field != "Q";
+        if (fl->json && !c->other_models && !c->not_json) {
+          nlohmann::ordered_json j;
+          j["valid"] = c->ok && !weaker;
+          j["format"] = format;
+          j["claim_field"] = fl->field;
+          j["field"] = c->field;
+          if (c->modulus) j["modulus"] = *c->modulus;
+          if (c->ok) j["statement"] = c->established;
+          j["problems"] = c->problems;
+          if (weaker)
+            j["problems"].push_back(
+                "the certificate proves agreement modulo p = " + std::to_string(*c->modulus) +
+                " only; a claim over Q needs a certificate over Q");
+          std::cout << json_text(j, 2) << "\n";
+          return c->ok && !weaker ? 0 : 1;
+        }
+        if (weaker) {
+          std::cerr << "rnncc: certificate valid modulo p = " << *c->modulus
+                    << " only; a claim over Q needs a certificate over Q (pass --field F_p to "
+                       "accept agreement modulo p): "
+                    << c->established << "\n";
+          return 1;
+        }
         if (c->ok) {
           std::cout << "certificate valid: " << c->established
                     << " (checked by the independent checker)\n";

@@ -23,6 +23,10 @@ rnncc_golden(err-minimize-stacked 2 err_minimize_stacked.txt stderr minimize exa
 # written, checked by their own checkers, and the two refusals of the file count.
 rnncc_golden(check-certificate-promise 0 check_certificate_promise.txt stdout check-certificate tests/cli/models/gw3.json tests/cli/models/gw3.cert.json)
 rnncc_golden(check-certificate-input-map 0 check_certificate_input_map.txt stdout check-certificate tests/cli/models/mod3_dplr.json tests/cli/models/mod3_dplr.cert.json)
+# The same certificate over F_7: a claim over Q (the default) refuses it, --field F_p takes it.
+rnncc_golden(check-certificate-input-map-mod7-over-q 1 check_certificate_input_map_mod7_over_q.txt stderr check-certificate tests/cli/models/mod3_dplr.json tests/cli/models/mod3_dplr_mod7.cert.json)
+rnncc_golden(check-certificate-input-map-mod7-json 1 check_certificate_input_map_mod7_json.txt stdout check-certificate tests/cli/models/mod3_dplr.json tests/cli/models/mod3_dplr_mod7.cert.json --json)
+rnncc_golden(check-certificate-input-map-mod7-field-fp 0 check_certificate_input_map_mod7_field_fp.txt stdout check-certificate tests/cli/models/mod3_dplr.json tests/cli/models/mod3_dplr_mod7.cert.json --field F_p)
 rnncc_golden(equiv-product-certificate 0 equiv_product_certificate.txt "file:${CMAKE_CURRENT_BINARY_DIR}/mod3_pd.cert.json" equiv examples/dwfa_mod3.att tests/cli/models/mod3_pd.json --method product --certificate ${CMAKE_CURRENT_BINARY_DIR}/mod3_pd.cert.json --no-timing)
 rnncc_golden(err-check-certificate-promise-three 2 err_check_certificate_promise_three.txt stderr check-certificate tests/cli/models/gw3.json tests/cli/models/gw3.json tests/cli/models/gw3.cert.json)
 rnncc_golden(err-check-certificate-two-files 2 err_check_certificate_two_files.txt stderr check-certificate examples/binary_value_wfa.json tests/cli/models/binary_value.cert.json)

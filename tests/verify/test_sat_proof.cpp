@@ -197,7 +197,9 @@ TEST_CASE("sat: broken constructions are refuted with a confirmed counterexample
   REQUIRE(report.counterexample);
   CHECK(report.counterexample->found_by == "sat");
   CHECK(report.counterexample->input.size() == 3);  // "3" needs three tokens: distance 3 > window
-  CHECK(verdict_text(report).find("refuted: every input of length ≤ 7") != std::string::npos);
+  CHECK(verdict_text(report).find(
+            "refuted — shortest counterexample below (every input of length ≤ 7") !=
+        std::string::npos);
 }
 
 TEST_CASE("sat: what cannot be encoded says why", "[sat]") {
