@@ -229,10 +229,10 @@ TEST_CASE("one long word: a difference divisible by the first primes is still th
   REQUIRE(fast_decide(f, h).counterexample->input == w2);
 }
 
-TEST_CASE("a pair with no morphism either way is decided by the exact forward basis") {
+// f ⊕ (a state nothing reaches and nothing reads) against the same for g = f·P: neither side is
+// reachable, so no morphism exists in either direction (4 + 4 states, 2 symbols).
+static std::pair<LinearRepresentation, LinearRepresentation> no_morphism_pair() {
   std::mt19937_64 rng(14);
-  // f ⊕ (a state nothing reaches and nothing reads) against the same for g = f·P: neither side is
-  // reachable, so no morphism exists in either direction.
   Wfa fa = random_wfa(rng, 3, 2, false);
   fa.initial = {1, 0, 2};
   auto pad = [](Wfa a) {
@@ -249,7 +249,11 @@ TEST_CASE("a pair with no morphism either way is decided by the exact forward ba
     }
     return a;
   };
-  const LinearRepresentation f = from_wfa(pad(fa)), g = from_wfa(pad(change_basis(fa, rng)));
+  return {from_wfa(pad(fa)), from_wfa(pad(change_basis(fa, rng)))};
+}
+
+TEST_CASE("a pair with no morphism either way is decided by the exact forward basis") {
+  const auto [f, g] = no_morphism_pair();
   const EquivalenceResult r = fast_decide(f, g);
   REQUIRE(r.equivalent);
   REQUIRE(!r.morphism);
@@ -321,25 +325,8 @@ TEST_CASE("morphism certificate of a one-layer LRNN model against its WFA") {
 }
 
 TEST_CASE("the exact fallback is bounded: max_exact_work refuses it, naming --max-work") {
-  std::mt19937_64 rng(14);
   // The no-morphism pair above: the multimodular path cannot conclude and falls back.
-  Wfa fa = random_wfa(rng, 3, 2, false);
-  fa.initial = {1, 0, 2};
-  auto pad = [](Wfa a) {
-    const std::size_t d = a.states();
-    a.initial.push_back(0);
-    a.final.push_back(0);
-    a.state_names.push_back("pad");
-    for (auto& m : a.transition) {
-      Matrix<Rational> b(d + 1, d + 1, Rational(0));
-      for (std::size_t i = 0; i < d; ++i)
-        for (std::size_t j = 0; j < d; ++j) b(i, j) = m(i, j);
-      b(d, d) = 1;
-      m = b;
-    }
-    return a;
-  };
-  const LinearRepresentation f = from_wfa(pad(fa)), g = from_wfa(pad(change_basis(fa, rng)));
+  const auto [f, g] = no_morphism_pair();
   EquivalenceParams p;
   p.method = EquivalenceParams::Method::multimodular;
   // (4 + 4)³ · 2 = 1024 field operations: refused at 1023, decided at 1024.
