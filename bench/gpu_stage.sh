@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the GPU binaries here (sm_90, no Graphviz, no FLINT: the device machine has neither)
+# Builds the GPU binaries here (sm_90, no Graphviz, no FLINT, no CaDiCaL or Z3: the device machine
+# has none of them)
 # and stages them with what they need into gpu-run/ (git-ignored), for the device tool's `carry`:
 #   bench/gpu_stage.sh && device run --carry gpu-run 'bash gpu-run/run.sh'
 # The straight-line anchors (bench/straightline_anchor.cpp → .cu → nvcc -O3 -arch=sm_90) of the
@@ -12,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DRNNCC_WITH_SAT=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build build-gpu --target gpu_tests gpu_compiled_tests kernel_source_tests gpu_eval \
   gpu_headline rnncc straightline_anchor

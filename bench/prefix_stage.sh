@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds the prefix-sharing GPU binaries here (sm_90, no Graphviz, no FLINT: the device machine
-# has neither) and stages them into prefix-run/ (git-ignored) for the device tool's `carry`:
+# Builds the prefix-sharing GPU binaries here (sm_90, no Graphviz, FLINT, CaDiCaL or Z3: the device
+# machine has none of them) and stages them into prefix-run/ (git-ignored) for the device tool's `carry`:
 #   bench/prefix_stage.sh && device run --carry prefix-run 'bash prefix-run/run.sh'
 # run.sh runs the GPU == CPU tests (prefix_gpu_tests, and gpu_tests' device-check case), then the
 # headline (bench/gpu_headline.cpp) at lengths 32 and 40; logs and JSON go to $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF \
+  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DRNNCC_WITH_SAT=OFF \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build build-gpu --target prefix_gpu_tests gpu_tests gpu_headline -j2
 rm -rf prefix-run && mkdir -p prefix-run/lib
