@@ -292,13 +292,24 @@ FiniteEquivalenceResult decide_finite_equivalence(const FiniteMachine& f, const 
     finish();
     return res;
   };
-  if (f.start_has_output && g.start_has_output && f.output[0] != g.output[0]) return refute(0);
+  // The start pair's outputs are compared at ε only when both define y(ε); otherwise they are
+  // compared when a nonempty word first re-enters the pair (the BFS-least such word), since
+  // y(u) = output[0] there. Every other pair is compared when first reached.
+  bool start_compared = f.start_has_output && g.start_has_output;
+  if (start_compared && f.output[0] != g.output[0]) return refute(0);
   // The visit list is the BFS queue: pairs are appended in the order first reached.
   for (std::size_t head = 0; head < visits.size(); ++head) {
     const std::size_t p = visits[head].p, q = visits[head].q;
     for (std::size_t s = 0; s < S; ++s) {
       const std::size_t p2 = f.next[p][s], q2 = g.next[q][s];
       auto [it, fresh] = seen.emplace(p2 * ng + q2, visits.size());
+      if (!fresh && it->second == 0 && !start_compared) {
+        start_compared = true;
+        if (f.output[p2] != g.output[q2]) {
+          visits.push_back({p2, q2, head, s});
+          return refute(visits.size() - 1);
+        }
+      }
       if (!fresh) continue;
       if (visits.size() >= params.max_pairs)
         throw InputError("", "the product search reaches more than " +

@@ -435,3 +435,26 @@ TEST_CASE("product search: random sign and ReLU Elman models (not linear)",
   REQUIRE_FALSE(rr.equivalent);
   CHECK(rr.counterexample->input == std::vector<std::size_t>{1});
 }
+
+TEST_CASE("product search: a re-entered start pair has its outputs compared",
+          "[finite][equivalence]") {
+  // Two 2-state Moore machines over {a}: 0 →a 1 →a 0. Neither defines y(ε); they agree after
+  // "a" (state 1) and differ after "aa", which re-enters the start pair (0, 0): output 0 vs 5.
+  FiniteMachine f;
+  f.symbols = {"a"};
+  f.next = {{1}, {0}};
+  f.output = {{Rational(0)}, {Rational(1)}};
+  f.parent = {0, 0};
+  f.symbol = {0, 0};
+  FiniteMachine g = f;
+  g.output[0] = {Rational(5)};
+  const FiniteEquivalenceResult r = decide_finite_equivalence(f, g);
+  REQUIRE(!r.equivalent);
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->input == std::vector<std::size_t>{0, 0});
+  CHECK(r.counterexample->expected == std::vector<std::string>{"0"});
+  CHECK(r.counterexample->got == std::vector<std::string>{"5"});
+  // Equal start outputs: equivalent.
+  g.output[0] = {Rational(0)};
+  CHECK(decide_finite_equivalence(f, g).equivalent);
+}
