@@ -468,7 +468,9 @@ class Verification {
     p.field = "Q";  // the model's exact semantics over Q, every word's range proved (bitvec.hpp)
     p.detail = fmt::format("{} gates, {} variables, {} clauses, {}-bit words", s.gates, s.variables,
                            s.clauses, s.width);
-    if (p.proved)
+    // The solver's proof size depends on its search (not only on the formula): a reproducible
+    // report (--no-timing) leaves it out; JSON keeps it under proof.sat.drat.
+    if (p.proved && o_.timing)
       p.detail += fmt::format(", {} lemmas checked ({} RAT), {} deletions", s.check.lemmas,
                               s.check.rat_lemmas, s.check.deletions);
     p.sat = {{"solver", s.solver},       {"max_length", s.max_length}, {"gates", s.gates},
