@@ -15,6 +15,15 @@ using namespace rnncc;
 
 namespace {
 
+// A small rational (rng() % num − offset) / (rng() % den + 1), its two draws in a fixed order
+// (the order of a call's arguments is unspecified: gcc and clang differ, and so would the
+// random matrices and every count a test makes over them).
+Rational small_rational(std::mt19937_64& rng, unsigned num, long offset, unsigned den) {
+  const long n = static_cast<long>(rng() % num) - offset;
+  const long d = static_cast<long>(rng() % den) + 1;
+  return Rational(n, d);
+}
+
 Matrix2 m2(Rational a, Rational b, Rational c, Rational d) {
   Matrix2 m(2, 2, Rational(0));
   m(0, 0) = a;
@@ -75,7 +84,7 @@ TEST_CASE("router: the theorem's order equals brute-force powers up to 12",
   // matrices of order 1, 2, 3, 4, 6 (same order), so both outcomes are exercised.
   std::mt19937_64 rng(1404);
   auto small = [&]() {
-    return Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(rng() % 3) + 1);
+    return small_rational(rng, 7, 3, 3);
   };
   const std::vector<Matrix2> finite = {m2(1, 0, 0, 1),  m2(-1, 0, 0, -1), m2(1, 0, 0, -1),
                                        m2(0, -1, 1, 0), m2(0, -1, 1, -1), m2(1, -1, 1, 0)};
@@ -184,7 +193,7 @@ std::pair<Matrix<Rational>, Matrix<Rational>> random_invertible(std::mt19937_64&
     Matrix<Rational> p(n, n, Rational(0)), a(n, 2 * n, Rational(0));
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < n; ++j) {
-        p(i, j) = Rational(static_cast<long>(rng() % 5) - 2, static_cast<long>(rng() % 2) + 1);
+        p(i, j) = small_rational(rng, 5, 2, 2);
         a(i, j) = p(i, j);
       }
     for (std::size_t i = 0; i < n; ++i) a(i, n + i) = 1;
@@ -349,7 +358,7 @@ TEST_CASE("router: orbit periods against iterating G on S₀ (seeded random)",
       g = matmul(matmul(p, c), inv);
       Matrix<Rational> z(n, 1, Rational(0));
       for (std::size_t i = 0; i < n; ++i)
-        if (rng() % 3) z(i, 0) = Rational(static_cast<long>(rng() % 5) - 2);
+        if (rng() % 3 != 0) z(i, 0) = Rational(static_cast<long>(rng() % 5) - 2);
       const Matrix<Rational> s = matmul(p, z);
       const OrbitPeriod fast = orbit_period(g, s);
       const auto twin = orbit_period_by_iteration(g, s, 61);
@@ -369,7 +378,7 @@ TEST_CASE("router: orbit periods against iterating G on S₀ (seeded random)",
       g = Matrix<Rational>(n, n, Rational(0));
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j)
-          g(i, j) = Rational(static_cast<long>(rng() % 5) - 2, static_cast<long>(rng() % 2) + 1);
+          g(i, j) = small_rational(rng, 5, 2, 2);
       Matrix<Rational> s(n, 1, Rational(0));
       for (std::size_t i = 0; i < n; ++i) s(i, 0) = Rational(static_cast<long>(rng() % 3) - 1);
       const OrbitPeriod fast = orbit_period(g, s);
