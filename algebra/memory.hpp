@@ -1,0 +1,27 @@
+// Memory facts of the machine, for the --max-memory limits (docs/reliability.md, "Limits"): a
+// command estimates its peak memory before it starts and refuses above the limit, whose default
+// is half the machine's physical memory (what the OS reports; a container's cgroup limit when
+// that is lower), so that a small input never takes the whole machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rnncc {
+
+// Physical memory in MiB: sysconf(_SC_PHYS_PAGES) × page size, lowered to the cgroup's
+// memory.max (v2) or memory.limit_in_bytes (v1) when one is set and smaller; 0 when unknown.
+std::size_t physical_memory_mib();
+
+// The default of every --max-memory: half of physical_memory_mib(), at least 256 MiB; 8192 when
+// the OS reports nothing.
+std::size_t default_max_memory_mib();
+
+// Throws InputError(option, "<what> about X MiB (<detail>), more than the limit of M MiB (raise
+// <option> to run it anyway)") when estimate_bytes rounded up to MiB passes limit_mib; `what`
+// ends in its verb ("compiling would take"). Saturated estimates read "more than 2^64 bytes".
+void check_memory(const std::string& option, std::uint64_t estimate_bytes, std::size_t limit_mib,
+                  const std::string& what, const std::string& detail);
+
+}  // namespace rnncc
