@@ -23,7 +23,13 @@ case "${1:-}" in
     for l in libreadline.so.8 libtinfo.so.6 libbz2.so.1.0; do
       cp -L /lib/x86_64-linux-gnu/$l build-cpu-run/lib/
     done
-    cp ../shared/benchmarks/epfl/multiplier.aig ../shared/benchmarks/epfl/hyp.aig build-cpu-run/epfl/
+    # The whole EPFL suite (github.com/lsils/benchmarks) where RNNCC_EPFL_DIR names it; hyp is
+    # not among the 13 circuits shipped in tests/data/epfl.
+    epfl=${RNNCC_EPFL_DIR:-tests/data/epfl}
+    for name in multiplier hyp; do
+      if [ -f "$epfl/$name.aig" ]; then cp "$epfl/$name.aig" build-cpu-run/epfl/
+      else echo "no $name.aig in $epfl (set RNNCC_EPFL_DIR to the whole suite): left out"; fi
+    done
     ldd build-cpu-run/cpu_eval | grep -E "gmpxx|gvc|cgraph|flint" && { echo "links a library the device lacks"; exit 1; }
     du -sh build-cpu-run
     ;;

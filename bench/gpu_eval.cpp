@@ -55,8 +55,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Args {
-  std::string epfl = "../shared/benchmarks/epfl", abc = "berkeley-abc",
-              dplr = "examples/dplr_d3.json", json, sections = "all", anchor_dir;
+  std::string epfl = "tests/data/epfl", abc = "berkeley-abc", dplr = "examples/dplr_d3.json", json,
+              sections = "all", anchor_dir;
   bool nvrtc_only = false;
   std::vector<std::size_t> parts = {
       4096};  // --parts 4096,16384: partition sizes of the compiled runs

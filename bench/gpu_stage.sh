@@ -30,12 +30,16 @@ if [ -z "${GPU_RUN_LEAN:-}" ]; then
   for l in libreadline.so.8 libtinfo.so.6 libbz2.so.1.0; do cp -L /lib/x86_64-linux-gnu/$l "$run"/lib/; done
 fi
 strip "$run"/gpu_* "$run"/kernel_source_tests
-cp ../shared/benchmarks/epfl/*.aig "$run"/epfl/
+# The EPFL circuits: the whole suite (github.com/lsils/benchmarks) where RNNCC_EPFL_DIR names a
+# folder of its .aig files, else the 13 shipped in tests/data/epfl (no hyp).
+epfl=${RNNCC_EPFL_DIR:-tests/data/epfl}
+cp "$epfl"/*.aig "$run"/epfl/
 mkdir -p build-gpu/anchors
 for name in ${ANCHORS-multiplier hyp}; do
   a=build-gpu/anchors/anchor_$name
+  if [ ! -f "$epfl/$name.aig" ]; then echo "no $name.aig in $epfl: no anchor for it"; continue; fi
   if [ ! -x "$a" ] || [ "$a" -ot "bench/straightline_anchor.cpp" ]; then
-    build-gpu/bench/straightline_anchor "../shared/benchmarks/epfl/$name.aig" "$a.cu"
+    build-gpu/bench/straightline_anchor "$epfl/$name.aig" "$a.cu"
     nvcc -O3 -arch=sm_90 -Xptxas -v "$a.cu" -o "$a" 2>"$a.ptxas" || { cat "$a.ptxas"; exit 1; }
   fi
   cp "$a" "$a.ptxas" "$run"/
