@@ -684,4 +684,22 @@ TEST_CASE("import weights: large states — float64 agreement run, model-file li
           "w.safetensors: the exact model would be a layer of dimension d = 4096 (heads × dk × "
           "dv: the output gate keeps each head's whole state), |Σ|·(d² + d) + d ≈ 50348032 "
           "entries, more than the 16777216 a model file may hold"));
+  // The agreement's work, strings × length × d², is refused before any string is drawn, and a
+  // length of 0 (no string could be drawn) is refused, not reported as measured (issue 25).
+  WeightsOptions endless = o;
+  endless.agreement_strings = std::size_t{1} << 40;
+  CHECK_THROWS_MATCHES(
+      import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), endless),
+      InputError,
+      Catch::Matchers::Message(
+          "--agreement-strings: measuring the agreement would take about 1.37e+17 steps "
+          "(1099511627776 strings × length 6 × d² = 144²), more than the limit of 2^36 (lower "
+          "--agreement-strings or --agreement-length)"));
+  WeightsOptions empty = o;
+  empty.agreement_length = 0;
+  CHECK_THROWS_MATCHES(
+      import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), empty),
+      InputError, Catch::Matchers::Message("--agreement-length: 0: expected a length ≥ 1"));
 }
