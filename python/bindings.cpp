@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -20,6 +21,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/modp.hpp"
 #include "algebra/precision.hpp"
 #include "algebra/rational.hpp"
@@ -98,6 +100,70 @@ Vector vector_of(const TextVector& v, const std::string& where) {
   return out;
 }
 
+// A per-symbol argument holds one entry per symbol of the alphabet (an optional one left out:
+// none). Checked before any entry is read: the builders index them by symbol.
+template <class T>
+void expect_per_symbol(const std::vector<T>& values, std::size_t symbols, const std::string& name,
+                       bool optional = false) {
+  if (optional && values.empty()) return;
+  if (values.size() != symbols)
+    throw InputError(name, "expected one entry per symbol of the alphabet (" +
+                               std::to_string(symbols) + "), got " + std::to_string(values.size()));
+}
+
+// Peak bytes of building a model from Python a matrix entry: the entry as Python text and as a
+// pybind11 std::string, then as a Rational in the builder's matrices and in the layer (measured:
+// docs/python.md, "Errors").
+constexpr std::uint64_t kBuilderBytesPerEntry = 400;
+
+// The family builders' limits, from the sizes alone, before any entry is converted: the model
+// file's (d, m ≤ 4096, a layer's dense entries ≤ 2^24: check_layer_size); no more entries given
+// than a layer of that shape takes (per symbol at most d² + d·m + d + 1: A or its diagonal,
+// B, a gate, a β; S_0; r readout rows and biases, r×(d + m)), so that one oversized argument
+// is refused unread; and the peak memory, (the layer's entries + the entries given) ×
+// kBuilderBytesPerEntry, against max_memory (MiB). `where` names the argument d is read from;
+// readout_rows nullopt: no bound on the entries given (the float importer's tensors: per-symbol
+// readouts, m read later).
+void check_builder_size(std::size_t d, std::size_t m, std::size_t features,
+                        std::optional<std::size_t> readout_rows, std::uint64_t given,
+                        std::optional<std::size_t> max_memory_mib, const std::string& where) {
+  check_layer_size(d, m, features, where);
+  const std::uint64_t layer = features * (d * d + d * m) + d * m;  // ≤ 2^24, checked above
+  const std::uint64_t most =
+      cli::saturating_add(features * (d * d + d * m + d + 1) + d * m,
+                          cli::saturating_mul(readout_rows.value_or(0), d + m));
+  if (readout_rows && given > most)
+    throw InputError("arguments",
+                     std::to_string(given) + " entries given, more than the " +
+                         std::to_string(most) + " a layer of d = " + std::to_string(d) +
+                         ", m = " + std::to_string(m) + " over " + std::to_string(features) +
+                         " symbols with " + std::to_string(*readout_rows) +
+                         " readout rows takes (d read from " + where +
+                         "): an argument is larger than its shape");
+  const std::uint64_t entries = cli::saturating_add(layer, given);
+  check_memory("max_memory", cli::saturating_mul(entries, kBuilderBytesPerEntry),
+               max_memory_mib.value_or(default_max_memory_mib()), "building the model would take",
+               std::to_string(entries) + " matrix entries × " +
+                   std::to_string(kBuilderBytesPerEntry) + " bytes");
+}
+
+// The entries of nested text lists (what the builders were given).
+std::uint64_t entries_of(const TextMatrix& x) {
+  std::uint64_t n = 0;
+  for (const auto& row : x) n += row.size();
+  return n;
+}
+template <class T>
+std::uint64_t entries_of(const std::vector<T>& x) {
+  std::uint64_t n = 0;
+  for (const auto& e : x) n += entries_of(e);
+  return n;
+}
+template <class T>
+std::uint64_t entries_of(const std::optional<T>& x) {
+  return x ? entries_of(*x) : 0;
+}
+
 // The frame every family shares; S_0 defaults to zero.
 LayerFrame frame_of(std::size_t d, std::size_t m, std::size_t features, const TextMatrix& readout,
                     const std::optional<TextMatrix>& initial_state,
@@ -138,14 +204,20 @@ Model build_diagonal(const std::string& family_name, const std::vector<std::stri
                      const std::vector<TextVector>& decay, const std::vector<TextMatrix>& B,
                      const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
                      const std::optional<TextMatrix>& readout_bias, const std::string& accept,
-                     const std::string& name) {
+                     const std::string& name, std::optional<std::size_t> max_memory_mib) {
   const std::optional<Family> family = parse_family(family_name);
   if (!family || (*family != Family::diagonal && *family != Family::gla && *family != Family::s4 &&
                   *family != Family::mamba2))
     throw InputError("family", "'" + family_name + "': expected diagonal, gla, s4 or mamba2");
   Alphabet alphabet(symbols, "alphabet");
-  if (B.empty() || B[0].empty()) throw InputError("B", "give B for every symbol");
+  expect_per_symbol(decay, symbols.size(), "decay");
+  expect_per_symbol(B, symbols.size(), "B");
+  if (B[0].empty() || B[0][0].empty()) throw InputError("B", "give B (d×m) for every symbol");
   const std::size_t d = B[0].size(), m = B[0][0].size();
+  check_builder_size(d, m, symbols.size(), readout.size(),
+                     entries_of(decay) + entries_of(B) + entries_of(readout) +
+                         entries_of(initial_state) + entries_of(readout_bias),
+                     max_memory_mib, "B");
   std::vector<DecayStep> steps;
   for (std::size_t k = 0; k < symbols.size(); ++k)
     steps.push_back({vector_of(decay[k], "decay['" + symbols[k] + "']"),
@@ -165,7 +237,8 @@ Model build_delta(const std::string& family_name, const std::vector<std::string>
                   const std::vector<TextVector>& k, const std::vector<TextVector>& v,
                   const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
                   const std::optional<TextMatrix>& readout_bias, const std::string& beta_range,
-                  const std::string& accept, const std::string& name) {
+                  const std::string& accept, const std::string& name,
+                  std::optional<std::size_t> max_memory_mib) {
   const std::optional<Family> family = parse_family(family_name);
   if (!family ||
       (*family != Family::deltanet && *family != Family::gated_deltanet && *family != Family::kda))
@@ -175,8 +248,15 @@ Model build_delta(const std::string& family_name, const std::vector<std::string>
     throw InputError("beta_range",
                      "'" + beta_range + "': expected any, (0,1), (0,1], (0,2) or (0,2]");
   Alphabet alphabet(symbols, "alphabet");
-  if (k.empty() || v.empty()) throw InputError("k", "give k and v for every symbol");
+  expect_per_symbol(alpha, symbols.size(), "alpha", true);
+  expect_per_symbol(beta, symbols.size(), "beta");
+  expect_per_symbol(k, symbols.size(), "k");
+  expect_per_symbol(v, symbols.size(), "v");
   const std::size_t d = k[0].size(), m = v[0].size();
+  check_builder_size(d, m, symbols.size(), readout.size(),
+                     entries_of(alpha) + beta.size() + entries_of(k) + entries_of(v) +
+                         entries_of(readout) + entries_of(initial_state) + entries_of(readout_bias),
+                     max_memory_mib, "k");
   std::vector<DeltaStep> steps;
   for (std::size_t i = 0; i < symbols.size(); ++i) {
     const std::string s = "['" + symbols[i] + "']";
@@ -231,10 +311,15 @@ Model build_general(const std::vector<std::string>& symbols, const std::vector<T
                     const std::vector<TextMatrix>& B, const TextMatrix& readout,
                     const std::optional<TextMatrix>& initial_state,
                     const std::optional<TextMatrix>& readout_bias, const std::string& accept,
-                    const std::string& name) {
+                    const std::string& name, std::optional<std::size_t> max_memory_mib) {
   Alphabet alphabet(symbols, "alphabet");
-  if (A.empty() || A[0].empty()) throw InputError("A", "give A for every symbol");
+  expect_per_symbol(A, symbols.size(), "A");
+  expect_per_symbol(B, symbols.size(), "B", true);
   const std::size_t d = A[0].size(), m = state_width(B, initial_state);
+  check_builder_size(d, m, symbols.size(), readout.size(),
+                     entries_of(A) + entries_of(B) + entries_of(readout) +
+                         entries_of(initial_state) + entries_of(readout_bias),
+                     max_memory_mib, "A");
   const std::vector<Matrix<Rational>> Bs = optional_bs(symbols, B, d, m);
   std::vector<AffineStep> steps;
   for (std::size_t k = 0; k < symbols.size(); ++k)
@@ -252,10 +337,17 @@ Model build_pd(const std::vector<std::string>& symbols,
                const std::vector<TextMatrix>& B, const TextMatrix& readout,
                const std::optional<TextMatrix>& initial_state,
                const std::optional<TextMatrix>& readout_bias, bool permutation,
-               const std::string& accept, const std::string& name) {
+               const std::string& accept, const std::string& name,
+               std::optional<std::size_t> max_memory_mib) {
   Alphabet alphabet(symbols, "alphabet");
-  if (P.empty() || P[0].empty()) throw InputError("P", "give P for every symbol");
+  expect_per_symbol(P, symbols.size(), "P");
+  expect_per_symbol(D, symbols.size(), "D", true);
+  expect_per_symbol(B, symbols.size(), "B", true);
   const std::size_t d = P[0].size(), m = state_width(B, initial_state);
+  std::uint64_t given = entries_of(D) + entries_of(B) + entries_of(readout) +
+                        entries_of(initial_state) + entries_of(readout_bias);
+  for (const auto& p : P) given += p.size();
+  check_builder_size(d, m, symbols.size(), readout.size(), given, max_memory_mib, "P");
   const std::vector<Matrix<Rational>> Bs = optional_bs(symbols, B, d, m);
   std::vector<PdStep> steps;
   for (std::size_t k = 0; k < symbols.size(); ++k) {
@@ -283,15 +375,21 @@ Model build_low_rank(const std::string& family_name, const std::vector<std::stri
                      const std::vector<TextVector>& b, const std::vector<TextMatrix>& B,
                      const TextMatrix& readout, const std::optional<TextMatrix>& initial_state,
                      const std::optional<TextMatrix>& readout_bias, const std::string& accept,
-                     const std::string& name) {
+                     const std::string& name, std::optional<std::size_t> max_memory_mib) {
   const bool rwkv = family_name == "rwkv7";
   if (!rwkv && family_name != "dplr")
     throw InputError("family", "'" + family_name + "': expected dplr or rwkv7");
   const std::string dname = rwkv ? "w" : "D";
   Alphabet alphabet(symbols, "alphabet");
-  if (diagonal.empty() || diagonal[0].empty())
-    throw InputError(dname, "give " + dname + " for every symbol");
+  expect_per_symbol(diagonal, symbols.size(), dname);
+  expect_per_symbol(a, symbols.size(), "a");
+  expect_per_symbol(b, symbols.size(), "b");
+  expect_per_symbol(B, symbols.size(), "B", true);
   const std::size_t d = diagonal[0].size(), m = state_width(B, initial_state);
+  check_builder_size(d, m, symbols.size(), readout.size(),
+                     entries_of(diagonal) + entries_of(a) + entries_of(b) + entries_of(B) +
+                         entries_of(readout) + entries_of(initial_state) + entries_of(readout_bias),
+                     max_memory_mib, dname);
   const std::vector<Matrix<Rational>> Bs = optional_bs(symbols, B, d, m);
   std::vector<DplrStep> dplr;
   std::vector<Rwkv7Step> rwkv7;
@@ -341,10 +439,26 @@ py::object run_report(const Model& model, const std::vector<std::string>& inputs
   return to_python(to_json(model, runs, trace));
 }
 
-// The keywords of rnncc.compile: `rnncc compile`'s flags, with the same defaults.
-using CompileArgs = TargetText;
-
-CompiledCircuit compile(const Model& model, std::size_t n, const CompileArgs& a) {
+// rnncc.compile: `rnncc compile`'s flags as keywords, with the same defaults (TargetText).
+CompiledCircuit compile(const Model& model, std::size_t n, const std::string& target,
+                        const std::string& precision, const std::string& scan,
+                        const std::string& outputs, const std::string& structure,
+                        const std::string& rounding, const std::string& overflow,
+                        std::size_t max_gates, std::optional<std::size_t> max_memory_mib,
+                        std::size_t max_states, std::optional<unsigned> int_bits) {
+  if (n == 0) throw InputError("n", "0: a length is at least 1");
+  TargetText a;
+  a.target = target;
+  a.precision = precision;
+  a.scan = scan;
+  a.outputs = outputs;
+  a.structure = structure;
+  a.rounding = rounding;
+  a.overflow = overflow;
+  a.max_gates = max_gates;
+  if (max_memory_mib) a.max_memory_mib = *max_memory_mib;
+  a.max_states = max_states;
+  a.int_bits = int_bits;
   const TargetOptions t = parse_target_options(a, "");
   py::gil_scoped_release unlocked;
   return compile_model(model, n, t);
@@ -378,32 +492,73 @@ std::vector<std::uint8_t> eval_bits(const Circuit& c, std::size_t patterns, Bit 
                                  "): one row per pattern, one column per circuit input");
 }
 
-// numpy in, numpy out.
-py::array_t<std::uint8_t> eval_boolean(
-    const CompiledCircuit& cc,
-    py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast> rows) {
+// Circuit.eval's limit, before any pattern is read (as `rnncc eval --max-work`): word operations
+// = patterns × gates, a boolean circuit evaluating 64 patterns a word.
+void check_eval_work(const Circuit& c, std::size_t patterns, bool boolean, std::uint64_t max_work) {
+  const std::uint64_t words = boolean ? patterns / 64 + (patterns % 64 != 0) : patterns;
+  cli::check_work("max_work", cli::saturating_mul(words, c.size()), max_work, "eval would take",
+                  "word operations",
+                  std::to_string(patterns) + " patterns × " + std::to_string(c.size()) + " gates" +
+                      (boolean ? ", 64 patterns a word" : ""));
+}
+
+// An input of a boolean circuit is 0 or 1 (False or True), exactly: NaN, 0.5, 2 and −1 were
+// read as 1 (anything nonzero) and are refused, naming the first such entry.
+[[noreturn]] void refuse_bit(std::size_t p, std::size_t i, const std::string& value) {
+  throw InputError("inputs[" + std::to_string(p) + "][" + std::to_string(i) + "]",
+                   value + ": expected 0 or 1 (False or True), an input of a boolean circuit");
+}
+
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
+// numpy in (bool, integer or float dtype; every entry 0 or 1), numpy out.
+py::array_t<std::uint8_t> eval_boolean(const CompiledCircuit& cc, const py::array& rows,
+                                       std::uint64_t max_work) {
   const Circuit& c = cc.circuit;
   const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
+  const char kind = rows.dtype().kind();
+  if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f')
+    throw py::type_error(
+        "inputs: expected an array of 0/1 (a bool, integer or float dtype), got "
+        "dtype " +
+        py::str(rows.dtype()).cast<std::string>());
   if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != inputs)
     refuse_eval_shape(inputs);
   const std::size_t patterns = rows.shape(0);
-  auto r = rows.unchecked<2>();
+  check_eval_work(c, patterns, true, max_work);
+  // As float64: exact for bools, floats and every integer near 0 and 1 (a larger one converts
+  // to a value that is not 0 or 1 either), so "exactly 0 or 1" is one test; NaN fails it.
+  const auto values = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(rows);
+  if (!values) throw py::error_already_set();
+  auto r = values.unchecked<2>();
+  for (std::size_t p = 0; p < patterns; ++p)
+    for (std::size_t i = 0; i < inputs; ++i)
+      if (r(p, i) != 0.0 && r(p, i) != 1.0) refuse_bit(p, i, number_text(r(p, i)));
   const std::vector<std::uint8_t> out =
-      eval_bits(c, patterns, [&](std::size_t p, std::size_t i) { return r(p, i) != 0; });
+      eval_bits(c, patterns, [&](std::size_t p, std::size_t i) { return r(p, i) == 1.0; });
   py::array_t<std::uint8_t> result({patterns, outputs});
   std::copy(out.begin(), out.end(), result.mutable_data());
   return result;
 }
 
-// Lists in, lists out (no numpy needed).
+// Lists of 0/1 in, lists out (no numpy needed).
 std::vector<std::vector<bool>> eval_boolean_rows(const CompiledCircuit& cc,
-                                                 const std::vector<std::vector<int>>& rows) {
+                                                 const std::vector<std::vector<int>>& rows,
+                                                 std::uint64_t max_work) {
   const Circuit& c = cc.circuit;
   const std::size_t inputs = c.inputs().size(), outputs = c.outputs().size();
   for (const auto& row : rows)
     if (row.size() != inputs) refuse_eval_shape(inputs);
+  check_eval_work(c, rows.size(), true, max_work);
+  for (std::size_t p = 0; p < rows.size(); ++p)
+    for (std::size_t i = 0; i < inputs; ++i)
+      if (rows[p][i] != 0 && rows[p][i] != 1) refuse_bit(p, i, std::to_string(rows[p][i]));
   const std::vector<std::uint8_t> out =
-      eval_bits(c, rows.size(), [&](std::size_t p, std::size_t i) { return rows[p][i] != 0; });
+      eval_bits(c, rows.size(), [&](std::size_t p, std::size_t i) { return rows[p][i] == 1; });
   std::vector<std::vector<bool>> result(rows.size(), std::vector<bool>(outputs));
   for (std::size_t p = 0; p < rows.size(); ++p)
     for (std::size_t o = 0; o < outputs; ++o) result[p][o] = out[p * outputs + o] != 0;
@@ -412,31 +567,55 @@ std::vector<std::vector<bool>> eval_boolean_rows(const CompiledCircuit& cc,
 
 // Circuit.eval on an arithmetic circuit over F_p: residues in, residues out.
 std::vector<std::vector<std::uint64_t>> eval_modp_rows(
-    const CompiledCircuit& cc, const std::vector<std::vector<std::uint64_t>>& rows,
-    std::uint64_t p) {
+    const CompiledCircuit& cc, const std::vector<std::vector<std::uint64_t>>& rows, std::uint64_t p,
+    std::uint64_t max_work) {
   const Circuit& c = cc.circuit;
   const std::size_t inputs = c.inputs().size();
-  const ModP field(p);
-  std::vector<std::vector<std::uint64_t>> in = rows;
-  for (auto& row : in) {
+  const ModP field(p);  // InputError unless p is a prime below 2^62
+  for (const auto& row : rows)
     if (row.size() != inputs) refuse_eval_shape(inputs);
+  check_eval_work(c, rows.size(), false, max_work);
+  std::vector<std::vector<std::uint64_t>> in = rows;
+  for (auto& row : in)
     for (auto& x : row) x %= p;
-  }
   py::gil_scoped_release unlocked;
   return evaluate_batch(c, field, in);
 }
 
-py::array_t<std::uint64_t> eval_modp(
-    const CompiledCircuit& cc,
-    py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast> rows, std::uint64_t p) {
+py::array_t<std::uint64_t> eval_modp(const CompiledCircuit& cc, const py::array& given,
+                                     std::uint64_t p, std::uint64_t max_work) {
   const std::size_t inputs = cc.circuit.inputs().size(), outputs = cc.circuit.outputs().size();
-  if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != inputs)
+  // Residues are integers: a float or object array is refused, not truncated (0.5 read as 0).
+  const char kind = given.dtype().kind();
+  if (kind != 'b' && kind != 'i' && kind != 'u')
+    throw py::type_error("inputs: expected an array of integer residues, got dtype " +
+                         py::str(given.dtype()).cast<std::string>());
+  if (given.ndim() != 2 || static_cast<std::size_t>(given.shape(1)) != inputs)
     refuse_eval_shape(inputs);
+  const ModP field(p);
+  check_eval_work(cc.circuit, given.shape(0), false, max_work);
+  // Signed entries as their residues (−1 ≡ p − 1), as the list route takes them.
+  if (kind == 'i') {
+    const auto signed_rows =
+        py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+    if (!signed_rows) throw py::error_already_set();
+    auto r = signed_rows.unchecked<2>();
+    for (py::ssize_t k = 0; k < r.shape(0); ++k)
+      for (py::ssize_t i = 0; i < r.shape(1); ++i)
+        if (r(k, i) < 0)
+          throw InputError("inputs[" + std::to_string(k) + "][" + std::to_string(i) + "]",
+                           std::to_string(r(k, i)) +
+                               ": expected a residue 0..p−1 (the Python "
+                               "layer reduces negative integers)");
+  }
+  const auto rows =
+      py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+  if (!rows) throw py::error_already_set();
   std::vector<std::vector<std::uint64_t>> in(rows.shape(0), std::vector<std::uint64_t>(inputs));
   auto r = rows.unchecked<2>();
   for (std::size_t k = 0; k < in.size(); ++k)
     for (std::size_t i = 0; i < inputs; ++i) in[k][i] = r(k, i);
-  const auto out = eval_modp_rows(cc, in, p);
+  const auto out = eval_modp_rows(cc, in, p, max_work);
   py::array_t<std::uint64_t> result({in.size(), outputs});
   auto w = result.mutable_unchecked<2>();
   for (std::size_t k = 0; k < in.size(); ++k)
@@ -445,9 +624,11 @@ py::array_t<std::uint64_t> eval_modp(
 }
 
 // Circuit.eval(exact=True): rationals in and out as text (Python makes Fractions of them).
-std::vector<std::vector<std::string>> eval_exact(
-    const CompiledCircuit& cc, const std::vector<std::vector<std::string>>& rows) {
+std::vector<std::vector<std::string>> eval_exact(const CompiledCircuit& cc,
+                                                 const std::vector<std::vector<std::string>>& rows,
+                                                 std::uint64_t max_work) {
   const RationalField field;
+  check_eval_work(cc.circuit, rows.size(), false, max_work);
   std::vector<std::vector<Rational>> in;
   for (std::size_t k = 0; k < rows.size(); ++k) {
     if (rows[k].size() != cc.circuit.inputs().size())
@@ -471,10 +652,18 @@ std::vector<std::vector<std::string>> eval_exact(
 
 // A subject of equiv, minimize and depth: a Model or a Wfa object (in memory, named by the
 // Python argument `name`) or a file's path (read as `rnncc equiv` reads it).
+// The text of a path argument; a TypeError (not pybind11's RuntimeError) for anything else.
+std::string path_of(const py::handle& x, const std::string& name, const std::string& expected) {
+  if (!py::isinstance<py::str>(x))
+    throw py::type_error(name + ": expected " + expected + ", got " +
+                         py::str(py::type::handle_of(x).attr("__name__")).cast<std::string>());
+  return x.cast<std::string>();
+}
+
 SubjectFile subject_of(const py::handle& x, const std::string& name) {
   if (py::isinstance<Model>(x)) return SubjectFile{name, x.cast<Model>()};
   if (py::isinstance<Wfa>(x)) return SubjectFile{name, x.cast<Wfa>()};
-  return load_subject_file(x.cast<std::string>());
+  return load_subject_file(path_of(x, name, "a Model, a Wfa or a file's path"));
 }
 
 // `rnncc verify KIND [INPUT] [options] --json`. Options: name → value ("" for a flag), in order.
@@ -503,12 +692,17 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
     if (!options.empty()) throw InputError(options[0].first, "does not apply to kind 'model'");
     if (against.is_none())
       throw InputError("against", "give the WFA the model should compute (a WFA or a file)");
-    const Wfa wfa =
-        py::isinstance<Wfa>(against) ? against.cast<Wfa>() : load_wfa(against.cast<std::string>());
+    const Wfa wfa = py::isinstance<Wfa>(against)
+                        ? against.cast<Wfa>()
+                        : load_wfa(path_of(against, "against", "a Wfa or a WFA file's path"));
     built = model_against_wfa(*model, wfa);
   } else {
     if (input.empty() && !kind->input_help.empty())
       throw InputError("input", "verify " + kind_name + " needs an input: " + kind->input_help);
+    if (!input.empty() && kind->input_help.empty())  // the CLI's parser refuses it too
+      throw InputError("input", "verify " + kind_name +
+                                    " takes no input (its options say what "
+                                    "to build)");
     ConstructionArgs args;
     args.input = input;
     for (const auto& [name, value] : options) args.set(name, value);
@@ -675,10 +869,20 @@ py::object depth_report(const std::optional<std::string>& arch,
   else if (py::isinstance<py::str>(lengths_given))
     lengths = parse_lengths(lengths_given.cast<std::string>(), "lengths");
   else {
+    // Integers (not bools, not floats: 2.5 is no length), at most kMaxDepthLengths of them (as
+    // many as "A..B" gives at most): each is a compilation of every architecture.
+    constexpr std::size_t kMaxDepthLengths = 64;
     for (const py::handle& x : lengths_given) {
-      const long long n = x.cast<long long>();
-      if (n < 1) throw InputError("lengths", std::to_string(n) + ": a length is at least 1");
-      lengths.push_back(static_cast<std::size_t>(n));
+      if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x))
+        throw py::type_error("lengths: expected integers, got " +
+                             py::str(py::type::handle_of(x).attr("__name__")).cast<std::string>());
+      const py::int_ value = py::reinterpret_borrow<py::int_>(x);
+      if (value < py::int_(1) || value > py::int_(std::uint64_t{1} << 62))
+        throw InputError("lengths", py::str(x).cast<std::string>() + ": a length is in 1..2^62");
+      lengths.push_back(value.cast<std::size_t>());
+      if (lengths.size() > kMaxDepthLengths)
+        throw InputError("lengths", "more than " + std::to_string(kMaxDepthLengths) +
+                                        " lengths (\"A..B\" doubles from A to B)");
     }
     if (lengths.empty()) throw InputError("lengths", "no lengths given");
     std::sort(lengths.begin(), lengths.end());
@@ -699,7 +903,9 @@ py::object depth_report(const std::optional<std::string>& arch,
   for (std::size_t k = 0; k < models.size(); ++k) {
     const py::object& x = models[k];
     const bool object = py::isinstance<Model>(x);
-    const std::string path = object ? std::string() : x.cast<std::string>();
+    const std::string path =
+        object ? std::string()
+               : path_of(x, "models[" + std::to_string(k) + "]", "a Model or a model file's path");
     std::string label = object ? x.cast<const Model&>().name : model_label(path);
     if (label.empty()) label = "model";
     bool taken = std::find(archs.begin(), archs.end(), label) != archs.end();
@@ -756,6 +962,43 @@ py::object wfa_json(const Wfa& a) {
   return to_python(j);
 }
 
+// Objects only the library makes (Model, Wfa, CompiledCircuit) have no constructor in Python.
+// pybind11's default __new__ allocates a C++ object's storage without constructing it, and a
+// method called on that (`Model.__new__(Model).describe()`) read uninitialized memory and crashed
+// the interpreter. Their type's tp_new refuses instead, naming the functions that make them;
+// pybind11 makes the instances it returns without tp_new (make_new_instance), and the classes
+// are final, so no Python subclass brings another __new__.
+std::map<const PyTypeObject*, std::string>& factory_hints() {
+  static std::map<const PyTypeObject*, std::string> hints;
+  return hints;
+}
+
+PyObject* refuse_new(PyTypeObject* type, PyObject*, PyObject*) {
+  const auto& hints = factory_hints();
+  const auto it = hints.find(type);
+  const std::string message = std::string(type->tp_name) + " cannot be created directly" +
+                              (it == hints.end() ? std::string() : "; " + it->second);
+  PyErr_SetString(PyExc_TypeError, message.c_str());
+  return nullptr;
+}
+
+template <class T>
+void made_by_library(py::class_<T>& cls, const std::string& hint) {
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  factory_hints()[type] = hint;
+  type->tp_new = refuse_new;  // T(), and object.__new__(T) ("not safe": tp_new differs)
+  // T.__new__(T) found pybind11_object's __new__; the type's own says what to use instead.
+  const std::string message = std::string(type->tp_name) + " cannot be created directly; " + hint;
+  py::cpp_function explicit_new(
+      [message](const py::args&, const py::kwargs&) -> py::object {
+        throw py::type_error(message);
+      },
+      py::name("__new__"));
+  if (PyDict_SetItemString(type->tp_dict, "__new__", py::staticmethod(explicit_new).ptr()) != 0)
+    throw py::error_already_set();
+  PyType_Modified(type);
+}
+
 // The module's parts, one function each: PYBIND11_MODULE below calls them in order (another part
 // is one more line there).
 void bind_errors(py::module_& m) {
@@ -783,8 +1026,9 @@ void bind_errors(py::module_& m) {
 }
 
 void bind_models(py::module_& m) {
-  py::class_<Model>(m, "Model")
-      .def_readonly("name", &Model::name)
+  py::class_<Model> model(m, "Model", py::is_final());
+  made_by_library(model, "use rnncc.load_model, rnncc.parse_model or rnncc.families");
+  model.def_readonly("name", &Model::name)
       .def_readonly("description", &Model::description)
       .def_property_readonly("alphabet", [](const Model& x) { return x.alphabet.symbols(); })
       .def("describe", &describe_layers)
@@ -799,8 +1043,9 @@ void bind_models(py::module_& m) {
            py::arg("int_bits") = py::none(), py::arg("rounding") = py::none(),
            py::arg("overflow") = py::none(), py::arg("trace") = false);
 
-  py::class_<Wfa>(m, "Wfa")
-      .def_property_readonly("alphabet", [](const Wfa& a) { return a.alphabet.symbols(); })
+  py::class_<Wfa> wfa(m, "Wfa", py::is_final());
+  made_by_library(wfa, "use rnncc.load_wfa or rnncc.parse_wfa");
+  wfa.def_property_readonly("alphabet", [](const Wfa& a) { return a.alphabet.symbols(); })
       .def_readonly("state_names", &Wfa::state_names)
       .def_property_readonly("states", &Wfa::states)
       .def_property_readonly("deterministic", &Wfa::deterministic)
@@ -814,29 +1059,38 @@ void bind_models(py::module_& m) {
   m.def("load_model", &load_model, py::arg("path"));
   bind_import(m);
   m.def("parse_model", &parse_model, py::arg("text"), py::arg("source") = "<string>");
-  m.def("build_diagonal", &build_diagonal);
-  m.def("build_delta", &build_delta);
-  m.def("build_general", &build_general);
-  m.def("build_pd", &build_pd);
-  m.def("build_low_rank", &build_low_rank);
+  // The family builders (rnncc.families converts and checks the arguments first): per-symbol
+  // lists in alphabet order, entries as exact rational text, max_memory in MiB (None: half the
+  // machine's memory, default_max_memory_mib).
+  m.def("build_diagonal", &build_diagonal, py::arg("family"), py::arg("alphabet"), py::arg("decay"),
+        py::arg("B"), py::arg("readout"), py::arg("initial_state"), py::arg("readout_bias"),
+        py::arg("accept"), py::arg("name"), py::arg("max_memory") = py::none());
+  m.def("build_delta", &build_delta, py::arg("family"), py::arg("alphabet"), py::arg("alpha"),
+        py::arg("beta"), py::arg("k"), py::arg("v"), py::arg("readout"), py::arg("initial_state"),
+        py::arg("readout_bias"), py::arg("beta_range"), py::arg("accept"), py::arg("name"),
+        py::arg("max_memory") = py::none());
+  m.def("build_general", &build_general, py::arg("alphabet"), py::arg("A"), py::arg("B"),
+        py::arg("readout"), py::arg("initial_state"), py::arg("readout_bias"), py::arg("accept"),
+        py::arg("name"), py::arg("max_memory") = py::none());
+  m.def("build_pd", &build_pd, py::arg("alphabet"), py::arg("P"), py::arg("D"), py::arg("B"),
+        py::arg("readout"), py::arg("initial_state"), py::arg("readout_bias"),
+        py::arg("permutation"), py::arg("accept"), py::arg("name"),
+        py::arg("max_memory") = py::none());
+  m.def("build_low_rank", &build_low_rank, py::arg("family"), py::arg("alphabet"),
+        py::arg("diagonal"), py::arg("a"), py::arg("b"), py::arg("B"), py::arg("readout"),
+        py::arg("initial_state"), py::arg("readout_bias"), py::arg("accept"), py::arg("name"),
+        py::arg("max_memory") = py::none());
+  // What the builders check from the sizes alone: rnncc.families calls it before converting a
+  // single entry (a 5000×5000 matrix is refused at once, not after minutes of conversion).
+  m.def("check_builder_size", &check_builder_size, py::arg("d"), py::arg("m"), py::arg("features"),
+        py::arg("readout_rows"), py::arg("given"), py::arg("max_memory"), py::arg("where"));
+  m.def("default_max_memory_mib", &default_max_memory_mib);
 }
 
 void bind_circuits(py::module_& m) {
-  py::class_<CompileArgs>(m, "CompileArgs")
-      .def(py::init<>())
-      .def_readwrite("target", &CompileArgs::target)
-      .def_readwrite("precision", &CompileArgs::precision)
-      .def_readwrite("scan", &CompileArgs::scan)
-      .def_readwrite("outputs", &CompileArgs::outputs)
-      .def_readwrite("structure", &CompileArgs::structure)
-      .def_readwrite("rounding", &CompileArgs::rounding)
-      .def_readwrite("overflow", &CompileArgs::overflow)
-      .def_readwrite("max_gates", &CompileArgs::max_gates)
-      .def_readwrite("max_states", &CompileArgs::max_states)
-      .def_readwrite("int_bits", &CompileArgs::int_bits);
-
-  py::class_<CompiledCircuit>(m, "CompiledCircuit")
-      .def_property_readonly("size", [](const CompiledCircuit& c) { return c.circuit.size(); })
+  py::class_<CompiledCircuit> circuit(m, "CompiledCircuit", py::is_final());
+  made_by_library(circuit, "use rnncc.compile or rnncc.load_circuit");
+  circuit.def_property_readonly("size", [](const CompiledCircuit& c) { return c.circuit.size(); })
       .def_property_readonly("input_names",
                              [](const CompiledCircuit& c) { return c.circuit.input_names(); })
       .def_property_readonly("output_names",
@@ -855,11 +1109,15 @@ void bind_circuits(py::module_& m) {
              out.write(circuit_file_text(sweep_dead_gates(c), path));
              out.commit();
            })
-      .def("eval_boolean", &eval_boolean)
-      .def("eval_modp", &eval_modp)
-      .def("eval_boolean_rows", &eval_boolean_rows)
-      .def("eval_modp_rows", &eval_modp_rows)
-      .def("eval_exact", &eval_exact)
+      .def("eval_boolean", &eval_boolean, py::arg("inputs"),
+           py::arg("max_work") = cli::kDefaultMaxWork)
+      .def("eval_modp", &eval_modp, py::arg("inputs"), py::arg("p"),
+           py::arg("max_work") = cli::kDefaultMaxWork)
+      .def("eval_boolean_rows", &eval_boolean_rows, py::arg("inputs"),
+           py::arg("max_work") = cli::kDefaultMaxWork)
+      .def("eval_modp_rows", &eval_modp_rows, py::arg("inputs"), py::arg("p"),
+           py::arg("max_work") = cli::kDefaultMaxWork)
+      .def("eval_exact", &eval_exact, py::arg("inputs"), py::arg("max_work") = cli::kDefaultMaxWork)
       .def(
           "draw",
           [](const CompiledCircuit& c, const std::string& format, bool collapse,
@@ -889,7 +1147,13 @@ void bind_circuits(py::module_& m) {
       false;
 #endif
 
-  m.def("compile", &compile);
+  const TargetText defaults;
+  m.def("compile", &compile, py::arg("model"), py::arg("n"), py::arg("target") = defaults.target,
+        py::arg("precision") = defaults.precision, py::arg("scan") = defaults.scan,
+        py::arg("outputs") = defaults.outputs, py::arg("structure") = defaults.structure,
+        py::arg("rounding") = defaults.rounding, py::arg("overflow") = defaults.overflow,
+        py::arg("max_gates") = defaults.max_gates, py::arg("max_memory") = py::none(),
+        py::arg("max_states") = defaults.max_states, py::arg("int_bits") = py::none());
   m.def("load_circuit", &load_circuit, py::arg("path"));
 }
 

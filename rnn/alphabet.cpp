@@ -1,6 +1,8 @@
 #include "rnn/alphabet.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "algebra/error.hpp"
 #include "rnn/utf8.hpp"
@@ -21,6 +23,7 @@ std::string listing(const std::vector<std::string>& symbols) {
 
 Alphabet::Alphabet(std::vector<std::string> symbols, const std::string& where)
     : symbols_(std::move(symbols)) {
+  std::unordered_set<std::string_view> seen;
   if (symbols_.empty()) throw InputError(where, "expected a non-empty alphabet, got []");
   for (std::size_t i = 0; i < symbols_.size(); ++i) {
     const std::string& s = symbols_[i];
@@ -32,9 +35,8 @@ Alphabet::Alphabet(std::vector<std::string> symbols, const std::string& where)
     if (std::any_of(s.begin(), s.end(), is_separator))
       throw InputError(where + "/" + std::to_string(i),
                        "symbol '" + s + "' contains whitespace or ','; those separate symbols");
-    for (std::size_t j = 0; j < i; ++j)
-      if (symbols_[j] == s)
-        throw InputError(where + "/" + std::to_string(i), "symbol '" + s + "' is repeated");
+    if (!seen.insert(s).second)  // a set, not a rescan: an alphabet of 10^6 symbols is linear
+      throw InputError(where + "/" + std::to_string(i), "symbol '" + s + "' is repeated");
     if (s.size() != 1) single_characters_ = false;
   }
 }

@@ -5,6 +5,7 @@
 #include "algebra/error.hpp"
 #include "algebra/suggest.hpp"
 #include "rnn/families.hpp"
+#include "rnn/model_json.hpp"
 
 namespace rnncc {
 
@@ -109,6 +110,9 @@ ImportResult import_arrays(const SafeTensorsFile& file, Family family, const Alp
   else if (const SafeTensor* s0 = file.find("initial_state"); s0 && s0->shape.size() == 2)
     m = s0->shape[1];
   if (m == 0) m = 1;
+  // A diagonal family's d numbers a symbol still make a dense d×d matrix: the model file's
+  // limits, from the shapes alone, before anything is built.
+  check_layer_size(d, m, S, file.source);
 
   LayerFrame frame;
   frame.d = d;

@@ -1180,8 +1180,21 @@ WeightsImport import_weights(const SafeTensorsFile& file, WeightsFamily family, 
   std::mt19937_64 rng(options.seed);
   const RationalField Q;
   const LrnnLayer& L = std::get<LrnnLayer>(res.model.layers[0].layer);
-  ag.model_exact = double(ag.strings) * double(ag.max_length) * double(L.d) * double(L.d) <=
-                   agreement_exact_max_work;
+  if (ag.strings > 0 && ag.max_length == 0)  // lengths are drawn from 1..max_length
+    throw InputError("--agreement-length", "0: expected a length ≥ 1");
+  const double agreement_work =
+      double(ag.strings) * double(ag.max_length) * double(L.d) * double(L.d);
+  if (agreement_work > agreement_max_work) {
+    char about[32];
+    std::snprintf(about, sizeof about, "%.3g", agreement_work);
+    throw InputError("--agreement-strings",
+                     "measuring the agreement would take about " + std::string(about) + " steps (" +
+                         std::to_string(ag.strings) + " strings × length " +
+                         std::to_string(ag.max_length) + " × d² = " + std::to_string(L.d) +
+                         "²), more than the limit of 2^36 (lower --agreement-strings or "
+                         "--agreement-length)");
+  }
+  ag.model_exact = agreement_work <= agreement_exact_max_work;
   std::optional<PreparedModel<RationalField>> prepared;
   if (ag.model_exact) prepared.emplace(res.model, Q);
   // Above agreement_exact_max_work the model's exact parameters are run in float64: the same

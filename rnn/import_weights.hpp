@@ -72,6 +72,10 @@ struct WeightsOptions {
 // products of the run, at most) is at most this; above it, its exact parameters are run in
 // float64 (2^23: a few seconds; d ≤ 51 at the default 200 strings of length ≤ 16).
 inline constexpr double agreement_exact_max_work = double(1 << 23);
+// The agreement itself is refused when strings × max length × d² passes this (2^36, about a
+// minute of float64 passes; the defaults stay below it up to the file limit's d): an
+// InputError naming --agreement-strings, before any string is drawn.
+inline constexpr double agreement_max_work = double(std::uint64_t{1} << 36);
 
 struct Agreement {
   std::size_t strings = 0, positions = 0, max_length = 0;

@@ -1,5 +1,8 @@
 #include "rnn/model_json.hpp"
 
+#include <cstdint>
+#include <utility>
+
 #include "algebra/error.hpp"
 #include "rnn/families.hpp"
 #include "rnn/file_kind.hpp"
@@ -76,8 +79,8 @@ LrnnLayer parse_lrnn(const JsonCursor& n, const LayerContext& ctx) {
         "a layer-level \"decay\" applies to s4 layers only (others give it per symbol)");
 
   LayerFrame frame;
-  frame.d = n.at("d").size_value(1, 4096);
-  frame.m = n.has("m") ? n.at("m").size_value(1, 4096) : 1;
+  frame.d = n.at("d").size_value(1, model_dimension_limit);
+  frame.m = n.has("m") ? n.at("m").size_value(1, model_dimension_limit) : 1;
   frame.features = ctx.features;
   // A layer is stored densely whatever its family: per feature A (d×d) and B (d×m), plus S_0.
   // A diagonal family gives d numbers per feature, so the file's size does not bound this:
@@ -422,6 +425,25 @@ static Model parse_model_unchecked(std::string_view text, const std::string& sou
 Model parse_model(std::string_view text, const std::string& source) {
   return parse_as_kind(text, source, {FileKind::model},
                        [&] { return parse_model_unchecked(text, source); });
+}
+
+void check_layer_size(std::size_t d, std::size_t m, std::size_t features,
+                      const std::string& where) {
+  for (const auto& [name, value] : {std::pair{"d", d}, std::pair{"m", m}})
+    if (value < 1 || value > model_dimension_limit)
+      throw InputError(where, std::string(name) + " = " + std::to_string(value) + ": expected 1.." +
+                                  std::to_string(model_dimension_limit));
+  // d, m ≤ 4096: d² + d·m < 2^25, so only the product with `features` can overflow.
+  const std::size_t per_feature = d * d + d * m;
+  const bool over = features > (model_layer_entry_limit - d * m) / per_feature;
+  if (over)
+    throw InputError(where, "a layer of d = " + std::to_string(d) + ", m = " + std::to_string(m) +
+                                " over " + std::to_string(features) + " features stores " +
+                                (features > SIZE_MAX / per_feature - 1
+                                     ? std::string("more than 2^64")
+                                     : std::to_string(features * per_feature + d * m)) +
+                                " matrix entries; at most " +
+                                std::to_string(model_layer_entry_limit));
 }
 
 Model load_model(const std::string& path) {

@@ -17,6 +17,15 @@ namespace rnncc {
 // An LRNN layer stores features·(d² + d·m) + d·m matrix entries (A, B per feature and S_0)
 // whatever its family; a file may ask for at most this many.
 inline constexpr std::size_t model_layer_entry_limit = std::size_t{1} << 24;
+// A layer's d and m are each at most this (docs/formats.md, "Limits").
+inline constexpr std::size_t model_dimension_limit = 4096;
+
+// The model file's limits for a layer built some other way (the family builders of the Python
+// package, `rnncc import`): d and m in 1..model_dimension_limit and at most
+// model_layer_entry_limit dense entries, checked from the sizes alone before anything is built.
+// Throws InputError(where, "a layer of d = D, m = M over K features stores E matrix entries; at
+// most 16777216") or InputError(where, "d = D: expected 1..4096"); E saturates.
+void check_layer_size(std::size_t d, std::size_t m, std::size_t features, const std::string& where);
 
 // Parses `text` as a model; `source` names it in diagnostics. Throws InputError.
 Model parse_model(std::string_view text, const std::string& source);

@@ -79,6 +79,10 @@ TargetOptions parse_target_options(const TargetText& text, const std::string& pr
   parse_target_precision(text.precision, t.precision, prefix + "precision");
   t.precision.rounding = parse_rounding(text.rounding, prefix + "rounding");
   t.precision.overflow = parse_overflow(text.overflow, prefix + "overflow");
+  // As `rnncc run` refuses it: integer bits are a fixed-point format's, never silently unused.
+  if (text.int_bits && !t.precision.log_c)
+    throw InputError(prefix.empty() ? "int_bits" : prefix + "int-bits",
+                     "applies to log:C precision only (the compile uses " + text.precision + ")");
   t.precision.int_bits = text.int_bits;
   t.max_states = text.max_states;
   return t;

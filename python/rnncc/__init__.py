@@ -17,6 +17,7 @@ import numbers as _numbers
 import os as _os
 import re as _re
 import tempfile as _tempfile
+from collections.abc import Iterable as _Iterable
 from collections.abc import Mapping as _Mapping
 from fractions import Fraction as _Fraction
 from typing import Any as _Any
@@ -171,6 +172,75 @@ def _writable(path) -> str:
     return path
 
 
+# --- arguments --------------------------------------------------------------------------------
+# Every entry point checks its arguments before any work (docs/python.md, "Errors"): a value of
+# the wrong type raises TypeError, a value out of range InputError (a ValueError), each naming
+# the keyword. int(2.5) is 2 and bool(nan) is True, so nothing is converted by int() or bool().
+
+_SIZE_MAX = (1 << 64) - 1
+
+
+def _shown(x) -> str:
+    """x for a message: its type and a repr of at most 40 characters."""
+    r = repr(x)
+    return f"{type(x).__name__} {r if len(r) <= 40 else r[:37] + '...'}"
+
+
+def _integer(x, name: str, minimum: int = 0, maximum: int = _SIZE_MAX) -> int:
+    """An integer argument in minimum..maximum: an int or a numpy integer, not a bool and not a
+    float (2.5 is no count, and a NaN no limit)."""
+    if _is_bool(x) or not isinstance(x, _numbers.Integral):
+        raise TypeError(f"{name}: expected an integer, got {_shown(x)}")
+    x = int(x)
+    if x < minimum:
+        raise InputError(f"{name}: {x}: expected an integer ≥ {minimum}")
+    if x > maximum:
+        raise InputError(f"{name}: {x}: expected an integer ≤ {maximum}")
+    return x
+
+
+def _optional_integer(x, name: str, minimum: int = 0, maximum: int = _SIZE_MAX):
+    return None if x is None else _integer(x, name, minimum, maximum)
+
+
+def _flag(x, name: str) -> bool:
+    """A True/False argument (a numpy bool too); 1, "yes" and NaN are refused, not read as True."""
+    if isinstance(x, bool) or (_is_bool(x) and getattr(x, "shape", None) == ()):
+        return bool(x)
+    raise TypeError(f"{name}: expected True or False, got {_shown(x)}")
+
+
+def _optional_flag(x, name: str):
+    return None if x is None else _flag(x, name)
+
+
+def _text(x, name: str) -> str:
+    """A string argument (a keyword's value, a name); None, numbers and bytes are refused."""
+    if not isinstance(x, str):
+        raise TypeError(f"{name}: expected a string, got {_shown(x)}")
+    return x
+
+
+def _strings(x, name: str) -> list:
+    """Input strings: one str, or an iterable of str (not empty, as the CLI takes at least one)."""
+    if isinstance(x, str):
+        return [x]
+    if not isinstance(x, _Iterable) or isinstance(x, (bytes, _Mapping)):
+        raise TypeError(f"{name}: expected a string or a list of strings, got {_shown(x)}")
+    out = list(x)
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{name}[{i}]: expected a string, got {_shown(s)}")
+    if not out:
+        raise InputError(f"{name}: no input strings")
+    return out
+
+
+def _max_memory(x):
+    """The max_memory keyword: MiB, or None for the default (half the machine's memory)."""
+    return _optional_integer(x, "max_memory", 1)
+
+
 # --- exact numbers ----------------------------------------------------------------------------
 
 
@@ -199,6 +269,25 @@ def _exact_text(x, where: str) -> str:
     )
 
 
+def _bit(x, where: str) -> int:
+    """An input of a boolean circuit: 0 or 1 exactly (False, True, 0.0 and 1.0 too); NaN, 0.5,
+    2 and −1 are refused (they were read as 1: anything nonzero)."""
+    if _is_bool(x) or (isinstance(x, _numbers.Real) and getattr(x, "shape", ()) == ()):
+        if x == 0 or x == 1:
+            return 1 if x == 1 else 0
+        raise InputError(f"{where}: {x!r}: expected 0 or 1 (False or True), an input of a "
+                         f"boolean circuit")
+    raise TypeError(f"{where}: expected 0 or 1, got {_shown(x)}")
+
+
+def _residue(x, where: str) -> int:
+    """An input of an arithmetic circuit over F_p: an integer (reduced mod p by the caller); a
+    float is refused, not truncated."""
+    if _is_bool(x) or isinstance(x, _numbers.Integral):
+        return int(x)
+    raise TypeError(f"{where}: expected an integer residue, got {_shown(x)}")
+
+
 def _listed(x):
     """A numpy array (or scalar) as nested Python lists; sequences as lists; others as they are."""
     if hasattr(x, "tolist") and hasattr(x, "shape"):
@@ -212,15 +301,32 @@ def _is_seq(x) -> bool:
     return isinstance(x, (list, tuple, range)) or (hasattr(x, "shape") and x.shape != ())
 
 
+def _plain(row: list) -> bool:
+    """Every entry a plain int or str (no bools, no nested lists): the fast path of _texts."""
+    return set(map(type, row)) <= {int, str}
+
+
+def _texts(row: list, where: str) -> list[str]:
+    """A row of exact entries as text. Rows of plain ints and strings (what numpy's tolist()
+    gives) take one pass of str(), ten times faster than entry by entry; anything else, and ints
+    too long for str(), go through _exact_text."""
+    if _plain(row):
+        try:
+            return [x if type(x) is str else str(x) for x in row]
+        except ValueError:  # an int beyond str()'s 4300 digits
+            pass
+    return [_exact_text(x, f"{where}[{j}]") for j, x in enumerate(row)]
+
+
 def _vector(v, where: str, scalar_ok: bool = False) -> list[str]:
     v = _listed(v)
     if not isinstance(v, list):
         if not scalar_ok:
             raise InputError(f"{where}: expected a vector (a list or a 1-D array), got {v!r}")
         v = [v]
-    if any(_is_seq(x) for x in v):
+    if not _plain(v) and any(_is_seq(x) for x in v):
         raise InputError(f"{where}: expected a vector (a list or a 1-D array), got nested lists")
-    return [_exact_text(x, f"{where}[{i}]") for i, x in enumerate(v)]
+    return _texts(v, where)
 
 
 def _scalar_or_vector(v, where: str) -> list[str]:
@@ -236,9 +342,11 @@ def _matrix(m, where: str) -> list[list[str]]:
     rows = []
     for i, r in enumerate(m):
         r = _listed(r)
-        if not isinstance(r, list) or any(_is_seq(x) for x in r):
+        if not isinstance(r, list):
             raise InputError(f"{where}: expected a matrix (a list of rows or a 2-D array)")
-        rows.append([_exact_text(x, f"{where}[{i}][{j}]") for j, x in enumerate(r)])
+        if not _plain(r) and any(_is_seq(x) for x in r):
+            raise InputError(f"{where}: expected a matrix (a list of rows or a 2-D array)")
+        rows.append(_texts(r, f"{where}[{i}]"))
     return rows
 
 
@@ -288,6 +396,97 @@ def _per_symbol(values, alphabet: list[str], name: str, convert):
         return [convert(r, f"{name}['{s}']") for s, r in zip(alphabet, rows)]
     raise InputError(f"{name}: expected a dict keyed by symbol, or one entry per symbol in "
                      f"alphabet order (a list or an array stacked on its first axis)")
+
+
+def _symbols(alphabet) -> list:
+    """An alphabet argument: a list (or any iterable) of str."""
+    if isinstance(alphabet, (bytes, _Mapping)) or not isinstance(alphabet, _Iterable):
+        raise TypeError(f"alphabet: expected a list of symbols (str), got {_shown(alphabet)}")
+    out = list(alphabet)
+    for i, x in enumerate(out):
+        if not isinstance(x, str):
+            raise TypeError(f"alphabet[{i}]: expected a symbol (str), got {_shown(x)}")
+    return out
+
+
+# --- sizes, before anything is converted ------------------------------------------------------
+# Converting an entry costs about a microsecond in Python; a 5000×5000 matrix took over 30 s
+# before the library saw its size. The builders read d and m from the first symbol's entries and
+# count the entries given (the innermost lists by len, never entry by entry), and the library
+# checks them (_rnncc.check_builder_size: the model file's limits and max_memory) first.
+
+
+def _rows(x):
+    """How many rows (or entries) x has, unconverted; None when it is no sequence."""
+    shape = getattr(x, "shape", None)
+    if shape is not None:
+        return int(shape[0]) if len(shape) else 1
+    if isinstance(x, (list, tuple, range)):
+        return len(x)
+    return 1 if isinstance(x, (_numbers.Number, str)) else None
+
+
+def _first_row(x):
+    """x's first row (or entry), unconverted; None when there is none."""
+    if _is_seq(x) and len(x):
+        return x[0]
+    return None
+
+
+def _first_symbol(values, alphabet: list):
+    """The first symbol's entry of a per-symbol argument, unconverted; None when absent."""
+    if not alphabet:
+        return None
+    if isinstance(values, _Mapping):
+        return values.get(alphabet[0])
+    return _first_row(values)
+
+
+def _leaves(x) -> int:
+    """The entries of nested lists, arrays and dicts, counted without reading them."""
+    if x is None:
+        return 0
+    if isinstance(x, _Mapping):
+        return sum(_leaves(v) for v in x.values())
+    size = getattr(x, "size", None)
+    if getattr(x, "shape", None) is not None and isinstance(size, int):
+        return size
+    if isinstance(x, range):
+        return len(x)
+    if isinstance(x, (list, tuple)):
+        if x and (_is_seq(x[0]) or isinstance(x[0], _Mapping)):
+            return sum(_leaves(e) for e in x)
+        return len(x)
+    return 1
+
+
+def _width(matrix):
+    """The columns of a matrix argument (a vector is one column); None when not readable."""
+    row = _first_row(matrix)
+    if row is None:
+        return None
+    return _rows(row) if _is_seq(row) else 1
+
+
+def _state_width(B, initial_state, alphabet: list):
+    """m as the library reads it: B's columns when given, else S_0's, else 1."""
+    if B is not None:
+        return _width(_first_symbol(B, alphabet))
+    if initial_state is not None:
+        return _width(initial_state)
+    return 1
+
+
+def _check_builder(d, m, alphabet: list, readout, given: tuple, max_memory,
+                   where: str) -> None:
+    """The library's limits on a layer of d×d (d×m) matrices over the alphabet and on the
+    memory of building it, before any entry is converted (skipped when d cannot be read: the
+    conversion then says what is wrong, at once)."""
+    limit = _max_memory(max_memory)
+    if d is None or not alphabet:
+        return
+    _rnncc.check_builder_size(d, 1 if m is None else m, len(alphabet), _rows(readout) or 0,
+                              sum(_leaves(x) for x in given), limit, where)
 
 
 # Python ≥ 3.11 refuses int(text) and str(int) beyond 4300 decimal digits (CVE-2020-10735); exact
@@ -457,6 +656,10 @@ class Model:
     """
 
     def __init__(self, native):
+        # Made by the package from the library's object, never by hand.
+        if not isinstance(native, _rnncc.Model):
+            raise TypeError("rnncc.Model cannot be created directly; use rnncc.load_model, "
+                            "rnncc.parse_model or rnncc.families")
         self._m = native
 
     @property
@@ -565,7 +768,7 @@ class Model:
         ((3, 2, 1, 1), array([3, 4, 5], dtype=uint64), array([None, None, None], dtype=object))
         """
         single = isinstance(inputs, str)
-        strings = [inputs] if single else list(inputs)
+        strings = _strings(inputs, "inputs")
         report = self.run_report(strings, precision, int_bits=int_bits, rounding=rounding,
                                  overflow=overflow)
         runs = [Run._of(r, precision) for r in report["runs"]]
@@ -620,9 +823,11 @@ class Model:
         >>> m.run_report(["ab"], "log:1")["runs"][0]["semantics"]
         'fixed(I=2,F=2,nearest-even,saturate)'
         """
-        if isinstance(inputs, str):
-            inputs = [inputs]
-        return self._m.run_report(list(inputs), precision, int_bits, rounding, overflow, trace)
+        return self._m.run_report(
+            _strings(inputs, "inputs"), _text(precision, "precision"),
+            _optional_integer(int_bits, "int_bits", 0, (1 << 32) - 1),
+            None if rounding is None else _text(rounding, "rounding"),
+            None if overflow is None else _text(overflow, "overflow"), _flag(trace, "trace"))
 
     @_keywords()
     def one_hot(self, inputs):
@@ -648,7 +853,7 @@ class Model:
         >>> rnncc.load_model("examples/mamba_diagonal.json").one_hot(["ab", "bb"]).tolist()
         [[1, 0, 0, 1], [0, 1, 0, 1]]
         """
-        strings = [inputs] if isinstance(inputs, str) else list(inputs)
+        strings = _strings(inputs, "inputs")
         sigma = len(self.alphabet)
         rows = []
         for s in strings:
@@ -679,6 +884,9 @@ class WFA:
     """
 
     def __init__(self, native):
+        if not isinstance(native, _rnncc.Wfa):
+            raise TypeError("rnncc.WFA cannot be created directly; use rnncc.load_wfa or "
+                            "rnncc.parse_wfa")
         self._w = native
 
     @property
@@ -719,7 +927,7 @@ class WFA:
         >>> rnncc.load_wfa("examples/wfa_binary_value.att")("11")
         Fraction(3, 1)
         """
-        return _Fraction(self._w.evaluate(input))
+        return _Fraction(self._w.evaluate(_text(input, "input")))
 
     def to_json(self) -> dict:
         """The ``rnncc-wfa/1`` document of this WFA.
@@ -795,7 +1003,7 @@ def parse_model(text: str, source: str = "<string>") -> Model:
     >>> rnncc.parse_model(text).name
     'mamba-decaying-vote'
     """
-    return Model(_rnncc.parse_model(text, source))
+    return Model(_rnncc.parse_model(_text(text, "text"), _text(source, "source")))
 
 
 @_keywords()
@@ -852,7 +1060,7 @@ def parse_wfa(text: str, source: str = "<string>.att") -> WFA:
     >>> w("abab")
     Fraction(2, 1)
     """
-    return WFA(_rnncc.parse_wfa(text, source))
+    return WFA(_rnncc.parse_wfa(_text(text, "text"), _text(source, "source")))
 
 
 def _subject(x, name: str):
@@ -875,7 +1083,13 @@ class families:
     such as "1/2"; floats are refused. Per-symbol parameters are a dict keyed by symbol, or a
     list / array stacked on its first axis in alphabet order. Every builder also takes
     ``initial_state`` (S_0, d×m; zero unless given), ``readout_bias`` (r×m), ``accept``
-    ("positive": y > 0, or "zero") and ``name``.
+    ("positive": y > 0, or "zero"), ``name`` and ``max_memory`` (MiB; default half the
+    machine's memory).
+
+    The sizes are checked before any entry is converted: d (from the first symbol's parameter)
+    and m within a model file's limits (at most 4096, at most 2^24 dense entries), no argument
+    larger than its shape, and the estimated peak memory below ``max_memory`` — an InputError
+    otherwise, at once (docs/python.md, "Errors").
 
     Examples
     --------
@@ -889,7 +1103,8 @@ class families:
     @staticmethod
     @_keywords()
     def diagonal(alphabet, decay, B, readout, *, family: str = "diagonal", initial_state=None,
-                 readout_bias=None, accept: str = "positive", name: str = "") -> Model:
+                 readout_bias=None, accept: str = "positive", name: str = "",
+                 max_memory: int | None = None) -> Model:
         """A diagonal layer: A_σ = diag(decay[σ]), B_σ = B[σ].
 
         Parameters
@@ -905,7 +1120,7 @@ class families:
             r×d.
         family : {"diagonal", "gla", "s4", "mamba2"}
             The family field of the model file.
-        initial_state, readout_bias, accept, name
+        initial_state, readout_bias, accept, name, max_memory
             As for every builder (:class:`families`).
 
         Returns
@@ -925,19 +1140,25 @@ class families:
         >>> [str(y) for y in v.run("abb").outputs[:, 0, 0]]
         ['1', '-1/2', '-5/4']
         """
-        alphabet = list(alphabet)
+        alphabet = _symbols(alphabet)
+        first_B = _first_symbol(B, alphabet)
+        _check_builder(_rows(first_B), _width(first_B), alphabet, readout,
+                       (decay, B, readout, initial_state, readout_bias), max_memory, "B")
         decays = _per_symbol(decay, alphabet, "decay", _scalar_or_vector)
         Bs = _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
-        return Model(_rnncc.build_diagonal(family, alphabet, decays, Bs,
-                                           _matrix(readout, "readout"), init, bias, accept, name))
+        return Model(_rnncc.build_diagonal(_text(family, "family"), alphabet, decays, Bs,
+                                           _matrix(readout, "readout"), init, bias,
+                                           _text(accept, "accept"), _text(name, "name"),
+                                           _max_memory(max_memory)))
 
     @staticmethod
     @_keywords()
     def deltanet(alphabet, k, v, beta, readout, *, alpha=None, family: str = "deltanet",
                  beta_range: str = "any", initial_state=None, readout_bias=None,
-                 accept: str = "positive", name: str = "") -> Model:
+                 accept: str = "positive", name: str = "",
+                 max_memory: int | None = None) -> Model:
         """The delta rule: A_σ = I − β_σ k_σ k_σᵀ, B_σ = β_σ k_σ v_σᵀ.
 
         Parameters
@@ -955,7 +1176,7 @@ class families:
         family : {"deltanet", "gated_deltanet", "kda"}
         beta_range : {"any", "(0,1)", "(0,1]", "(0,2)", "(0,2]"}
             Checked for every β.
-        initial_state, readout_bias, accept, name
+        initial_state, readout_bias, accept, name, max_memory
             As for every builder.
 
         Returns
@@ -974,7 +1195,10 @@ class families:
         >>> [str(p.run(s).outputs[-1, 0, 0]) for s in ["1", "11", "101"]]
         ['-1', '1', '1']
         """
-        alphabet = list(alphabet)
+        alphabet = _symbols(alphabet)
+        _check_builder(_rows(_first_symbol(k, alphabet)), _rows(_first_symbol(v, alphabet)),
+                       alphabet, readout,
+                       (k, v, beta, alpha, readout, initial_state, readout_bias), max_memory, "k")
         ks = _per_symbol(k, alphabet, "k", _vector)
         vs = _per_symbol(v, alphabet, "v", _scalar_or_vector)
         betas = _per_symbol(beta, alphabet, "beta", _exact_text)
@@ -982,14 +1206,15 @@ class families:
                                                       _scalar_or_vector)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
-        return Model(_rnncc.build_delta(family, alphabet, alphas, betas, ks, vs,
-                                        _matrix(readout, "readout"), init, bias, beta_range, accept,
-                                        name))
+        return Model(_rnncc.build_delta(_text(family, "family"), alphabet, alphas, betas, ks, vs,
+                                        _matrix(readout, "readout"), init, bias,
+                                        _text(beta_range, "beta_range"), _text(accept, "accept"),
+                                        _text(name, "name"), _max_memory(max_memory)))
 
     @staticmethod
     @_keywords()
     def general(alphabet, A, readout, *, B=None, initial_state=None, readout_bias=None,
-                accept: str = "positive", name: str = "") -> Model:
+                accept: str = "positive", name: str = "", max_memory: int | None = None) -> Model:
         """Any affine step: S_t = A_σ S_{t−1} + B_σ.
 
         Parameters
@@ -1002,7 +1227,7 @@ class families:
             r×d.
         B : dict or stacked array, optional
             Per symbol: d×m; zero when not given.
-        initial_state, readout_bias, accept, name
+        initial_state, readout_bias, accept, name, max_memory
             As for every builder.
 
         Returns
@@ -1021,19 +1246,23 @@ class families:
         >>> [int(y) for y in c.run("aaa").outputs[:, 0, 0]]
         [1, 2, 3]
         """
-        alphabet = list(alphabet)
+        alphabet = _symbols(alphabet)
+        _check_builder(_rows(_first_symbol(A, alphabet)), _state_width(B, initial_state, alphabet),
+                       alphabet, readout, (A, B, readout, initial_state, readout_bias),
+                       max_memory, "A")
         As = _per_symbol(A, alphabet, "A", _matrix)
         Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
         return Model(_rnncc.build_general(alphabet, As, Bs, _matrix(readout, "readout"), init,
-                                          bias, accept, name))
+                                          bias, _text(accept, "accept"), _text(name, "name"),
+                                          _max_memory(max_memory)))
 
     @staticmethod
     @_keywords()
     def pd(alphabet, P, readout, *, D=None, B=None, permutation: bool = False,
            initial_state=None, readout_bias=None, accept: str = "positive",
-           name: str = "") -> Model:
+           name: str = "", max_memory: int | None = None) -> Model:
         """PD-SSM: A_σ = P_σ·diag(D_σ).
 
         Parameters
@@ -1050,7 +1279,7 @@ class families:
             Per symbol: d×m; zero when not given.
         permutation : bool, default False
             Require every P_σ to be a permutation (the NC¹ row).
-        initial_state, readout_bias, accept, name
+        initial_state, readout_bias, accept, name, max_memory
             As for every builder.
 
         Returns
@@ -1070,19 +1299,24 @@ class families:
         >>> [int(y) for y in c3.run("aaaaaa").outputs[:, 0, 0]]
         [0, 0, 1, 0, 0, 1]
         """
-        alphabet = list(alphabet)
+        alphabet = _symbols(alphabet)
+        _check_builder(_rows(_first_symbol(P, alphabet)), _state_width(B, initial_state, alphabet),
+                       alphabet, readout, (P, D, B, readout, initial_state, readout_bias),
+                       max_memory, "P")
         Ps = _per_symbol(P, alphabet, "P", _image_list)
         Ds = [] if D is None else _per_symbol(D, alphabet, "D", _scalar_or_vector)
         Bs = [] if B is None else _per_symbol(B, alphabet, "B", _matrix)
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
         return Model(_rnncc.build_pd(alphabet, Ps, Ds, Bs, _matrix(readout, "readout"), init,
-                                     bias, permutation, accept, name))
+                                     bias, _flag(permutation, "permutation"),
+                                     _text(accept, "accept"), _text(name, "name"),
+                                     _max_memory(max_memory)))
 
     @staticmethod
     @_keywords()
     def dplr(alphabet, D, a, b, readout, *, B=None, initial_state=None, readout_bias=None,
-             accept: str = "positive", name: str = "") -> Model:
+             accept: str = "positive", name: str = "", max_memory: int | None = None) -> Model:
         """Diagonal plus low rank: A_σ = diag(D_σ) − a_σ b_σᵀ (the PNC¹ row).
 
         Parameters
@@ -1095,7 +1329,7 @@ class families:
             r×d.
         B : dict or stacked array, optional
             Per symbol: d×m; zero when not given.
-        initial_state, readout_bias, accept, name
+        initial_state, readout_bias, accept, name, max_memory
             As for every builder.
 
         Returns
@@ -1115,12 +1349,12 @@ class families:
         [1, 1]
         """
         return families._low_rank("dplr", alphabet, D, "D", a, b, B, readout, initial_state,
-                                  readout_bias, accept, name)
+                                  readout_bias, accept, name, max_memory)
 
     @staticmethod
     @_keywords()
     def rwkv7(alphabet, w, a, b, readout, *, B=None, initial_state=None, readout_bias=None,
-              accept: str = "positive", name: str = "") -> Model:
+              accept: str = "positive", name: str = "", max_memory: int | None = None) -> Model:
         """RWKV-7's generalized delta rule: A_σ = diag(w_σ) + a_σ b_σᵀ.
 
         Parameters
@@ -1133,7 +1367,7 @@ class families:
             r×d.
         B : dict or stacked array, optional
             Per symbol: d×m; zero when not given.
-        initial_state, readout_bias, accept, name
+        initial_state, readout_bias, accept, name, max_memory
             As for every builder.
 
         Returns
@@ -1153,12 +1387,16 @@ class families:
         [1, 2]
         """
         return families._low_rank("rwkv7", alphabet, w, "w", a, b, B, readout, initial_state,
-                                  readout_bias, accept, name)
+                                  readout_bias, accept, name, max_memory)
 
     @staticmethod
     def _low_rank(family, alphabet, diagonal, dname, a, b, B, readout, initial_state,
-                  readout_bias, accept, name):
-        alphabet = list(alphabet)
+                  readout_bias, accept, name, max_memory):
+        alphabet = _symbols(alphabet)
+        _check_builder(_rows(_first_symbol(diagonal, alphabet)),
+                       _state_width(B, initial_state, alphabet), alphabet, readout,
+                       (diagonal, a, b, B, readout, initial_state, readout_bias), max_memory,
+                       dname)
         Ds = _per_symbol(diagonal, alphabet, dname, _scalar_or_vector)
         As = _per_symbol(a, alphabet, "a", _scalar_or_vector)
         Bv = _per_symbol(b, alphabet, "b", _scalar_or_vector)
@@ -1166,7 +1404,9 @@ class families:
         init = None if initial_state is None else _matrix(initial_state, "initial_state")
         bias = None if readout_bias is None else _matrix(readout_bias, "readout_bias")
         return Model(_rnncc.build_low_rank(family, alphabet, Ds, As, Bv, Bs,
-                                           _matrix(readout, "readout"), init, bias, accept, name))
+                                           _matrix(readout, "readout"), init, bias,
+                                           _text(accept, "accept"), _text(name, "name"),
+                                           _max_memory(max_memory)))
 
 
 # --- circuits ---------------------------------------------------------------------------------
@@ -1191,6 +1431,9 @@ class Circuit:
     svg_max_bytes = 1 << 20
 
     def __init__(self, native):
+        if not isinstance(native, _rnncc.CompiledCircuit):
+            raise TypeError("rnncc.Circuit cannot be created directly; use rnncc.compile or "
+                            "rnncc.load_circuit")
         self._c = native
 
     @property
@@ -1229,9 +1472,13 @@ class Circuit:
         """
         return self._c.stats()
 
-    def _text(self, ext: str, path, binary: bool):
+    def _text(self, ext: str, path, binary: bool, extensions: tuple):
         if path is not None:
-            self._c.write(_writable(path))
+            target = _writable(path)
+            if not target.endswith(extensions):  # the library picks the format by extension
+                raise InputError(f"path: '{target}': expected a file ending in "
+                                 f"{' or '.join(extensions)}")
+            self._c.write(target)
             return None
         data = self._c.file_bytes("circuit." + ext)
         return data if binary else data.decode()
@@ -1265,7 +1512,11 @@ class Circuit:
         >>> c.to_aiger(ascii=True).splitlines()[0]
         'aag 13 4 0 1 9'
         """
-        return self._text("aag" if ascii else "aig", path, not ascii)
+        ascii = _flag(ascii, "ascii")
+        if path is not None and ascii and _os.fspath(path).endswith(".aig"):
+            raise InputError("ascii: a path ending in .aig is written as binary AIGER (.aag is "
+                             "the ASCII form)")
+        return self._text("aag" if ascii else "aig", path, not ascii, (".aig", ".aag"))
 
     @_keywords()
     def to_blif(self, path=None):
@@ -1292,7 +1543,7 @@ class Circuit:
         >>> ".model" in rnncc.compile("examples/s5_word_problem.json", 2, "boolean").to_blif()
         True
         """
-        return self._text("blif", path, False)
+        return self._text("blif", path, False, (".blif",))
 
     @_keywords()
     def to_bench(self, path=None):
@@ -1319,7 +1570,7 @@ class Circuit:
         >>> "OUTPUT(" in rnncc.compile("examples/s5_word_problem.json", 2, "boolean").to_bench()
         True
         """
-        return self._text("bench", path, False)
+        return self._text("bench", path, False, (".bench",))
 
     @_keywords()
     def to_json(self, path=None):
@@ -1345,21 +1596,27 @@ class Circuit:
         >>> json.loads(rnncc.compile("examples/s5_word_problem.json", 2).to_json())["format"]
         'rnncc-circuit/1'
         """
-        return self._text("json", path, False)
+        return self._text("json", path, False, (".json",))
 
     @_keywords()
-    def eval(self, inputs, *, modulus: int | None = None, exact: bool = False):
+    def eval(self, inputs, *, modulus: int | None = None, exact: bool = False,
+             max_work: int = 2**34):
         """Evaluate on one pattern per row.
 
         Parameters
         ----------
         inputs : array or list of rows
             Shape (patterns, inputs); one 1-D row is one pattern. :meth:`Model.one_hot` makes
-            them from strings.
+            them from strings. A boolean circuit's inputs are 0 or 1 (False or True) exactly;
+            an arithmetic circuit's are integers (residues) or, with ``exact=True``, exact
+            rationals.
         modulus : int, optional
-            Arithmetic circuits: evaluate over F_p (default 2^61 − 1).
+            Arithmetic circuits: evaluate over F_p, p a prime below 2^62 (default 2^61 − 1).
         exact : bool, default False
             Arithmetic circuits: evaluate over Q on exact entries instead.
+        max_work : int, default 2**34
+            Refuse evaluations estimated above this many word operations (patterns × gates; a
+            boolean circuit evaluates 64 patterns a word), as ``rnncc eval --max-work``.
 
         Returns
         -------
@@ -1371,7 +1628,12 @@ class Circuit:
         Raises
         ------
         InputError
-            A wrong shape; ``modulus`` on a boolean circuit.
+            A wrong shape; an input of a boolean circuit other than 0 or 1 (NaN, 0.5, 2, −1);
+            ``modulus`` on a boolean circuit or with ``exact=True``; a modulus that is no prime;
+            an estimate above ``max_work``.
+        TypeError
+            Rows that are no sequence; a residue that is no integer (a float is refused, not
+            truncated); an array of another dtype (strings, objects).
         DomainError
             A gate without meaning in the field (``positive`` mod p).
 
@@ -1383,39 +1645,59 @@ class Circuit:
         array([False,  True])
         """
         np = _np()
+        exact = _flag(exact, "exact")
+        max_work = _integer(max_work, "max_work")
         rows = _listed(inputs)
         if not isinstance(rows, list):
-            raise InputError(f"inputs: expected rows of circuit inputs, got {rows!r}")
+            raise TypeError(f"inputs: expected rows of circuit inputs (a list or an array), got "
+                            f"{_shown(inputs)}")
         single = not any(_is_seq(r) for r in rows)
         if single:
             rows = [rows]
         rows = [_listed(r) for r in rows]
+        for i, r in enumerate(rows):
+            if not isinstance(r, list):
+                raise TypeError(f"inputs[{i}]: expected a row of circuit inputs, got {_shown(r)}")
         n_out = len(self.output_names)
         if exact:
+            if modulus is not None:
+                raise InputError("modulus: exact=True evaluates over Q (give one of the two)")
             text = [[_exact_text(x, f"inputs[{i}][{j}]") for j, x in enumerate(r)]
                     for i, r in enumerate(rows)]
-            out = [[_fraction(x) for x in r] for r in self._c.eval_exact(text)]
+            out = [[_fraction(x) for x in r] for r in self._c.eval_exact(text, max_work)]
             if np is not None:
                 out = np.array(out, dtype=object).reshape(len(rows), n_out)
         elif self.is_boolean:
             if modulus is not None:
                 raise InputError("modulus: a boolean circuit is evaluated over {0, 1}")
-            if np is not None:
-                a = np.asarray(inputs)
-                a = a.reshape(1, -1) if a.ndim == 1 else a
-                out = self._c.eval_boolean(np.ascontiguousarray(a != 0, dtype=np.uint8))
-                out = out.astype(bool)
+            if np is not None and hasattr(inputs, "dtype"):  # the array as it is: checked there
+                a = inputs.reshape(1, -1) if inputs.ndim == 1 else inputs
+                out = self._c.eval_boolean(np.ascontiguousarray(a), max_work).astype(bool)
             else:
-                out = [list(r) for r in self._c.eval_boolean_rows(
-                    [[1 if x else 0 for x in r] for r in rows])]
+                bits = [[_bit(x, f"inputs[{i}][{j}]") for j, x in enumerate(r)]
+                        for i, r in enumerate(rows)]
+                if np is not None:
+                    inputs_n = len(self.input_names)
+                    a = np.array(bits, dtype=np.uint8).reshape(len(bits), -1) if all(
+                        len(r) == inputs_n for r in bits) else None
+                    if a is None:
+                        raise InputError(f"inputs: expected an array of shape (patterns, "
+                                         f"{inputs_n}): one row per pattern, one column per "
+                                         f"circuit input")
+                    out = self._c.eval_boolean(a, max_work).astype(bool)
+                else:
+                    out = [list(r) for r in self._c.eval_boolean_rows(bits, max_work)]
         else:
-            p = (1 << 61) - 1 if modulus is None else int(modulus)
-            residues = [[int(x) % p for x in r] for r in rows]
-            if np is not None:
+            p = (1 << 61) - 1 if modulus is None else _integer(modulus, "modulus", 2)
+            residues = [[_residue(x, f"inputs[{i}][{j}]") % p for j, x in enumerate(r)]
+                        for i, r in enumerate(rows)]
+            if np is not None and all(len(r) == len(residues[0]) for r in residues):
                 out = self._c.eval_modp(np.array(residues, dtype=np.uint64)
-                                        .reshape(len(rows), -1), p)
+                                        .reshape(len(rows), -1), p, max_work)
             else:
-                out = [list(r) for r in self._c.eval_modp_rows(residues, p)]
+                out = [list(r) for r in self._c.eval_modp_rows(residues, p, max_work)]
+                if np is not None:
+                    out = np.array(out, dtype=np.uint64)
         return out[0] if single else out
 
     @_keywords()
@@ -1457,10 +1739,12 @@ class Circuit:
         >>> svg.startswith("<?xml"), "</svg>" in svg
         (True, True)
         """
-        if format not in ("svg", "png", "dot"):
+        if _text(format, "format") not in ("svg", "png", "dot"):
             raise InputError(f"format: '{format}': expected svg, png or dot")
         target = None if path is None else _writable(path)
-        data = self._c.draw(format, collapse, highlight_critical, max_nodes, title)
+        data = self._c.draw(format, _flag(collapse, "collapse"),
+                            _flag(highlight_critical, "highlight_critical"),
+                            _integer(max_nodes, "max_nodes"), _text(title, "title"))
         if target is not None:  # atomically: a new file beside it, renamed over it
             fd, scratch = _tempfile.mkstemp(dir=_os.path.dirname(target) or ".",
                                             prefix=".rnncc-")
@@ -1545,7 +1829,7 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
             scan: str = "brent-kung", outputs: str = "last", structure: str = "auto",
             max_gates: int = 1 << 28, rounding: str = "nearest-even",
             overflow: str = "saturate", int_bits: int | None = None,
-            max_states: int = 4096) -> Circuit:
+            max_states: int = 4096, max_memory: int | None = None) -> Circuit:
     """Compile a model for inputs of length n into a circuit (``rnncc compile MODEL -n n``).
 
     Parameters
@@ -1570,6 +1854,9 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
         Fixed-point options of "log:C".
     max_states : int, default 4096
         The finite-state route's limit on reachable states.
+    max_memory : int, optional
+        MiB: refuse circuits whose estimated peak memory passes it (as ``--max-memory``; the
+        routes that estimate it, docs/circuits.md).
 
     Returns
     -------
@@ -1590,11 +1877,14 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
     4
     """
     m = _model_of(model)
-    a = _rnncc.CompileArgs()
-    a.target, a.precision, a.scan, a.outputs = target, precision, scan, outputs
-    a.structure, a.rounding, a.overflow = structure, rounding, overflow
-    a.max_gates, a.max_states, a.int_bits = max_gates, max_states, int_bits
-    return Circuit(_rnncc.compile(m._m, int(n), a))
+    return Circuit(_rnncc.compile(
+        m._m, _integer(n, "n", 1), target=_text(target, "target"),
+        precision=_text(precision, "precision"), scan=_text(scan, "scan"),
+        outputs=_text(outputs, "outputs"), structure=_text(structure, "structure"),
+        rounding=_text(rounding, "rounding"), overflow=_text(overflow, "overflow"),
+        max_gates=_integer(max_gates, "max_gates"), max_memory=_max_memory(max_memory),
+        max_states=_integer(max_states, "max_states"),
+        int_bits=_optional_integer(int_bits, "int_bits", 0, (1 << 32) - 1)))
 
 
 @_keywords({"length": "n"})
@@ -1644,6 +1934,9 @@ def draw(subject, n: int | None = None, *, collapse: bool = False,
     elif n is None:
         if isinstance(subject, Model):
             raise InputError("n: give the length to compile the model for")
+        if compile_options:
+            raise InputError(f"{next(iter(compile_options))}: applies when a model is compiled "
+                             "(give n)")
         c = load_circuit(subject)
     else:
         compile_options.setdefault("max_gates", 1 << 20)
@@ -1652,7 +1945,7 @@ def draw(subject, n: int | None = None, *, collapse: bool = False,
         if title is None:
             title = f"{label}, n = {n}, {compile_options.get('scan', 'brent-kung')}"
     return c.draw(collapse=collapse, highlight_critical=highlight_critical, max_nodes=max_nodes,
-                  title=title or "", format=format, path=path)
+                  title="" if title is None else title, format=format, path=path)
 
 
 # --- checks and measurements ------------------------------------------------------------------
@@ -1877,8 +2170,24 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     >>> bad.verdict, bad.counterexample
     ('refuted', Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1)))
     """
-    if device not in ("cpu", "gpu"):
+    if _text(device, "device") not in ("cpu", "gpu"):
         raise InputError(f"device: '{device}': expected cpu or gpu")
+    kind = _text(kind, "kind")
+    random_count = None if random is None else _integer(random, "random")
+    length = _integer(length, "length", 1)
+    if exhaustive is None or exhaustive is False:
+        ex = None
+    elif exhaustive is True:
+        ex = 0  # the library's "the whole fixed-length domain"
+    else:
+        ex = _integer(exhaustive, "exhaustive", 1)
+    identity = _integer(identity, "identity")
+    identity_length = _integer(identity_length, "identity_length", 1)
+    seed = _optional_integer(seed, "seed")
+    prove, timing = _flag(prove, "prove"), _flag(timing, "timing")
+    max_work = _integer(max_work, "max_work")
+    if input is not None and not isinstance(input, (str, _os.PathLike, Model, WFA)):
+        raise TypeError(f"input: expected a path, a text, a Model or a WFA, got {_shown(input)}")
     cert = "" if certificate is None else _writable(certificate)
     model = None
     against = None
@@ -1902,8 +2211,7 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
                                                  "against.wfa.json")
             if isinstance(options.get("against"), Model):
                 raise InputError("against: expected a WFA or a WFA file's path")
-            p = _path(input)
-            input_text = "" if input is None else (p if p is not None else str(input))
+            input_text = "" if input is None else _path(input)
         args = []
         for name, value in options.items():
             flag = "--" + name.replace("_", "-")
@@ -1915,12 +2223,9 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
                 args.append((flag, _os.fspath(value)))
             else:
                 args.append((flag, _option_text(flag, value)))
-        ex = None if exhaustive is None or exhaustive is False else (
-            0 if exhaustive is True else int(exhaustive))
-        r = _rnncc.verify(kind, input_text, args, 200 if random is None else int(random),
-                          random is not None, int(length), ex, int(identity),
-                          int(identity_length), seed, prove, timing, device == "gpu",
-                          int(max_work), model, against, cert)
+        r = _rnncc.verify(kind, input_text, args, 200 if random_count is None else random_count,
+                          random_count is not None, length, ex, identity, identity_length, seed,
+                          prove, timing, device == "gpu", max_work, model, against, cert)
     finally:
         if temporary is not None:
             temporary.cleanup()
@@ -2007,10 +2312,13 @@ def equiv(a, b, *, method: str = "auto", modulus: int | None = None, certificate
     ...             "tests/cli/models/binary_value_broken.json").counterexample
     Counterexample(input='1', position=1, expected=Fraction(1, 1), got=Fraction(2, 1))
     """
+    method, compare = _text(method, "method"), _text(compare, "compare")
+    modulus = _optional_integer(modulus, "modulus", 2)
+    timing, max_work = _flag(timing, "timing"), _integer(max_work, "max_work")
+    accept_length = _optional_integer(accept_length, "accept_length", 1)
     cert = "" if certificate is None else _writable(certificate)
     return Verdict._of(_rnncc.equiv(_subject(a, "a"), _subject(b, "b"), method, modulus, cert,
-                                    timing, int(max_work), str(compare),
-                                    None if accept_length is None else int(accept_length)))
+                                    timing, max_work, compare, accept_length))
 
 
 @_dataclasses.dataclass(frozen=True)
@@ -2089,9 +2397,13 @@ def check_certificate(f, g, certificate, *, field: str = "Q") -> CertificateChec
     ...                         "examples/binary_value_wfa.json", cert)
     CertificateCheck(valid=True, field='Q', modulus=None, problems=[])
     """
+    path = _path(certificate)
+    if path is None:
+        raise TypeError(f"certificate: expected the certificate file's path, got "
+                        f"{_shown(certificate)}")
+    field = _text(field, "field")
     ok, fld, modulus, problems = _rnncc.check_certificate(
-        _subject(f, "f"), None if g is None else _subject(g, "g"),
-        _readable(_path(certificate) or str(certificate)), str(field))
+        _subject(f, "f"), None if g is None else _subject(g, "g"), _readable(path), field)
     return CertificateCheck(bool(ok), fld, modulus, list(problems))
 
 
@@ -2165,7 +2477,7 @@ def minimize(subject, *, max_work: int = 1 << 30) -> Minimized:
     >>> r.dimension, r.minimal_dimension, r.model.describe()
     (2, 1, 'lrnn/general d=1 m=1')
     """
-    model, report = _rnncc.minimize(_subject(subject, "subject"), int(max_work))
+    model, report = _rnncc.minimize(_subject(subject, "subject"), _integer(max_work, "max_work"))
     return Minimized(model=Model(model), dimension=report["dimension"],
                      forward_dimension=report["forward_dimension"],
                      minimal_dimension=report["minimal_dimension"], affine=report["affine"],
@@ -2215,6 +2527,10 @@ class DepthTable:
     """
 
     def __init__(self, report: dict):
+        if not isinstance(report, _Mapping) or not isinstance(report.get("points"), list) or \
+                not all(isinstance(p, _Mapping) for p in report["points"]):
+            raise TypeError("DepthTable: expected the rnncc depth --json document (a dict with "
+                            f"\"points\"), got {_shown(report)}")
         self.report = report
         fields = {f.name for f in _dataclasses.fields(DepthPoint)}
         self.points = [DepthPoint(**{k: v for k, v in p.items() if k in fields})
@@ -2326,13 +2642,24 @@ def depth(arch=None, *, models=None, lengths=None, target: str = "arith",
     [('diagonal', 'a*log2(n)+b'), ('deltanet', 'a*log2(n)+b')]
     """
     if arch is not None and not isinstance(arch, str):
+        if not _is_seq(arch) or not all(isinstance(a, str) for a in arch) or not len(arch):
+            raise TypeError(f"arch: expected an architecture's name or a list of them, got "
+                            f"{_shown(arch)}")
         arch = ",".join(arch)
+    if models is not None and (isinstance(models, (str, bytes, _os.PathLike, Model, WFA))
+                               or not isinstance(models, _Iterable)):
+        raise TypeError(f"models: expected a list of Models or model files, got {_shown(models)}")
     subjects = []
     for k, m in enumerate(models or []):
         subjects.append(m._m if isinstance(m, Model) else _subject(m, f"models[{k}]"))
     if lengths is not None and not isinstance(lengths, str):
-        lengths = [int(n) for n in _listed(lengths)]
-    return DepthTable(_rnncc.depth(arch, subjects, lengths, target, int(max_gates), fits))
+        if not _is_seq(lengths):
+            raise TypeError(f"lengths: expected \"A..B\" or a list of lengths, got "
+                            f"{_shown(lengths)}")
+        lengths = [_integer(n, "lengths", 1) for n in _listed(lengths)]
+    return DepthTable(_rnncc.depth(arch, subjects, lengths, _text(target, "target"),
+                                   _integer(max_gates, "max_gates"),
+                                   _optional_flag(fits, "fits")))
 
 
 # Floats in (docs/import.md): rnncc.importing needs neither numpy nor matplotlib, so its entry

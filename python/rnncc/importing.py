@@ -15,7 +15,10 @@ import struct as _struct
 from dataclasses import dataclass as _dataclass
 from dataclasses import field as _field
 from fractions import Fraction as _Fraction
+from collections.abc import Mapping as _Mapping
 from typing import Any as _Any
+
+from . import _keywords  # the package's, defined before it imports this module
 
 __all__ = ["Agreement", "Imported", "from_arrays", "import_weights", "safetensors_bytes"]
 
@@ -129,13 +132,24 @@ def safetensors_bytes(tensors, metadata=None) -> bytes:
     >>> int.from_bytes(b[:8], "little") % 8, len(b) - 8 - int.from_bytes(b[:8], "little")
     (0, 16)
     """
+    if not isinstance(tensors, _Mapping):
+        raise TypeError(f"tensors: expected a dict of name to array, got {type(tensors).__name__}")
+    if metadata is not None and not isinstance(metadata, _Mapping):
+        raise TypeError(f"metadata: expected a dict of str to str, got {type(metadata).__name__}")
     header, data = {}, bytearray()
     if metadata:
         header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
     for name, value in tensors.items():
-        flat, shape = _nested(value)
+        if not isinstance(name, str):
+            raise TypeError(f"tensors: expected names (str), got {type(name).__name__}")
         begin = len(data)
-        data += _struct.pack("<%dd" % len(flat), *flat)
+        kind = getattr(getattr(value, "dtype", None), "kind", None)
+        if kind in ("i", "u", "f") and hasattr(value, "astype"):  # numpy: its bytes, at once
+            data += value.astype("<f8").tobytes(order="C")
+            shape = [int(n) for n in value.shape]
+        else:
+            flat, shape = _nested(value)
+            data += _struct.pack("<%dd" % len(flat), *flat)
         header[name] = {"dtype": "F64", "shape": shape, "data_offsets": [begin, len(data)]}
     text = _json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 8)
@@ -159,8 +173,9 @@ def _result(model_text, report_text, source):
                     agreement, list(report.get("notes", [])), report)
 
 
+@_keywords()
 def from_arrays(family, arrays, *, alphabet=None, precision="exact", length=None,
-                beta_range="any") -> Imported:
+                beta_range="any", max_memory=None) -> Imported:
     """A one-layer model from float arrays named after the family's parameters.
 
     Parameters
@@ -180,6 +195,9 @@ def from_arrays(family, arrays, *, alphabet=None, precision="exact", length=None
         n for "log:C": the grid has C·⌈log₂(n+1)⌉ fraction bits.
     beta_range : str
         Delta-rule layers: where β must lie ("any", "(0,1)", "(0,1]", "(0,2)", "(0,2]").
+    max_memory : int, optional
+        MiB: refuse arrays whose conversion would pass it (default: half the machine's memory),
+        checked from the shapes before any float is read, as the family builders do.
 
     Returns
     -------
@@ -190,7 +208,10 @@ def from_arrays(family, arrays, *, alphabet=None, precision="exact", length=None
     ------
     rnncc.InputError
         A missing or mis-shaped array (named), a NaN or infinity, a parameter the family
-        refuses, a bad keyword.
+        refuses, a bad keyword; a layer beyond the model file's limits (d, m ≤ 4096, 2^24
+        entries) or an estimate above ``max_memory``, before any conversion.
+    TypeError
+        ``arrays`` is no dict; a keyword of the wrong type.
 
     Examples
     --------
@@ -205,6 +226,21 @@ def from_arrays(family, arrays, *, alphabet=None, precision="exact", length=None
     >>> r.counts["decay"], r.precision
     (2, 'bits:4')
     """
+    from . import _leaves, _max_memory, _optional_integer, _rows, _text, _width
+
+    if not isinstance(arrays, _Mapping):
+        raise TypeError(f"arrays: expected a dict of parameter name to array, got "
+                        f"{type(arrays).__name__}")
+    family, precision = _text(family, "family"), _text(precision, "precision")
+    beta_range = _text(beta_range, "beta_range")
+    length = _optional_integer(length, "length", 1)
+    limit = _max_memory(max_memory)
+    if alphabet is not None:
+        if isinstance(alphabet, (str, bytes)) or not hasattr(alphabet, "__iter__"):
+            raise TypeError(f"alphabet: expected a list of symbols, got {type(alphabet).__name__}")
+        alphabet = list(alphabet)
+        if not all(isinstance(s, str) for s in alphabet):
+            raise TypeError("alphabet: expected symbols (str)")
     tensors = {}
     for name, value in arrays.items():
         if isinstance(value, dict):
@@ -218,12 +254,19 @@ def from_arrays(family, arrays, *, alphabet=None, precision="exact", length=None
         raise ValueError("alphabet: give the symbols (or per-symbol dicts of arrays)")
     from . import _rnncc
 
+    # The sizes first (rnncc.families does the same): d from the readout [r, d], before any
+    # float is converted; the library checks the layer's real shape again when it reads them.
+    readout = arrays.get("readout")
+    d = _width(readout) if readout is not None and _rows(readout) else None
+    if d is not None and alphabet:
+        _rnncc.check_builder_size(d, 1, len(alphabet), None, _leaves(arrays), limit, "readout")
     model_text, report_text = _rnncc.import_arrays(
         family, safetensors_bytes(tensors), [str(s) for s in alphabet], precision,
-        int(length or 0), beta_range, "<arrays>")
+        length or 0, beta_range, "<arrays>")
     return _result(model_text, report_text, "<arrays>")
 
 
+@_keywords()
 def import_weights(path, family, vocab, *, precision="exact", length=None, layer=0,
                    allow_neg_eigval=None, agreement_strings=200, agreement_length=16,
                    seed=1, constant_readout=False) -> Imported:
@@ -284,13 +327,24 @@ def import_weights(path, family, vocab, *, precision="exact", length=None, layer
     >>> r.agreement.max_abs_error < 1e-12
     True
     """
-    if isinstance(vocab, dict):
-        vocab = ",".join(f"{s}={int(i)}" for s, i in vocab.items())
-    elif not isinstance(vocab, str):
-        vocab = ",".join(str(s) for s in vocab)
-    from . import _rnncc
+    import os
 
+    from . import _flag, _integer, _optional_flag, _optional_integer, _readable, _rnncc, _text
+
+    if isinstance(vocab, _Mapping):
+        vocab = ",".join(f"{_text(s, 'vocab')}={_integer(i, f'vocab[{s!r}]')}"
+                         for s, i in vocab.items())
+    elif not isinstance(vocab, str):
+        if not hasattr(vocab, "__iter__") or isinstance(vocab, bytes):
+            raise TypeError(f"vocab: expected \"a,b\", a list of symbols or a dict of symbol to "
+                            f"row, got {type(vocab).__name__}")
+        vocab = ",".join(_text(s, "vocab") for s in vocab)
+    path = _readable(os.fspath(path))
     model_text, report_text = _rnncc.import_weights(
-        str(path), family, vocab, precision, int(length or 0), int(layer), allow_neg_eigval,
-        int(agreement_strings), int(agreement_length), int(seed), bool(constant_readout))
-    return _result(model_text, report_text, str(path))
+        path, _text(family, "family"), vocab, _text(precision, "precision"),
+        _optional_integer(length, "length", 1) or 0, _integer(layer, "layer"),
+        _optional_flag(allow_neg_eigval, "allow_neg_eigval"),
+        _integer(agreement_strings, "agreement_strings"),
+        _integer(agreement_length, "agreement_length", 1), _integer(seed, "seed"),
+        _flag(constant_readout, "constant_readout"))
+    return _result(model_text, report_text, path)

@@ -49,6 +49,17 @@ def _get(obj, key, default=None):
     return getattr(obj, key, default)
 
 
+def _finite(x, what: str) -> float:
+    """A number of a report (a fit's a and b, a point's depth) as a finite float."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"{what}: {x!r}: expected a finite number")
+    return float(x)
+
+
+def _coefficients(fit):
+    return _finite(_get(fit, "a", 0.0), "fits: a"), _finite(_get(fit, "b", 0.0), "fits: b")
+
+
 def growth_law(fit):
     """The fitted law of one entry of a depth report's ``"fits"``, as a function of n.
 
@@ -78,7 +89,7 @@ def growth_law(fit):
     if name not in _TERMS:
         raise ValueError(f"fits: unknown growth law {name!r} (expected one of "
                          + ", ".join(repr(k) for k in _TERMS) + ")")
-    term, a, b = _TERMS[name], float(_get(fit, "a", 0.0)), float(_get(fit, "b", 0.0))
+    term, (a, b) = _TERMS[name], _coefficients(fit)
     if name == "b":
         return lambda n: b
     return lambda n: a * term(n) + b
@@ -105,7 +116,7 @@ def law_formula(fit) -> str:
     '11'
     """
     name = _get(fit, "chosen", _get(fit, "model"))
-    a, b = float(_get(fit, "a", 0.0)), float(_get(fit, "b", 0.0))
+    a, b = _coefficients(fit)
     if name not in _KEY_TERMS:
         growth_law(fit)  # the error for an unknown law
         return f"{b:.4g}"
@@ -175,6 +186,10 @@ def plot_depth(report, ax=None, *, title=None):
     """
     if isinstance(report, (str, bytes)):
         report = json.loads(report)
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title: expected a string, got {type(title).__name__}")
+    if ax is not None and not hasattr(ax, "plot"):
+        raise TypeError(f"ax: expected matplotlib axes, got {type(ax).__name__}")
     points = list(_get(report, "points", None) or [])
     if not points:
         raise ValueError("report: no points to plot (expected the rnncc depth --json document, "
@@ -191,7 +206,11 @@ def plot_depth(report, ax=None, *, title=None):
         if arch not in series:
             order.append(arch)
             series[arch] = []
-        series[arch].append((int(_get(p, "n")), float(_get(p, "depth"))))
+        n, depth = _get(p, "n"), _finite(_get(p, "depth"), "points: depth")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1 or depth <= 0:
+            raise ValueError(f"points: n = {n!r}, depth = {depth!r}: expected n ≥ 1 and a "
+                             "depth > 0 (the axes are logarithmic)")
+        series[arch].append((n, depth))
     # Series with the same depths at the same lengths and the same law are one legend entry
     # naming them all (drawn apart they would hide one another), as in the CLI's key.
     entries = {}  # (points, formula) → [legend handle, names]

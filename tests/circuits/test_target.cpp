@@ -169,4 +169,13 @@ TEST_CASE("target and precision flags parse or say what they expect",
     REQUIRE_THROWS_WITH(parse_target_precision(bad, o), Catch::Contains("expected exact or log:C"));
   REQUIRE_THROWS_WITH(parse_target_precision("mod:7", o),
                       Catch::Contains("circuits are compiled exact or at log:C"));
+  // Integer bits belong to log:C: refused with exact, not silently unused (issue 25).
+  TargetText text;
+  text.int_bits = 3;
+  REQUIRE_THROWS_WITH(parse_target_options(text),
+                      "--int-bits: applies to log:C precision only (the compile uses exact)");
+  REQUIRE_THROWS_WITH(parse_target_options(text, ""),
+                      "int_bits: applies to log:C precision only (the compile uses exact)");
+  text.precision = "log:2";
+  REQUIRE(parse_target_options(text).precision.int_bits == 3u);
 }

@@ -19,6 +19,7 @@
 #include "rnn/import_arrays.hpp"
 #include "rnn/import_weights.hpp"
 #include "rnn/json_cursor.hpp"
+#include "rnn/model_json.hpp"
 
 using namespace rnncc;
 
@@ -268,6 +269,35 @@ TEST_CASE("import arrays: every diagnostic names the tensor", "[rnn][import]") {
        {"D", {2, 2}, {1, 1, 1, 1}}},
       Family::pd,
       "w.safetensors: tensor 'P': symbol 'b', column 1: expected a column of 0s with one 1");
+  // The model file's limits, from the shapes, before a dense d×d matrix is built: a diagonal
+  // layer's d numbers a symbol would still make one (issue 25).
+  err({{"readout", {1, 5000}, std::vector<double>(5000, 0)},
+       {"decay", {2, 5000}, std::vector<double>(10000, 0.5)}},
+      Family::diagonal, "w.safetensors: d = 5000: expected 1..4096");
+  err({{"readout", {1, 3000}, std::vector<double>(3000, 0)},
+       {"decay", {2, 3000}, std::vector<double>(6000, 0.5)}},
+      Family::diagonal,
+      "w.safetensors: a layer of d = 3000, m = 1 over 2 features stores 18009000 matrix entries; "
+      "at most 16777216");
+}
+
+TEST_CASE("check_layer_size: the model file's limits for layers built another way",
+          "[rnn][import][errors]") {
+  CHECK_NOTHROW(check_layer_size(4095, 1, 1, "A"));     // 4095² + 2·4095 = 2^24 − 1 entries
+  CHECK_NOTHROW(check_layer_size(1, 4096, 4094, "A"));  // 4094·4097 + 4096 entries
+  auto refused = [](std::size_t d, std::size_t m, std::size_t k, const std::string& msg) {
+    CHECK_THROWS_MATCHES(check_layer_size(d, m, k, "A"), InputError,
+                         Catch::Matchers::Message("A: " + msg));
+  };
+  refused(4096, 1, 1,
+          "a layer of d = 4096, m = 1 over 1 features stores 16785408 matrix entries; at most "
+          "16777216");
+  refused(0, 1, 1, "d = 0: expected 1..4096");
+  refused(5000, 1, 1, "d = 5000: expected 1..4096");
+  refused(2, 4097, 1, "m = 4097: expected 1..4096");
+  refused(2, 2, SIZE_MAX,
+          "a layer of d = 2, m = 2 over 18446744073709551615 features stores more than 2^64 "
+          "matrix entries; at most 16777216");
 }
 
 TEST_CASE("import weights: exact imports agree with the float64 layer", "[rnn][import]") {
@@ -654,4 +684,22 @@ TEST_CASE("import weights: large states — float64 agreement run, model-file li
           "w.safetensors: the exact model would be a layer of dimension d = 4096 (heads × dk × "
           "dv: the output gate keeps each head's whole state), |Σ|·(d² + d) + d ≈ 50348032 "
           "entries, more than the 16777216 a model file may hold"));
+  // The agreement's work, strings × length × d², is refused before any string is drawn, and a
+  // length of 0 (no string could be drawn) is refused, not reported as measured (issue 25).
+  WeightsOptions endless = o;
+  endless.agreement_strings = std::size_t{1} << 40;
+  CHECK_THROWS_MATCHES(
+      import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), endless),
+      InputError,
+      Catch::Matchers::Message(
+          "--agreement-strings: measuring the agreement would take about 1.37e+17 steps "
+          "(1099511627776 strings × length 6 × d² = 144²), more than the limit of 2^36 (lower "
+          "--agreement-strings or --agreement-length)"));
+  WeightsOptions empty = o;
+  empty.agreement_length = 0;
+  CHECK_THROWS_MATCHES(
+      import_weights(file_of(random_layer("deltanet", 1, true, 3, true, 12, 12)),
+                     WeightsFamily::deltanet, vocab, parse_float_precision("exact", 0), empty),
+      InputError, Catch::Matchers::Message("--agreement-length: 0: expected a length ≥ 1"));
 }
