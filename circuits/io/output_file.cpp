@@ -257,8 +257,14 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     if (err == EACCES) {
       char mode[8];
       std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-      throw InputError(path_, std::string("cannot write the output file: it is read-only (mode ") +
-                                  mode + "); make it writable (chmod u+w) or remove it first");
+      if (st.st_uid == ::geteuid())
+        throw InputError(
+            path_, std::string("cannot write the output file: it is read-only (mode ") + mode +
+                       "); make it writable (chmod u+w) or remove it first");
+      throw InputError(path_, std::string("cannot write the output file: this user may not write "
+                                          "it (mode ") +
+                                  mode + ", owner uid " + std::to_string(st.st_uid) +
+                                  "); remove it first or write elsewhere");
     }
     throw InputError(path_, "cannot write the output file: " + why(err));
   }

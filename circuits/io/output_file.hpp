@@ -34,9 +34,10 @@
 // Every byte is on disk when commit() returns: the file is fsynced before it is named, the
 // directory after the rename. An existing destination keeps its permission bits (setuid,
 // setgid and sticky included) and, where the process may set them (root; a group the user is
-// in), its owner and group; a destination the user could not write — a 0444 file — is refused
-// up front (exit 2), as `cp` and the shell's `>` refuse it, instead of being replaced behind
-// the user's protection. Hard links to the destination, its ACLs and extended attributes are
+// in), its owner and group; a destination the user could not open for writing — a 0444 file,
+// another user's 0644 file — is refused up front (exit 2), as `cp` and the shell's `>` refuse
+// it, instead of being replaced behind the user's protection (rename needs only the
+// directory's permission). Hard links to the destination, its ACLs and extended attributes are
 // not carried over (the new file is a new inode).
 //
 // The OutputFile is created before the long work (an unwritable target is refused before the

@@ -83,6 +83,33 @@ int in_child(const std::function<bool()>& body) {
   return status;
 }
 
+// The diagnostic of OutputFile(path) for an unprivileged user (nobody, when the tests run as
+// root), in a forked child: its what(), or "(no error)".
+std::string refusal_for_user(const std::string& path) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const int status = in_child([&] {
+    ::close(fds[0]);
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) return false;
+    std::string what = "(no error)";
+    try {
+      OutputFile f(path);
+    } catch (const InputError& e) {
+      what = e.what();
+    }
+    return ::write(fds[1], what.data(), what.size()) == static_cast<ssize_t>(what.size());
+  });
+  ::close(fds[1]);
+  std::string what;
+  char buf[512];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+    what.append(buf, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  return what;
+}
+
 // Both methods: unnamed where the file system has O_TMPFILE, and the named fallback.
 struct Method {
   bool unnamed_wanted;
@@ -246,8 +273,8 @@ TEST_CASE("output files: an existing target keeps its mode; a new one gets 0666 
   });
 }
 
-// As an unprivileged user (nobody, when the tests run as root): a read-only target is refused
-// before any work, as `cp` refuses it; root replaces it and keeps its mode, as `cp` does.
+// A read-only target is refused before any work, as `cp` refuses it; root replaces it and keeps
+// its mode, as `cp` does.
 TEST_CASE("output files: a read-only target is refused for a user, kept read-only for root") {
   for_each_method("readonly", [](const fs::path& dir, bool /*unnamed*/) {
     const fs::path target = dir / "out.txt";
@@ -255,30 +282,28 @@ TEST_CASE("output files: a read-only target is refused for a user, kept read-onl
     const uid_t user = ::geteuid() == 0 ? 65534 : ::geteuid();
     REQUIRE(::chown(target.c_str(), user, static_cast<gid_t>(-1)) == 0);
     REQUIRE(::chmod(target.c_str(), 0444) == 0);
-    const int status = in_child([&] {
-      if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) return false;
-      try {
-        OutputFile f(target.string());
-      } catch (const InputError& e) {
-        return std::string(e.what()) ==
-               target.string() +
-                   ": cannot write the output file: it is read-only (mode 0444); make it "
-                   "writable (chmod u+w) or remove it first";
-      }
-      return false;
-    });
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(refusal_for_user(target.string()) ==
+          target.string() +
+              ": cannot write the output file: it is read-only (mode 0444); make it writable "
+              "(chmod u+w) or remove it first");
     CHECK(read_all(target) == "protected\n");
     CHECK(entries(dir) == std::set<std::string>{"out.txt"});
-    if (::geteuid() == 0) {
-      write_file_atomically(target.string(), "replaced by root\n");
-      CHECK(read_all(target) == "replaced by root\n");
-      CHECK(mode_of(target) == 0444);
-      struct stat st {};
-      REQUIRE(::stat(target.c_str(), &st) == 0);
-      CHECK(st.st_uid == 65534);  // root may keep the owner
-    }
+    if (::geteuid() != 0) return;
+    write_file_atomically(target.string(), "replaced by root\n");
+    CHECK(read_all(target) == "replaced by root\n");
+    CHECK(mode_of(target) == 0444);
+    struct stat st {};
+    REQUIRE(::stat(target.c_str(), &st) == 0);
+    CHECK(st.st_uid == 65534);  // root may keep the owner
+    // Another user's file that this user may not write.
+    const fs::path theirs = dir / "theirs.txt";
+    put(theirs, "root's\n");
+    REQUIRE(::chmod(theirs.c_str(), 0644) == 0);
+    CHECK(refusal_for_user(theirs.string()) ==
+          theirs.string() +
+              ": cannot write the output file: this user may not write it (mode 0644, owner uid "
+              "0); remove it first or write elsewhere");
+    CHECK(read_all(theirs) == "root's\n");
   });
 }
 
@@ -287,20 +312,9 @@ TEST_CASE("output files: a directory the user cannot write is refused up front, 
   const fs::path sub = dir / "locked";
   fs::create_directories(sub);
   REQUIRE(::chmod(sub.c_str(), 0555) == 0);
-  const int status = in_child([&] {
-    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) return false;
-    try {
-      OutputFile f((sub / "out.txt").string());
-    } catch (const InputError& e) {
-      return std::string(e.what()) == (sub / "out.txt").string() +
-                                          ": cannot write the output file: cannot create a file "
-                                          "in " +
-                                          sub.string() + ": Permission denied";
-    }
-    return false;
-  });
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(refusal_for_user((sub / "out.txt").string()) ==
+        (sub / "out.txt").string() + ": cannot write the output file: cannot create a file in " +
+            sub.string() + ": Permission denied");
   CHECK(fs::is_empty(sub));
   fs::remove_all(dir);
 }
