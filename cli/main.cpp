@@ -1,6 +1,9 @@
 // rnncc — circuit complexity of sequence models, executable. Thin: flags in, library calls out.
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "circuits/io/output_file.hpp"
@@ -77,11 +80,38 @@ int run_rnncc(int argc, char** argv) {
 
 }  // namespace
 
+namespace {
+
+// What was printed must have arrived: a standard output that failed (a full disk, `ulimit -f`,
+// a closed pipe when SIGPIPE was inherited ignored) is an error, exit 2, not a silent success
+// with a truncated answer. (With SIGPIPE at its default the process dies of it at the write,
+// silently, as any filter of a pipeline does: see install_output_cleanup_handlers.)
+int check_standard_output(int rc) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (flushed && std::cout && !std::ferror(stdout)) return rc;
+  // The reason is known when this flush failed; an earlier failed write left only the flag.
+  std::cerr << "rnncc: error: writing the standard output failed"
+            << (!flushed && err != 0
+                    ? std::string(": ") + std::strerror(err)
+                    : std::string(
+                          " (a full disk, the file size limit of `ulimit -f`, a closed pipe)"))
+            << "\n";
+  return rc == 3 ? 3 : 2;
+}
+
+}  // namespace
+
 // The one error boundary (cli/error_boundary.hpp): every exception becomes a diagnostic and
 // exit 2 (bad input, too much asked) or 3 (a bug); a signal removes the temporary files of
-// unfinished outputs (circuits/io/output_file.hpp).
+// unfinished outputs, and SIGXFSZ is ignored so that `ulimit -f` is a write error
+// (circuits/io/output_file.hpp).
 int main(int argc, char** argv) {
   rnncc::cli::install_terminate_handler(argc, argv);
   rnncc::install_output_cleanup_handlers();
-  return rnncc::cli::run_guarded([&] { return run_rnncc(argc, argv); }, argc, argv, std::cerr);
+  const int rc =
+      rnncc::cli::run_guarded([&] { return run_rnncc(argc, argv); }, argc, argv, std::cerr);
+  return check_standard_output(rc);
 }

@@ -147,23 +147,7 @@ std::size_t entries(const std::filesystem::path& dir) {
   return n;
 }
 
-TEST_CASE("an output file appears only when committed; the temporary name is unique") {
-  const auto dir = fresh_dir("commit");
-  const std::string target = (dir / "out.txt").string();
-  {
-    OutputFile a(target), b(target);
-    CHECK(a.temporary_path() != b.temporary_path());
-    CHECK(starts_with(a.temporary_path(), target + ".rnncc-tmp-"));
-    CHECK(std::filesystem::exists(a.temporary_path()));
-    a.write("hello ");
-    a.write("world\n");
-    CHECK_FALSE(std::filesystem::exists(target));
-    a.commit();
-    CHECK(read_all(target) == "hello world\n");
-  }  // b is dropped without commit: its temporary file goes
-  CHECK(entries(dir) == 1);
-  std::filesystem::remove_all(dir);
-}
+// The methods of output files, signals, modes and links: tests/circuits/test_output_file.cpp.
 
 TEST_CASE("an abandoned output (an exception) leaves an existing target untouched") {
   const auto dir = fresh_dir("abandon");
