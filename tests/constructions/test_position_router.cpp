@@ -83,9 +83,7 @@ TEST_CASE("router: the theorem's order equals brute-force powers up to 12",
   // Random rational matrices (rarely of finite order) and random conjugates P·A·P⁻¹ of the
   // matrices of order 1, 2, 3, 4, 6 (same order), so both outcomes are exercised.
   std::mt19937_64 rng(1404);
-  auto small = [&]() {
-    return small_rational(rng, 7, 3, 3);
-  };
+  auto small = [&]() { return small_rational(rng, 7, 3, 3); };
   const std::vector<Matrix2> finite = {m2(1, 0, 0, 1),  m2(-1, 0, 0, -1), m2(1, 0, 0, -1),
                                        m2(0, -1, 1, 0), m2(0, -1, 1, -1), m2(1, -1, 1, 0)};
   std::size_t finite_seen = 0, infinite_seen = 0;
@@ -377,8 +375,7 @@ TEST_CASE("router: orbit periods against iterating G on S₀ (seeded random)",
       n = 1 + rng() % 4;
       g = Matrix<Rational>(n, n, Rational(0));
       for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-          g(i, j) = small_rational(rng, 5, 2, 2);
+        for (std::size_t j = 0; j < n; ++j) g(i, j) = small_rational(rng, 5, 2, 2);
       Matrix<Rational> s(n, 1, Rational(0));
       for (std::size_t i = 0; i < n; ++i) s(i, 0) = Rational(static_cast<long>(rng() % 3) - 1);
       const OrbitPeriod fast = orbit_period(g, s);
