@@ -132,7 +132,8 @@ const char* route_name(Route r) {
 // own tables, the builder's hash chains and growth, the dead-gate sweep's copy, the streamed
 // write): peak RSS less the process's own, divided by the built circuit's arena bytes, measured
 // per route over a range of n (bench/compile_memory.sh; docs/reliability.md, "Memory
-// estimates") and rounded up over the models measured.
+// estimates") and rounded up over the models measured; the comments give estimate / measured
+// with the factor.
 double route_peak_factor(Route r) {
   switch (r) {
     case Route::lrnn:
@@ -378,12 +379,10 @@ CompiledCircuit compile_route(Route route, const Model& model, std::size_t n,
   throw std::logic_error("compile_model: unhandled route");
 }
 
-// Bytes a compiled circuit's arena uses (not its capacity, which the builder reserves from the
-// gate estimate and which stays untouched, so not resident): 8 a gate, 4 an operand (and a
-// weight, and the threshold, of thr gates), the constants, the id lists and the names, and
-// the region table.
 }  // namespace
 
+// The bytes used, not the capacity: the builder reserves from the gate estimate, and what it
+// never touches is not resident.
 std::uint64_t compiled_arena_bytes(const CompiledCircuit& cc) {
   const Circuit& c = cc.circuit;
   std::uint64_t bytes = c.size() * sizeof(Gate) + cc.regions.size() * sizeof(Region) +
@@ -515,7 +514,7 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
   if (route != Route::diagonal_threshold && route != Route::time_invariant &&
       route != Route::nonlinear_composed) {
     const std::optional<std::size_t> gates = estimate_model_gates(model, n, o);
-    const std::uint64_t limit = std::uint64_t{o.compile.budget.max_memory_mib} << 20;
+    const std::uint64_t limit = saturating_product(o.compile.budget.max_memory_mib, 1u << 20);
     if (!gates || saturating_product(*gates, kCertainBytesPerGate) > limit) {
       const CompileMemoryEstimate e = estimate_compile_memory(model, n, o);
       check_memory("--max-memory", e.bytes, o.compile.budget.max_memory_mib, "compiling would take",
