@@ -627,7 +627,8 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                        const std::vector<std::size_t>& lengths,
                                        CircuitTarget target, std::size_t max_gates,
                                        std::vector<std::string>* skipped,
-                                       const DepthPointSink& on_point, Progress& progress) {
+                                       const DepthPointSink& on_point, Progress& progress,
+                                       std::size_t max_memory_mib) {
   std::vector<std::pair<std::string, DepthSubject>> subjects;
   std::vector<std::string> reasons;
   for (const auto& a : archs) {
@@ -652,17 +653,18 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                      "this target" +
                                      all);
   }
-  return measure_subjects(subjects, lengths, target, max_gates, on_point, progress);
+  return measure_subjects(subjects, lengths, target, max_gates, on_point, progress, max_memory_mib);
 }
 
 std::vector<DepthPoint> measure_subjects(
     const std::vector<std::pair<std::string, DepthSubject>>& subjects,
     const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates,
-    const DepthPointSink& on_point, Progress& progress) {
+    const DepthPointSink& on_point, Progress& progress, std::size_t max_memory_mib) {
   std::vector<TargetOptions> options;
   for (const auto& s : subjects) {
     options.push_back(s.second.options);
     options.back().compile.budget.max_gates = max_gates;
+    options.back().compile.budget.max_memory_mib = max_memory_mib;
   }
   // Every estimate first, so a range too large fails before any work; the message names the
   // largest length of the range that fits.

@@ -40,6 +40,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algebra/memory.hpp"
 #include "algebra/progress.hpp"
 #include "circuits/compile/target.hpp"
 #include "rnn/model.hpp"
@@ -150,11 +151,13 @@ std::vector<std::string> parse_model_paths(const std::string& text,
 using DepthPointSink = std::function<void(const DepthPoint&)>;
 
 // Measures labelled subjects at every length (the checks and errors of measure_depths below).
-// Reports one unit of `progress` per circuit compiled and measured.
+// Reports one unit of `progress` per circuit compiled and measured. Each compile is also held
+// to max_memory_mib (compile_model's memory estimate, "--max-memory").
 std::vector<DepthPoint> measure_subjects(
     const std::vector<std::pair<std::string, DepthSubject>>& subjects,
     const std::vector<std::size_t>& lengths, CircuitTarget target, std::size_t max_gates,
-    const DepthPointSink& on_point = {}, Progress& progress = no_progress());
+    const DepthPointSink& on_point = {}, Progress& progress = no_progress(),
+    std::size_t max_memory_mib = default_max_memory_mib());
 
 // Measures every (arch, n). Checks every estimate against max_gates before compiling anything
 // (InputError naming the architecture, n and the largest length that fits). An architecture
@@ -165,7 +168,8 @@ std::vector<DepthPoint> measure_depths(const std::vector<std::string>& archs,
                                        CircuitTarget target, std::size_t max_gates,
                                        std::vector<std::string>* skipped = nullptr,
                                        const DepthPointSink& on_point = {},
-                                       Progress& progress = no_progress());
+                                       Progress& progress = no_progress(),
+                                       std::size_t max_memory_mib = default_max_memory_mib());
 
 // fit_series for every architecture of the points, in their order of first appearance.
 std::vector<DepthFit> fit_depths(const std::vector<DepthPoint>& points);

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/precision.hpp"
 #include "algebra/suggest.hpp"
 #include "circuits/compile/target.hpp"
@@ -20,6 +21,7 @@
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/report.hpp"
 #include "cli/commands.hpp"
+#include "cli/error_boundary.hpp"
 #include "cli/progress.hpp"
 #include "rnn/model_json.hpp"
 
@@ -37,7 +39,8 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
   cmd->add_option("--max-gates", f.max_gates, "refuse circuits estimated larger than this")
       ->capture_default_str();
   cmd->add_option("--max-memory", f.max_memory_mib,
-                  "MiB: refuse compiles whose estimated peak memory is larger (threshold routes)")
+                  "MiB: refuse compiles whose estimated peak memory is larger (default: half "
+                  "this machine's memory)")
       ->capture_default_str();
   cmd->add_option("--target", f.target,
                   "circuit class: arith (over Q), boolean (fan-in-2 and/or/xor/not) or threshold")
@@ -68,10 +71,37 @@ struct CompileCommand {
 struct StatsCommand {
   std::string circuit_path;
   bool json = false;
+  std::size_t max_memory_mib = default_max_memory_mib();
 };
 struct ConvertCommand {
   std::string in, out;
+  std::size_t max_memory_mib = default_max_memory_mib();
 };
+
+// --max-memory of the commands that read a circuit file (the estimate: the file's size × the
+// factor measured for its format, circuits/io/circuit_json.hpp).
+void add_max_memory_flag(CLI::App* cmd, std::size_t& mib) {
+  cmd->add_option("--max-memory", mib,
+                  "MiB: refuse circuit files whose estimated peak memory is larger (default: "
+                  "half this machine's memory)")
+      ->capture_default_str();
+}
+
+// What the out-of-memory diagnostic names while a circuit file is read and used
+// (cli/error_boundary.hpp).
+void circuit_file_activity(const std::string& doing, std::size_t max_memory_mib) {
+  set_activity(doing, "--max-memory (now " + std::to_string(max_memory_mib) +
+                          " MiB) to what this machine can give, so that the estimate refuses "
+                          "such a file first");
+}
+
+// The report's own memory (its AIG count lowers and strashes a copy), refused before it is
+// built, and before any output is written.
+void check_report_memory(const CompiledCircuit& c, std::size_t max_memory_mib) {
+  std::string detail;
+  const std::uint64_t bytes = estimate_report_memory(c, &detail);
+  check_memory("--max-memory", bytes, max_memory_mib, "measuring the circuit would take", detail);
+}
 
 void print_report(const CompiledCircuit& c, bool json) {
   CircuitReport r = report_circuit(c);
@@ -102,14 +132,22 @@ Action add_compile_command(CLI::App& app) {
     std::optional<ProgressTask> task;
     task.emplace(progress(), "compiling " + f->model_path, 0, "");
     task->detail("n = " + std::to_string(f->flags.length));
+    const std::string lower =
+        "--length/-n (or --max-memory, now " + std::to_string(f->flags.max_memory_mib) +
+        " MiB, to what this machine can give, so that the estimate refuses such work first)";
+    set_activity("compiling " + f->model_path + " for n = " + std::to_string(f->flags.length),
+                 lower);
     CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
+    const bool report = f->stats || f->output.empty();
+    if (report) check_report_memory(c, f->flags.max_memory_mib);
     if (out) {
       task.emplace(progress(), "writing " + f->output, 0, "");
-      out->write(circuit_file_text(sweep_dead_gates(c), f->output));  // only the live gates
-      out->commit();
+      set_activity("writing " + f->output, lower);
+      write_circuit(sweep_dead_gates(c), *out);  // only the live gates, streamed
     }
     task.reset();
-    if (f->stats || f->output.empty()) {
+    if (report) {
+      set_activity("measuring the circuit (--stats)", lower);
       print_report(c, f->json);
       // Where the circuit's function is not the model's sequential rule, say which it is.
       const Model model = load_model(f->model_path);
@@ -133,9 +171,15 @@ Action add_stats_command(CLI::App& app) {
   cmd->add_option("CIRCUIT", f->circuit_path, "circuit file: .json, .aig, .aag, .blif or .bench")
       ->required();
   cmd->add_flag("--json", f->json, "print JSON");
+  add_max_memory_flag(cmd, f->max_memory_mib);
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
-    print_report(load_circuit(f->circuit_path), f->json);
+    check_circuit_file_memory(f->circuit_path, CircuitFileUse::stats, f->max_memory_mib, "stats");
+    circuit_file_activity("reading " + f->circuit_path, f->max_memory_mib);
+    const CompiledCircuit c = load_circuit(f->circuit_path);
+    check_report_memory(c, f->max_memory_mib);
+    circuit_file_activity("measuring " + f->circuit_path, f->max_memory_mib);
+    print_report(c, f->json);
     return 0;
   };
 }
@@ -148,11 +192,15 @@ Action add_convert_command(CLI::App& app) {
       "Convert a circuit file to another format (by extension: .json, .aig, .aag, .blif, .bench)");
   conv->add_option("IN", g->in, "circuit file to read")->required();
   conv->add_option("OUT", g->out, "circuit file to write")->required();
+  add_max_memory_flag(conv, g->max_memory_mib);
   return [conv, g]() -> int {
     if (!conv->parsed()) return -1;
+    check_circuit_file_memory(g->in, CircuitFileUse::read, g->max_memory_mib, "convert");
     OutputFile out(g->out);
-    out.write(circuit_file_text(load_circuit(g->in), g->out));
-    out.commit();
+    circuit_file_activity("reading " + g->in, g->max_memory_mib);
+    const CompiledCircuit c = load_circuit(g->in);
+    circuit_file_activity("writing " + g->out, g->max_memory_mib);
+    write_circuit(c, out);
     return 0;
   };
 }
@@ -203,6 +251,7 @@ Action add_eval_command(CLI::App& app) {
     bool json = false, outputs = false;
     std::uint64_t max_work = kDefaultMaxWork, max_patterns = 100000,
                   max_values = std::uint64_t{1} << 22;
+    std::size_t max_memory_mib = default_max_memory_mib();
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -231,14 +280,19 @@ Action add_eval_command(CLI::App& app) {
   cmd->add_option("--max-values", f->max_values,
                   "--outputs: refuse printing more values than this (patterns × outputs)")
       ->capture_default_str();
+  add_max_memory_flag(cmd, f->max_memory_mib);
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     if (f->device != "cpu" && f->device != "gpu")
       throw InputError("--device", with_suggestion("'" + f->device + "': expected cpu or gpu",
                                                    f->device, {"cpu", "gpu"}));
     f->options.device = f->device == "gpu" ? BulkDevice::gpu : BulkDevice::cpu;
+    check_circuit_file_memory(f->path, CircuitFileUse::eval, f->max_memory_mib, "eval");
+    circuit_file_activity("reading " + f->path, f->max_memory_mib);
     const CompiledCircuit c = load_circuit(f->path);
     check_eval_work(c.circuit, f->options, f->outputs, f->max_work, f->max_patterns, f->max_values);
+    set_activity("evaluating " + f->path,
+                 f->outputs ? "--batch (or --max-patterns, --max-values)" : "--batch");
     if (f->outputs) {
       std::optional<ProgressTask> task;
       task.emplace(progress(), "evaluating " + f->path + " exactly", 0, "");

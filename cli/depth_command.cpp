@@ -11,10 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
 #include "circuits/depth_growth.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
+#include "cli/error_boundary.hpp"
 #include "cli/progress.hpp"
 #include "viz/plot_depth.hpp"
 
@@ -26,6 +28,7 @@ Action add_depth_command(CLI::App& app) {
                 lengths, target = "arith", plot, model;
     bool csv = false, json = false;
     std::size_t max_gates = std::size_t{1} << 26;
+    std::size_t max_memory_mib = default_max_memory_mib();
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -43,6 +46,10 @@ Action add_depth_command(CLI::App& app) {
   cmd->add_flag("--csv", f->csv, "print CSV instead of the table");
   cmd->add_flag("--json", f->json, "print JSON");
   cmd->add_option("--max-gates", f->max_gates, "refuse circuits estimated larger than this")
+      ->capture_default_str();
+  cmd->add_option("--max-memory", f->max_memory_mib,
+                  "MiB: refuse circuits whose estimated peak memory is larger (default: half "
+                  "this machine's memory)")
       ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
@@ -83,9 +90,16 @@ Action add_depth_command(CLI::App& app) {
                 << std::flush;
     std::vector<std::string> skipped;
     std::vector<DepthPoint> points;
+    set_activity("measuring depths for --lengths " +
+                     (f->lengths.empty() ? std::string("(default)") : f->lengths),
+                 "the largest length of --lengths (or --max-memory, now " +
+                     std::to_string(f->max_memory_mib) +
+                     " MiB, to what this machine can give, so that the estimate refuses first)");
     if (!archs.empty())
-      points = measure_depths(archs, lengths, target, f->max_gates, &skipped, print_row, bar);
-    const auto more = measure_subjects(models, lengths, target, f->max_gates, print_row, bar);
+      points = measure_depths(archs, lengths, target, f->max_gates, &skipped, print_row, bar,
+                              f->max_memory_mib);
+    const auto more =
+        measure_subjects(models, lengths, target, f->max_gates, print_row, bar, f->max_memory_mib);
     points.insert(points.end(), more.begin(), more.end());
     for (const auto& why : skipped)
       std::cerr << "rnncc: note: no " << to_string(target) << " circuit for " << why << "\n";

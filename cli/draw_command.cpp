@@ -7,6 +7,7 @@
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/error_boundary.hpp"
 #include "viz/draw_circuit.hpp"
 
 namespace rnncc::cli {
@@ -48,6 +49,10 @@ Action add_draw_command(CLI::App& app) {
   cmd->add_option("--max-gates", f->flags.max_gates,
                   "when compiling a model: refuse circuits estimated larger than this")
       ->capture_default_str();
+  cmd->add_option("--max-memory", f->flags.max_memory_mib,
+                  "MiB: refuse compiles and circuit files whose estimated peak memory is larger "
+                  "(default: half this machine's memory)")
+      ->capture_default_str();
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     DrawOptions o;
@@ -57,10 +62,16 @@ Action add_draw_command(CLI::App& app) {
     if (!f->highlight.empty() && f->highlight != "critical")
       throw InputError("--highlight", "'" + f->highlight + "': expected critical");
     o.highlight_critical = f->highlight == "critical";
+    const bool compiling = f->flags.length > 0 || cmd->count("--length") > 0;
+    if (!compiling)
+      check_circuit_file_memory(f->input, CircuitFileUse::read, f->flags.max_memory_mib, "draw");
     OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
-    CompiledCircuit c = f->flags.length > 0 || cmd->count("--length")
-                            ? compile_from_flags(f->input, f->flags)
-                            : load_circuit(f->input);
+    const std::string memory = "--max-memory (now " + std::to_string(f->flags.max_memory_mib) +
+                               " MiB) to what this machine can give, so that the estimate "
+                               "refuses first";
+    set_activity((compiling ? "compiling " : "reading ") + f->input,
+                 compiling ? "--length/-n (or " + memory + ")" : memory);
+    CompiledCircuit c = compiling ? compile_from_flags(f->input, f->flags) : load_circuit(f->input);
     // The title: the model, n, the scan where the target has one (threshold circuits are
     // constant-depth sums, no scan), and the target when it is not arith.
     if (f->flags.length > 0)
@@ -70,6 +81,7 @@ Action add_draw_command(CLI::App& app) {
           (parse_target(f->flags.target) != CircuitTarget::arithmetic
                ? ", target " + f->flags.target + " (" + f->flags.precision + ")"
                : "");
+    set_activity("drawing " + f->output, "--max-nodes");
     out.write(draw_circuit(c, o));
     out.commit();
     return 0;

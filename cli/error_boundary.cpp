@@ -1,6 +1,11 @@
 #include "cli/error_boundary.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -31,17 +36,78 @@ std::string internal_error(const std::string& what, const std::string& command) 
          " with the command line: " + command + "\n";
 }
 
-// What to lower when memory runs out: the options that size the work, by command.
-const char* kOutOfMemory =
+// The current activity (set_activity): two fixed buffers, the one not shown is written and then
+// published, so that the handlers read a whole record and never allocate (they run when memory
+// has run out).
+struct ActivityRecord {
+  char doing[256] = {};
+  char lower[256] = {};
+};
+ActivityRecord g_activity[2];
+std::atomic<int> g_shown{-1};  // −1: nothing set
+
+void copy_truncated(char (&to)[256], std::string_view from) {
+  const std::size_t n = std::min(from.size(), sizeof to - 1);
+  std::memcpy(to, from.data(), n);
+  to[n] = '\0';
+}
+
+// What to lower when memory runs out and no command said what it was doing.
+const char* kOutOfMemoryGeneric =
     "rnncc: error: out of memory: the work asked for does not fit in this machine's memory; "
     "lower --length (or --lengths, --batch, --exhaustive, --max-steps, --generate) or the limit "
-    "that admitted it (--max-gates, --max-states, --max-patterns)\n";
+    "that admitted it (--max-gates, --max-states, --max-patterns, --max-memory)\n";
+
+// Writes the out-of-memory diagnostic with write(2) calls only: no allocation.
+void write_out_of_memory(int fd) {
+  auto put = [fd](const char* s) {
+    std::size_t n = std::strlen(s);
+    while (n > 0) {
+      const ssize_t k = ::write(fd, s, n);
+      if (k <= 0) return;
+      s += k;
+      n -= static_cast<std::size_t>(k);
+    }
+  };
+  const int shown = g_shown.load();
+  if (shown < 0) {
+    put(kOutOfMemoryGeneric);
+    return;
+  }
+  const ActivityRecord& a = g_activity[shown];
+  put("rnncc: error: out of memory while ");
+  put(a.doing);
+  if (a.lower[0] != '\0') {
+    put("; lower ");
+    put(a.lower);
+  }
+  put("\n");
+}
 
 std::string g_command;  // for the terminate handler
 
+bool is_out_of_memory(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return true;
+  } catch (const std::length_error&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 [[noreturn]] void terminate_handler() {
+  remove_pending_outputs();  // no half-written output survives this exit either
+  const std::exception_ptr e = std::current_exception();
+  if (e && is_out_of_memory(e)) {  // thrown where it could not unwind (a noexcept destructor)
+    std::cerr.flush();
+    write_out_of_memory(2);
+    std::_Exit(3);
+  }
   std::string what = "std::terminate was called";
-  if (std::exception_ptr e = std::current_exception()) {
+  if (e) {
     try {
       std::rethrow_exception(e);
     } catch (const std::exception& x) {
@@ -50,7 +116,6 @@ std::string g_command;  // for the terminate handler
       what = "an exception of unknown type escaped a thread or a noexcept function";
     }
   }
-  remove_pending_outputs();  // no half-written output survives this exit either
   std::cerr << internal_error(what, g_command) << std::flush;
   std::_Exit(3);
 }
@@ -65,6 +130,41 @@ std::string command_line(int argc, const char* const* argv) {
   }
   return out.empty() ? "rnncc" : out;
 }
+
+void set_activity(std::string_view doing, std::string_view lower) {
+  const int next = g_shown.load() == 0 ? 1 : 0;
+  copy_truncated(g_activity[next].doing, doing);
+  copy_truncated(g_activity[next].lower, lower);
+  g_shown.store(next);
+}
+
+void clear_activity() {
+  g_shown.store(-1);
+}
+
+std::string out_of_memory_message() {
+  const int shown = g_shown.load();
+  if (shown < 0) return kOutOfMemoryGeneric;
+  const ActivityRecord& a = g_activity[shown];
+  std::string out = std::string("rnncc: error: out of memory while ") + a.doing;
+  if (a.lower[0] != '\0') out += std::string("; lower ") + a.lower;
+  return out + "\n";
+}
+
+namespace {
+// The memory is back once the stack unwound to here; the temporary outputs went with it (their
+// destructors), and remove_pending_outputs() catches any that a failed destructor left.
+int report_out_of_memory(std::ostream& err) {
+  remove_pending_outputs();
+  err.flush();
+  if (&err == &std::cerr) {
+    write_out_of_memory(2);  // without allocating, in case memory is still short
+  } else {
+    err << out_of_memory_message();
+  }
+  return 3;
+}
+}  // namespace
 
 int run_guarded(const std::function<int()>& body, int argc, const char* const* argv,
                 std::ostream& err) {
@@ -82,11 +182,9 @@ int run_guarded(const std::function<int()>& body, int argc, const char* const* a
     err << "rnncc: error: the input is not valid JSON: " << e.what() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    err << kOutOfMemory;
-    return 2;
+    return report_out_of_memory(err);
   } catch (const std::length_error&) {  // a size beyond what a container can hold
-    err << kOutOfMemory;
-    return 2;
+    return report_out_of_memory(err);
   } catch (const std::filesystem::filesystem_error& e) {
     std::string where = e.path1().string();
     if (!e.path2().empty()) where += " → " + e.path2().string();

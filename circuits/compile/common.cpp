@@ -94,19 +94,15 @@ void Budget::check(std::size_t estimate, const std::string& detail) const {
                                         " (raise --max-gates to build it anyway)");
 }
 
-void Budget::check_memory(std::size_t gates, std::size_t bytes_per_gate,
-                          const std::string& compiler) const {
-  const std::size_t mib = std::size_t{1} << 20;
-  // Saturating: gates × bytes could overflow only far past any limit.
-  const std::size_t bytes = gates > SIZE_MAX / bytes_per_gate ? SIZE_MAX : gates * bytes_per_gate;
-  const std::size_t need = bytes / mib + (bytes % mib != 0);
-  if (need > max_memory_mib)
-    throw InputError("--max-memory",
-                     "compiling would take about " + std::to_string(need) + " MiB (" +
-                         std::to_string(gates) + " gates × " + std::to_string(bytes_per_gate) +
-                         " bytes a gate, measured for " + compiler + "), more than the limit of " +
-                         std::to_string(max_memory_mib) +
-                         " MiB (raise --max-memory to build it anyway)");
+void Budget::check_memory(std::size_t gates, std::size_t bytes_a_gate,
+                          const std::string& measured_for) const {
+  // Saturating: gates × bytes could overflow only far past any limit (check_memory then says
+  // "more than 2^64 bytes").
+  const std::uint64_t g = gates, b = bytes_a_gate;
+  const std::uint64_t bytes = b != 0 && g > UINT64_MAX / b ? UINT64_MAX : g * b;
+  rnncc::check_memory("--max-memory", bytes, max_memory_mib, "compiling would take",
+                      std::to_string(gates) + " gates × " + std::to_string(bytes_a_gate) +
+                          " bytes a gate, measured for " + measured_for);
 }
 
 void check_length(std::size_t n) {

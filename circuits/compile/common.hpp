@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "algebra/fixed_point.hpp"
+#include "algebra/memory.hpp"
 #include "circuits/circuit.hpp"
 #include "circuits/compile/prefix.hpp"
 #include "rnn/alphabet.hpp"
@@ -92,20 +93,21 @@ struct Precision {
 std::string to_string(const Precision& p);  // "exact", "log:C" or "fixed:I.F"
 
 // Compilers estimate their size before building anything and refuse larger circuits with an
-// InputError on "--max-gates". One default for every compiler (and `rnncc compile`): 2^28 gates,
-// about 8 GiB of builder memory at its peak. `rnncc depth` passes a lower limit of its own.
+// InputError on "--max-gates". One default for every compiler (and `rnncc compile`): 2^28 gates.
+// `rnncc depth` passes a lower limit of its own.
 inline constexpr std::size_t kDefaultMaxGates = std::size_t{1} << 28;
-// The memory limit (--max-memory, in MiB): compilers whose gates are large (threshold gates with
-// hundreds of operands) also estimate their peak memory, gates × measured bytes a gate, and
-// refuse above it before building (docs/depth.md, "Memory of the threshold routes").
-inline constexpr std::size_t kDefaultMaxMemoryMiB = 8192;
+// The memory limit (--max-memory, in MiB; default: half the machine's memory,
+// algebra/memory.hpp). compile_model estimates the peak memory of every route before it builds
+// (target.hpp, estimate_compile_memory); compilers whose gates are large (threshold gates with
+// hundreds of operands) also check gates × the bytes a gate they measured (check_memory).
 struct Budget {
   std::size_t max_gates = kDefaultMaxGates;
-  std::size_t max_memory_mib = kDefaultMaxMemoryMiB;
-  // Throws InputError("--max-memory", "compiling would take about X MiB (G gates × B bytes a
-  // gate, measured for `compiler`), more than the limit of M MiB (raise --max-memory …)").
-  void check_memory(std::size_t gates, std::size_t bytes_per_gate,
-                    const std::string& compiler) const;
+  std::size_t max_memory_mib = default_max_memory_mib();
+  // rnncc::check_memory("--max-memory", gates × bytes_a_gate, max_memory_mib, …): "compiling
+  // would take about X MiB (G gates × B bytes a gate, measured for `measured_for`), more than
+  // the limit of M MiB (raise --max-memory to run it anyway)".
+  void check_memory(std::size_t gates, std::size_t bytes_a_gate,
+                    const std::string& measured_for) const;
   // Throws InputError("--max-gates", "the circuit would have about E gates[ (detail)], more than
   // the limit of M (raise --max-gates to build it anyway)") when estimate > max_gates.
   void check(std::size_t estimate, const std::string& detail = {}) const;

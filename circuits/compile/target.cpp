@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <variant>
 
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/precision.hpp"
 #include "algebra/suggest.hpp"
 #include "circuits/compile/attention.hpp"
@@ -127,6 +130,38 @@ const char* route_name(Route r) {
       return "compile_diagonal_threshold";
   }
   return "?";
+}
+
+// Peak memory of `rnncc compile -o` over the arena of the circuit it builds (the compiler's
+// own tables, the builder's hash chains and growth, the dead-gate sweep's copy, the streamed
+// write): peak RSS less the process's own, divided by the built circuit's arena bytes, measured
+// per route over a range of n (bench/compile_memory.sh; docs/reliability.md, "Memory
+// estimates") and rounded up over the models measured; the comments give estimate / measured
+// with the factor.
+double route_peak_factor(Route r) {
+  switch (r) {
+    case Route::lrnn:
+      return 3.4;  // s5 arith 1.9–2.0, dplr_d3 1.3, rwkv7 1.2–1.4, gated_deltanet 1.3
+    case Route::nonlinear_sequential:
+      return 4;  // relu_counter 1.4
+    case Route::attention_arith:
+      return 4;  // attention_most_recent_a 1.4–1.5
+    case Route::finite_state:
+      return 5;  // s5_word_problem 1.3
+    case Route::lrnn_boolean:
+      return 4;  // mamba_diagonal log:1
+    case Route::nonlinear_composed:
+      return 4;  // (not estimated: the state exploration dominates)
+    case Route::unique_hard_lowered:
+      return 9;  // attention_most_recent_a 1.2
+    case Route::time_invariant:
+      return 4;  // (not estimated: the convolution form dominates)
+    case Route::unique_hard_threshold:
+      return 4;  // attention_most_recent_a 1.6–1.8
+    case Route::diagonal_threshold:
+      return 4;  // (estimated from its gate estimate instead)
+  }
+  return 4;
 }
 
 bool all_lrnn(const Model& m, std::size_t upto) {
@@ -303,8 +338,12 @@ std::string compiler_name(const Model& model, const TargetOptions& options) {
   return route_name(choose(model, options));
 }
 
-CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& o) {
-  const Route route = choose(model, o);
+namespace {
+
+// The compiler of `route`, called without the memory estimate (compile_model's body; the probes
+// of estimate_compile_memory).
+CompiledCircuit compile_route(Route route, const Model& model, std::size_t n,
+                              const TargetOptions& o) {
   check_inputs(model, n, o);
   switch (route) {
     case Route::lrnn:
@@ -342,6 +381,151 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
       return compile_diagonal_threshold(model, n, threshold_options(o));
   }
   throw std::logic_error("compile_model: unhandled route");
+}
+
+}  // namespace
+
+// The bytes used, not the capacity: the builder reserves from the gate estimate, and what it
+// never touches is not resident.
+std::uint64_t compiled_arena_bytes(const CompiledCircuit& cc) {
+  const Circuit& c = cc.circuit;
+  std::uint64_t bytes = c.size() * sizeof(Gate) + cc.regions.size() * sizeof(Region) +
+                        (c.inputs().size() + c.outputs().size()) * sizeof(GateId);
+  for (GateId id = 0; id < c.size(); ++id) {
+    const GateKind k = c.kind(id);
+    if (k == GateKind::constant)
+      bytes += sizeof(Rational);
+    else if (k != GateKind::input)
+      bytes += c.operands(id).size() * sizeof(GateId) * (k == GateKind::thr ? 2 : 1) +
+               (k == GateKind::thr ? sizeof(std::int32_t) : 0);
+  }
+  for (const auto* names : {&c.input_names(), &c.output_names()})
+    for (const auto& s : *names) bytes += sizeof(std::string) + (s.size() > 15 ? s.size() + 1 : 0);
+  return bytes;
+}
+
+namespace {
+
+std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+// Above this many gates (gate estimate × kCertainBytesPerGate) the estimate builds probes; below,
+// the gate estimate bounds the memory well within any limit and nothing is built twice.
+constexpr std::uint64_t kCertainBytesPerGate = 256;
+
+}  // namespace
+
+CompileMemoryEstimate estimate_compile_memory(const Model& model, std::size_t n,
+                                              const TargetOptions& options) {
+  const Route route = choose(model, options);
+  CompileMemoryEstimate e;
+  e.compiler = route_name(route);
+  // The diagonal threshold route's gates are large and its gate estimate close (1–3× the
+  // built size): gates × the bytes a gate it measured (iterated_multiplication.hpp).
+  if (route == Route::diagonal_threshold) {
+    const std::size_t g = estimate_diagonal_threshold_gates(model, n, threshold_options(options));
+    e.bytes = e.arena_bytes = saturating_product(g, kDiagonalThresholdBytesPerGate);
+    e.detail = std::to_string(g) + " gates × " + std::to_string(kDiagonalThresholdBytesPerGate) +
+               " bytes a gate, measured for " + e.compiler;
+    return e;
+  }
+  // Two routes whose memory is not their circuit's: the time-invariant threshold route's
+  // convolution form (peak RSS 82 MiB at n = 8000 for s4_decay, whose circuit takes 1 MiB; it
+  // grows as about n^1.9) and the composed nonlinear route's state exploration (bounded by
+  // --max-states). Not estimated (bytes = 0); docs/reliability.md, "Memory estimates".
+  if (route == Route::time_invariant || route == Route::nonlinear_composed) return e;
+  // The probes: the circuits of the same route for n_b = min(kProbeLength, n/4) and n_a = n_b/4,
+  // n_b lowered while the route's gate estimate passes 2^22 (so a probe stays small).
+  std::size_t nb = std::min(kProbeLength, n / 4);
+  for (; nb >= 32; nb /= 2) {
+    std::optional<std::size_t> g;
+    try {
+      g = estimate_model_gates(model, nb, options);
+    } catch (const InputError&) {
+      return e;  // the compile itself will say why
+    }
+    if (!g || *g <= (std::size_t{1} << 22)) break;
+  }
+  if (nb < 32) return e;  // n is short: the compilers' own budgets bound it
+  const std::size_t na = nb / 4;
+  double a = 0, b = 0;
+  try {
+    a = static_cast<double>(compiled_arena_bytes(compile_route(route, model, na, options)));
+    b = static_cast<double>(compiled_arena_bytes(compile_route(route, model, nb, options)));
+  } catch (const InputError&) {
+    return e;  // a probe refused (states, gates): the compile will refuse with its own words
+  }
+  // Growth as a power of n between the probes, at least linear (every circuit has n·|Σ| inputs)
+  // and at most n^4 (the fastest route measured, diagonal threshold, grows as about n^3.5).
+  const double alpha = std::clamp(
+      std::log(b / a) / std::log(static_cast<double>(nb) / static_cast<double>(na)), 1.0, 4.0);
+  const double arena = b * std::pow(static_cast<double>(n) / static_cast<double>(nb), alpha);
+  const double factor = route_peak_factor(route);
+  const double peak = arena * factor;
+  constexpr double kMax = 1.8e19;  // beyond 2^64: saturate
+  e.arena_bytes = arena >= kMax ? UINT64_MAX : static_cast<std::uint64_t>(arena);
+  e.bytes = peak >= kMax ? UINT64_MAX : static_cast<std::uint64_t>(peak);
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "the circuits for n = %zu and %zu grow as n^%.2f: %.1f MiB of gates at n = %zu, "
+                "× %.1f for the build and the write",
+                na, nb, alpha, arena / 1048576.0, n, factor);
+  e.detail = std::string(text) + ", measured for " + e.compiler;
+  return e;
+}
+
+std::uint64_t estimate_report_memory(const CompiledCircuit& cc, std::string* detail) {
+  // The class as report_circuit decides it: the AIG count strashes boolean circuits, after
+  // lowering every thr/maj gate (lower_threshold_gates) in threshold circuits.
+  bool boolean = true, threshold = false;
+  const Circuit& c = cc.circuit;
+  for (GateId g = 0; g < c.size() && boolean; ++g) {
+    const GateKind k = c.kind(g);
+    const GateFamily f = info(k).family;
+    if (k == GateKind::constant)
+      boolean = c.constant(g) == 0 || c.constant(g) == 1;
+    else if (f == GateFamily::threshold)
+      threshold = true;
+    else if (k != GateKind::input && f != GateFamily::boolean)
+      boolean = false;
+  }
+  // Peak RSS of `rnncc compile … --json` (less the process's own) over the arena, measured on
+  // s5_word_problem (boolean, n = 20000: 10.8), dplr_d3 (arith, n = 32000: 1.7),
+  // mamba_selective (threshold log:1, n = 16 and 24: 20.6, 14.3) and attention_most_recent_a
+  // (threshold log:1, n = 400: 46), rounded up (docs/reliability.md, "Memory estimates").
+  const std::uint64_t factor = !boolean ? 3 : threshold ? 48 : 12;
+  const std::uint64_t arena = compiled_arena_bytes(cc);
+  if (detail) {
+    char text[120];
+    std::snprintf(text, sizeof text, "%.1f MiB of gates × %llu, measured for %s circuits",
+                  static_cast<double>(arena) / 1048576.0, static_cast<unsigned long long>(factor),
+                  !boolean    ? "arithmetic"
+                  : threshold ? "threshold"
+                              : "boolean");
+    *detail = text;
+  }
+  return saturating_product(arena, factor);
+}
+
+CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& o) {
+  const Route route = choose(model, o);
+  check_inputs(model, n, o);
+  // Peak memory before building: the gate estimate × kCertainBytesPerGate where that is within
+  // the limit, else the probes' extrapolation (estimate_compile_memory). The diagonal threshold
+  // compiler checks its own (gates × kDiagonalThresholdBytesPerGate), from the estimate it makes;
+  // two routes are not estimated (estimate_compile_memory).
+  if (route != Route::diagonal_threshold && route != Route::time_invariant &&
+      route != Route::nonlinear_composed) {
+    const std::optional<std::size_t> gates = estimate_model_gates(model, n, o);
+    const std::uint64_t limit = saturating_product(o.compile.budget.max_memory_mib, 1u << 20);
+    if (!gates || saturating_product(*gates, kCertainBytesPerGate) > limit) {
+      const CompileMemoryEstimate e = estimate_compile_memory(model, n, o);
+      check_memory("--max-memory", e.bytes, o.compile.budget.max_memory_mib, "compiling would take",
+                   e.detail);
+    }
+  }
+  return compile_route(route, model, n, o);
 }
 
 const char* circuit_function_note(const Model& model, const TargetOptions& options) {

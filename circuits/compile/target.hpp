@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -59,8 +60,8 @@ struct TargetText {
   std::string scan = "brent-kung", outputs = "last", structure = "auto";
   std::string rounding = "nearest-even", overflow = "saturate";
   std::size_t max_gates = std::size_t{1} << 28;
-  std::size_t max_memory_mib = kDefaultMaxMemoryMiB;  // Budget::check_memory
-  std::size_t max_states = 4096;                      // the finite-state route of nonlinear models
+  std::size_t max_memory_mib = default_max_memory_mib();  // Budget::check_memory
+  std::size_t max_states = 4096;  // the finite-state route of nonlinear models
   std::optional<unsigned> int_bits;
 };
 
@@ -93,6 +94,39 @@ std::optional<std::size_t> threshold_depth_reached(const Model& model, const Tar
 // `rnncc compile` and `rnncc depth` (nullopt where threshold_depth_bound is).
 std::optional<std::string> threshold_depth_text(const Model& model, std::size_t n,
                                                 const TargetOptions& options, std::size_t max_n);
+
+// The peak memory of compiling (and writing, `rnncc compile -o`) the circuit of `model` for
+// length n, estimated before building it: the circuits of the same route for two short lengths
+// n_a = n_b/4 and n_b ≤ min(kProbeLength, n/4) are built, their arena bytes extrapolated to n as
+// a power of n (exponent between 1 and 4, from the two probes), and multiplied by the peak over
+// arena measured for the route (docs/reliability.md, "Memory estimates", states how close this
+// came to measured peak RSS). The gate estimates cannot serve: they bound the gates before
+// sharing and folding, up to 100× the built circuit. The diagonal threshold route, whose gate
+// estimate is close, is estimated as gates × kDiagonalThresholdBytesPerGate instead. bytes = 0
+// where n is too short to probe (n_b < 32): the compilers' own gate budgets bound those; and for
+// the time-invariant threshold and composed nonlinear routes, whose memory is not their
+// circuit's (a convolution form growing as about n^1.9; a state exploration bounded by
+// --max-states): not estimated.
+// compile_model checks bytes against options.compile.budget.max_memory_mib ("--max-memory")
+// whenever the gate estimate × 256 bytes does not already fit the limit.
+inline constexpr std::size_t kProbeLength = 1024;
+struct CompileMemoryEstimate {
+  std::uint64_t bytes = 0;        // the peak estimate (saturates at 2^64 − 1)
+  std::uint64_t arena_bytes = 0;  // the circuit's arena at n, extrapolated
+  std::string compiler;           // the route
+  std::string detail;             // how: for the refusal
+};
+CompileMemoryEstimate estimate_compile_memory(const Model& model, std::size_t n,
+                                              const TargetOptions& options);
+
+// Bytes a compiled circuit's arena uses (8 a gate, 4 an operand, a thr gate's weights and
+// threshold, constants, id lists, names and regions): what the memory estimates extrapolate.
+std::uint64_t compiled_arena_bytes(const CompiledCircuit& cc);
+
+// The peak memory of report_circuit(cc) (circuits/report.hpp; `rnncc compile --stats`, the
+// default without -o): the arena × the factor measured for the circuit's class (its AIG count
+// lowers and strashes boolean and threshold circuits). `detail` (optional) says how.
+std::uint64_t estimate_report_memory(const CompiledCircuit& cc, std::string* detail = nullptr);
 
 // An upper bound on the gates compile_model creates, computed without building the circuit
 // (for --max-gates checks over many lengths). nullopt where the compiler has no estimate short

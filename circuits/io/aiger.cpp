@@ -274,7 +274,7 @@ std::size_t and_count(const Circuit& c) {
   return n;
 }
 
-std::string write_aiger(const Circuit& c, AigerFormat format) {
+void write_aiger(const Circuit& c, AigerFormat format, TextSink& out) {
   // Every AND node as it comes (constants folded, nothing shared: strash in
   // circuits/passes/strash.hpp is the hashed form), numbered in the order it was made.
   const Circuit aig = lower_to_aig(c);
@@ -303,23 +303,23 @@ std::string write_aiger(const Circuit& c, AigerFormat format) {
     }
   }
   const std::uint64_t A = ands.size(), M = I + A, O = aig.outputs().size();
-  std::string out = (format == AigerFormat::ascii ? "aag " : "aig ") + std::to_string(M) + " " +
-                    std::to_string(I) + " 0 " + std::to_string(O) + " " + std::to_string(A) + "\n";
+  out << (format == AigerFormat::ascii ? "aag " : "aig ") << M << ' ' << I << " 0 " << O << ' ' << A
+      << '\n';
   if (format == AigerFormat::ascii)
-    for (std::uint64_t i = 1; i <= I; ++i) out += std::to_string(2 * i) + "\n";
-  for (GateId o : aig.outputs()) out += std::to_string(lit[o]) + "\n";
+    for (std::uint64_t i = 1; i <= I; ++i) out << 2 * i << '\n';
+  for (GateId o : aig.outputs()) out << lit[o] << '\n';
   for (std::uint64_t a = 0; a < A; ++a) {
     const std::uint64_t lhs = 2 * (I + a + 1);
     const auto [r0, r1] = ands[a];
     if (format == AigerFormat::ascii) {
-      out += std::to_string(lhs) + " " + std::to_string(r0) + " " + std::to_string(r1) + "\n";
+      out << lhs << ' ' << r0 << ' ' << r1 << '\n';
     } else {
       for (std::uint64_t d : {lhs - r0, r0 - r1}) {
         while (d & ~std::uint64_t{0x7F}) {
-          out += static_cast<char>((d & 0x7F) | 0x80);
+          out << static_cast<char>((d & 0x7F) | 0x80);
           d >>= 7;
         }
-        out += static_cast<char>(d);
+        out << static_cast<char>(d);
       }
     }
   }
@@ -327,11 +327,16 @@ std::string write_aiger(const Circuit& c, AigerFormat format) {
   netlist_io::SignalNames names;
   const netlist_io::PortNames p = netlist_io::port_names(aig, names);
   for (std::size_t i = 0; i < p.input_names.size(); ++i)
-    out += "i" + std::to_string(i) + " " + p.input_names[i] + "\n";
+    out << 'i' << i << ' ' << p.input_names[i] << '\n';
   for (std::size_t o = 0; o < p.output_names.size(); ++o)
-    out += "o" + std::to_string(o) + " " + p.output_names[o] + "\n";
-  out += "c\nwritten by rnncc\n";
-  return out;
+    out << 'o' << o << ' ' << p.output_names[o] << '\n';
+  out << "c\nwritten by rnncc\n";
+}
+
+std::string write_aiger(const Circuit& c, AigerFormat format) {
+  TextSink out;
+  write_aiger(c, format, out);
+  return out.take();
 }
 
 }  // namespace rnncc

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "circuits/circuit.hpp"
+#include "circuits/io/text_sink.hpp"
 
 namespace rnncc {
 
@@ -34,6 +35,8 @@ Circuit parse_aiger(std::string_view bytes, const std::string& source);
 Circuit load_aiger(const std::string& path);
 
 enum class AigerFormat { ascii, binary };
+// The file into `out` as a stream (circuits/io/text_sink.hpp); the string form collects it.
+void write_aiger(const Circuit& c, AigerFormat format, TextSink& out);
 std::string write_aiger(const Circuit& c, AigerFormat format);
 
 // AND depth: inputs and constants 0, `and` 1 + max, `not` + 0 (ABC's "lev").

@@ -238,63 +238,62 @@ Circuit load_blif(const std::string& path) {
 // Writing BLIF.
 namespace {
 
-void append_list(std::string& out, std::string_view directive,
-                 const std::vector<std::string>& names) {
-  out += directive;
+void append_list(TextSink& out, std::string_view directive, const std::vector<std::string>& names) {
+  out << directive;
   std::size_t width = directive.size();
   for (const std::string& n : names) {
     if (width + 1 + n.size() > 100) {
-      out += " \\\n";
+      out << " \\\n";
       width = 0;
     }
-    out += ' ';
-    out += n;
+    out << ' ' << n;
     width += 1 + n.size();
   }
-  out += '\n';
+  out << '\n';
 }
 
 }  // namespace
 
-std::string write_blif(const Circuit& c, std::string_view model) {
+void write_blif(const Circuit& c, std::string_view model, TextSink& out) {
   netlist_io::SignalNames names;
   netlist_io::NetlistView v = netlist_io::prepare(c, "blif", "BLIF", names);
   const Circuit& d = v.circuit;
   const auto& nm = v.gate_names;
-  std::string out = "# written by rnncc (BLIF, combinational)\n.model " +
-                    netlist_io::SignalNames().sanitize(model) + "\n";
+  out << "# written by rnncc (BLIF, combinational)\n.model "
+      << netlist_io::SignalNames().sanitize(model) << '\n';
   std::vector<std::string> ins;
   for (GateId i : d.inputs()) ins.push_back(nm[i]);
   append_list(out, ".inputs", ins);
   append_list(out, ".outputs", v.output_names);
   auto names_line = [&](std::span<const std::string> fanins, const std::string& output) {
-    out += ".names";
-    for (const std::string& f : fanins) out += ' ' + f;
-    out += ' ' + output + '\n';
+    out << ".names";
+    for (const std::string& f : fanins) out << ' ' << f;
+    out << ' ' << output << '\n';
   };
+  std::vector<std::string> fanins;
   for (GateId id = 0; id < d.size(); ++id) {
     switch (d.kind(id)) {
       case GateKind::input:
         break;
       case GateKind::constant:
-        out += ".names " + nm[id] + (d.constant(id) == 1 ? "\n1\n" : "\n");
+        out << ".names " << nm[id] << (d.constant(id) == 1 ? "\n1\n" : "\n");
         break;
       case GateKind::not_:
-        out += ".names " + nm[d.operands(id)[0]] + ' ' + nm[id] + "\n0 1\n";
+        out << ".names " << nm[d.operands(id)[0]] << ' ' << nm[id] << "\n0 1\n";
         break;
       case GateKind::and_:
       case GateKind::or_: {
         const std::vector<GateId> ops = netlist_io::distinct_operands(d, id);
-        std::vector<std::string> fanins;
+        fanins.clear();
         for (GateId o : ops) fanins.push_back(nm[o]);
         names_line(fanins, nm[id]);
         if (d.kind(id) == GateKind::and_) {
-          out += std::string(ops.size(), '1') + " 1\n";
+          out << std::string(ops.size(), '1') << " 1\n";
         } else {
           for (std::size_t i = 0; i < ops.size(); ++i) {
             std::string row(ops.size(), '-');
             row[i] = '1';
-            out += row + " 1\n";
+            out << row << " 1\n";
           }
         }
         break;
@@ -304,18 +303,18 @@ std::string write_blif(const Circuit& c, std::string_view model) {
         std::vector<std::string> level;
         for (GateId o : netlist_io::distinct_operands(d, id)) level.push_back(nm[o]);
         if (level.empty()) {
-          out += ".names " + nm[id] + "\n";
+          out << ".names " << nm[id] << '\n';
           break;
         }
         if (level.size() == 1) {
-          out += ".names " + level[0] + ' ' + nm[id] + "\n1 1\n";
+          out << ".names " << level[0] << ' ' << nm[id] << "\n1 1\n";
           break;
         }
         netlist_io::xor_tree(std::move(level), nm[id], names,
                              [&](const std::string& x, const std::string& l, const std::string& r) {
                                const std::string pair[] = {l, r};
                                names_line(pair, x);
-                               out += "01 1\n10 1\n";
+                               out << "01 1\n10 1\n";
                              });
         break;
       }
@@ -323,9 +322,14 @@ std::string write_blif(const Circuit& c, std::string_view model) {
         break;  // prepare() refused everything else; maj/thr were lowered
     }
   }
-  for (const auto& [name, g] : v.buffers) out += ".names " + nm[g] + ' ' + name + "\n1 1\n";
-  out += ".end\n";
-  return out;
+  for (const auto& [name, g] : v.buffers) out << ".names " << nm[g] << ' ' << name << "\n1 1\n";
+  out << ".end\n";
+}
+
+std::string write_blif(const Circuit& c, std::string_view model) {
+  TextSink out;
+  write_blif(c, model, out);
+  return out.take();
 }
 
 }  // namespace rnncc

@@ -37,6 +37,7 @@
 #include <string_view>
 
 #include "circuits/circuit.hpp"
+#include "circuits/io/text_sink.hpp"
 
 namespace rnncc {
 
@@ -46,6 +47,8 @@ Circuit load_blif(const std::string& path);
 // `model` names the .model (spelled by netlist_io::encode_name, as every signal name is). Throws
 // InputError("blif", …) naming the first gate that is not boolean (arithmetic or test gates,
 // constants other than 0 and 1).
+// The file into `out` as a stream (circuits/io/text_sink.hpp); the string form collects it.
+void write_blif(const Circuit& c, std::string_view model, TextSink& out);
 std::string write_blif(const Circuit& c, std::string_view model = "rnncc");
 
 }  // namespace rnncc

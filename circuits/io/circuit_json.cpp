@@ -1,13 +1,17 @@
 #include "circuits/io/circuit_json.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
+#include "circuits/io/json_output.hpp"
 #include "circuits/io/output_file.hpp"
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
@@ -249,17 +253,96 @@ CompiledCircuit load_circuit(const std::string& path) {
   return circuit_from_json(read_text_file(path, "circuit file"), path);
 }
 
-std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path) {
+namespace {
+
+// A JSON string member's value, as json_text writes it (json_string), without the allocation in
+// the common case of a printable ASCII name.
+void put_string(TextSink& out, std::string_view s) {
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
+      out << json_string(s);
+      return;
+    }
+  }
+  out << '"' << s << '"';
+}
+
+template <class Range>
+void put_numbers(TextSink& out, const Range& values) {
+  out << '[';
+  bool first = true;
+  for (const auto v : values) {
+    if (!first) out << ',';
+    first = false;
+    out << v;
+  }
+  out << ']';
+}
+
+}  // namespace
+
+void write_circuit_json(const CompiledCircuit& cc, TextSink& out) {
+  // The members in circuit_to_json's order, written as nlohmann's dump(-1) writes them.
   const Circuit& c = cc.circuit;
-  std::string text;
+  out << "{\"format\":\"rnncc-circuit/1\",\"gates\":[";
+  for (GateId id = 0; id < c.size(); ++id) {
+    if (id != 0) out << ',';
+    out << "{\"op\":";
+    put_string(out, name(c.kind(id)));
+    switch (c.kind(id)) {
+      case GateKind::input:
+        out << ",\"name\":";
+        put_string(out, c.input_names()[c.input_index(id)]);
+        break;
+      case GateKind::constant:
+        out << ",\"value\":";
+        put_string(out, to_string(c.constant(id)));
+        break;
+      default:
+        out << ",\"in\":";
+        put_numbers(out, c.operands(id));
+        if (c.kind(id) == GateKind::thr) {
+          out << ",\"weights\":";
+          put_numbers(out, c.weights(id));
+          out << ",\"threshold\":" << c.threshold(id);
+        }
+    }
+    out << '}';
+  }
+  out << "],\"outputs\":[";
+  for (std::size_t i = 0; i < c.outputs().size(); ++i) {
+    out << (i ? ",{\"gate\":" : "{\"gate\":") << c.outputs()[i];
+    if (i < c.output_names().size()) {
+      out << ",\"name\":";
+      put_string(out, c.output_names()[i]);
+    }
+    out << '}';
+  }
+  out << ']';
+  if (!cc.regions.empty()) {
+    out << ",\"regions\":[";
+    for (std::size_t i = 0; i < cc.regions.size(); ++i) {
+      const Region& r = cc.regions[i];
+      out << (i ? ",{\"kind\":" : "{\"kind\":");
+      put_string(out, to_string(r.kind));
+      out << ",\"first_gate\":" << r.first_gate << ",\"layer\":" << r.layer
+          << ",\"level\":" << r.level << ",\"target\":" << r.target << ",\"source\":" << r.source
+          << '}';
+    }
+    out << ']';
+  }
+  out << "}\n";
+}
+
+void write_circuit_file(const CompiledCircuit& cc, const std::string& path, TextSink& out) {
+  const Circuit& c = cc.circuit;
   if (path.ends_with(".aig") || path.ends_with(".aag") || path.ends_with(".blif") ||
       path.ends_with(".bench"))
     reject_arithmetic_netlist(c, path);
   try {
     if (path.ends_with(".json")) {
-      // Names are bytes from the input files: never abort on one that is not UTF-8.
-      text =
-          circuit_to_json(cc).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      write_circuit_json(cc, out);
     } else if (path.ends_with(".aig") || path.ends_with(".aag")) {
       const AigerFormat f = path.ends_with(".aag") ? AigerFormat::ascii : AigerFormat::binary;
       bool threshold = false;
@@ -267,15 +350,16 @@ std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path
         threshold = c.kind(id) == GateKind::maj || c.kind(id) == GateKind::thr;
       // Netlists hold what an output reads: dead gates are swept before writing (also those
       // the threshold lowering leaves), so ABC and Yosys count what rnncc's live_size counts.
-      text = write_aiger(sweep_dead_gates(threshold ? lower_threshold_gates(c) : c), f);
+      write_aiger(sweep_dead_gates(threshold ? lower_threshold_gates(c) : c), f, out);
     } else if (path.ends_with(".blif")) {
-      text = write_blif(sweep_dead_gates(c), std::filesystem::path(path).stem().string());
+      write_blif(sweep_dead_gates(c), std::filesystem::path(path).stem().string(), out);
     } else if (path.ends_with(".bench")) {
-      text = write_bench(sweep_dead_gates(c));
+      write_bench(sweep_dead_gates(c), out);
     } else {
       throw InputError(path,
                        "expected an output file ending in .json, .aig, .aag, .blif or .bench");
     }
+    out.flush();
   } catch (const InputError& e) {
     if (e.where() == path) throw;
     // The writers name their format ("blif: gate 3 is add: …"); name the file instead.
@@ -284,11 +368,73 @@ std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path
       what = what.substr(e.where().size() + 2);
     throw InputError(path, what);
   }
-  return text;
+}
+
+namespace {
+
+struct FileMemoryFactor {
+  const char* format;
+  std::uint64_t read, stats, eval;  // peak RSS per byte of file
+};
+
+// Peak RSS (less the process's own) per byte of file, measured with /usr/bin/time -f %M on the
+// s5_word_problem boolean circuits for n = 5000 and 20000 (12.6 and 52.3 MB of JSON; 1.4 and
+// 5.7 MB of binary AIGER; 32.7 MB of ASCII AIGER, 55.7 MB of BLIF, 46.9 MB of .bench) and the
+// dplr_d3 arithmetic circuit for n = 32000 (69.9 MB of JSON), rounded up
+// (docs/reliability.md, "Memory estimates").
+FileMemoryFactor file_memory_factor(const std::string& path) {
+  if (path.ends_with(".aig")) return {"binary AIGER", 24, 64, 72};
+  if (path.ends_with(".aag")) return {"ASCII AIGER", 6, 11, 13};
+  if (path.ends_with(".blif")) return {"BLIF", 8, 8, 8};
+  if (path.ends_with(".bench")) return {"ISCAS .bench", 8, 8, 8};
+  return {"circuit JSON", 16, 16, 16};
+}
+
+}  // namespace
+
+std::uint64_t estimate_circuit_file_memory(const std::string& path, CircuitFileUse use) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return 0;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) return 0;
+  const FileMemoryFactor f = file_memory_factor(path);
+  const std::uint64_t factor = use == CircuitFileUse::read    ? f.read
+                               : use == CircuitFileUse::stats ? f.stats
+                                                              : f.eval;
+  return size > UINT64_MAX / factor ? UINT64_MAX : size * factor;
+}
+
+void check_circuit_file_memory(const std::string& path, CircuitFileUse use, std::size_t limit_mib,
+                               const std::string& what) {
+  const std::uint64_t bytes = estimate_circuit_file_memory(path, use);
+  if (bytes == 0) return;
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  const FileMemoryFactor f = file_memory_factor(path);
+  const char* used = use == CircuitFileUse::read    ? "reading"
+                     : use == CircuitFileUse::stats ? "reading and measuring"
+                                                    : "reading and evaluating";
+  check_memory("--max-memory", bytes, limit_mib, what + " would take",
+               std::to_string(size) + " bytes of " + f.format + " × " +
+                   std::to_string(bytes / std::max<std::uint64_t>(size, 1)) + ", measured for " +
+                   used);
+}
+
+std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path) {
+  TextSink text;
+  write_circuit_file(cc, path, text);
+  return text.take();
+}
+
+void write_circuit(const CompiledCircuit& cc, OutputFile& out) {
+  TextSink sink([&out](std::string_view bytes) { out.write(bytes); });
+  write_circuit_file(cc, out.path(), sink);
+  out.commit();
 }
 
 void write_circuit(const CompiledCircuit& cc, const std::string& path) {
-  write_file_atomically(path, circuit_file_text(cc, path));
+  OutputFile out(path);
+  write_circuit(cc, out);
 }
 
 void write_circuit(const Circuit& c, const std::string& path) {

@@ -17,22 +17,51 @@
 
 #include "circuits/compile/compiled_circuit.hpp"
 #include "circuits/io/output_file.hpp"  // write_file_atomically (moved there)
+#include "circuits/io/text_sink.hpp"
 
 namespace rnncc {
 
+// What a command does with a circuit file it reads, for estimate_circuit_file_memory: read it
+// (convert, draw; the write that follows streams), read it and report on it (stats: depth,
+// the AIG after strash), or read it and evaluate it in bulk (eval).
+enum class CircuitFileUse { read, stats, eval };
+// The peak memory of load_circuit(path) and the work `use` does after it, estimated before
+// reading: the file's size × the peak RSS per file byte measured for its format and use
+// (docs/reliability.md, "Memory estimates"; the JSON reader holds the whole document, about 14×
+// the file). 0 where the size is unknown (no such file, a pipe): the reader says why.
+std::uint64_t estimate_circuit_file_memory(const std::string& path, CircuitFileUse use);
+// rnncc::check_memory("--max-memory", estimate_circuit_file_memory(path, use), limit_mib,
+// `what` + " would take", "<size> bytes of <format> × F, measured for <use>").
+void check_circuit_file_memory(const std::string& path, CircuitFileUse use, std::size_t limit_mib,
+                               const std::string& what);
+
+// The file's bytes as a stream: write_circuit_json writes gate by gate into `out` (one line, a
+// newline at the end), holding nothing but the sink's chunk, so writing a circuit of G gates
+// takes O(1) memory beside the circuit instead of a document of the whole file.
+void write_circuit_json(const CompiledCircuit& c, TextSink& out);
+// The plain twin: the same file as one nlohmann document (json_text(circuit_to_json(c), −1) +
+// "\n" are write_circuit_json's bytes; tests/circuits/test_circuit_json.cpp compares them on
+// seeded random circuits). Its memory is a few hundred bytes a gate: for tests and small
+// circuits only.
 nlohmann::ordered_json circuit_to_json(const CompiledCircuit& c);
 CompiledCircuit circuit_from_json(std::string_view text, const std::string& source);
 // By extension: .aig/.aag are AIGER (circuits/io/aiger.hpp), .blif BLIF (circuits/io/blif.hpp),
 // .bench ISCAS-89 (circuits/io/iscas.hpp), anything else this JSON format.
 CompiledCircuit load_circuit(const std::string& path);
-// By extension, atomically (write_file_atomically): .json this format (with the regions of a
-// compiled circuit), .aig binary and .aag ASCII AIGER, .blif BLIF, .bench ISCAS-89. The three
-// netlist formats hold boolean circuits: maj/thr gates are lowered to and/or/xor/not first
-// (lower_threshold_gates), anything else non-boolean is an InputError naming `path` and the
-// gate, as is an unknown extension.
+// By extension, atomically (an OutputFile), streamed (write_circuit_file): .json this format
+// (with the regions of a compiled circuit), .aig binary and .aag ASCII AIGER, .blif BLIF, .bench
+// ISCAS-89. The three netlist formats hold boolean circuits: maj/thr gates are lowered to
+// and/or/xor/not first (lower_threshold_gates), anything else non-boolean is an InputError
+// naming `path` and the gate, as is an unknown extension.
 void write_circuit(const CompiledCircuit& c, const std::string& path);
 void write_circuit(const Circuit& c, const std::string& path);
-// The bytes write_circuit writes to `path` (format by its extension; the same diagnostics).
+// Writes the file of out.path()'s format into `out` as a stream and commits it (for a command
+// that opened its output before the work).
+void write_circuit(const CompiledCircuit& c, OutputFile& out);
+// The bytes of `path`'s format into `out`, flushed at the end (the same diagnostics, all raised
+// before the first byte except a write error).
+void write_circuit_file(const CompiledCircuit& c, const std::string& path, TextSink& out);
+// The bytes write_circuit writes to `path`, as one string (tests, Python's bytes).
 std::string circuit_file_text(const CompiledCircuit& c, const std::string& path);
 
 }  // namespace rnncc

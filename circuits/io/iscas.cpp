@@ -280,25 +280,26 @@ Circuit load_bench(const std::string& path) {
   return parse_bench(read_text_file(path, ".bench file"), path);
 }
 
-std::string write_bench(const Circuit& c) {
+void write_bench(const Circuit& c, TextSink& out) {
   netlist_io::SignalNames names;
   netlist_io::NetlistView v = netlist_io::prepare(c, "bench", "ISCAS .bench", names);
   const Circuit& d = v.circuit;
   const auto& nm = v.gate_names;
-  std::string out = "# written by rnncc (ISCAS-89 .bench, combinational)\n";
-  for (GateId i : d.inputs()) out += "INPUT(" + nm[i] + ")\n";
-  for (const std::string& o : v.output_names) out += "OUTPUT(" + o + ")\n";
+  out << "# written by rnncc (ISCAS-89 .bench, combinational)\n";
+  for (GateId i : d.inputs()) out << "INPUT(" << nm[i] << ")\n";
+  for (const std::string& o : v.output_names) out << "OUTPUT(" << o << ")\n";
   auto gate = [&](const std::string& lhs, std::string_view type, std::span<const std::string> ops) {
-    out += lhs + " = " + std::string(type) + "(";
-    for (std::size_t i = 0; i < ops.size(); ++i) out += (i ? ", " : "") + ops[i];
-    out += ")\n";
+    out << lhs << " = " << type << '(';
+    for (std::size_t i = 0; i < ops.size(); ++i) out << (i ? ", " : "") << ops[i];
+    out << ")\n";
   };
+  std::vector<std::string> ops;
   for (GateId id = 0; id < d.size(); ++id) {
     switch (d.kind(id)) {
       case GateKind::input:
         break;
       case GateKind::constant:
-        out += nm[id] + (d.constant(id) == 1 ? " = vdd\n" : " = gnd\n");
+        out << nm[id] << (d.constant(id) == 1 ? " = vdd\n" : " = gnd\n");
         break;
       case GateKind::not_: {
         const std::string op[] = {nm[d.operands(id)[0]]};
@@ -307,7 +308,7 @@ std::string write_bench(const Circuit& c) {
       }
       case GateKind::and_:
       case GateKind::or_: {
-        std::vector<std::string> ops;
+        ops.clear();
         for (GateId o : netlist_io::distinct_operands(d, id)) ops.push_back(nm[o]);
         gate(nm[id], ops.size() == 1 ? "BUFF" : d.kind(id) == GateKind::and_ ? "AND" : "OR", ops);
         break;
@@ -316,7 +317,7 @@ std::string write_bench(const Circuit& c) {
         std::vector<std::string> level;
         for (GateId o : netlist_io::distinct_operands(d, id)) level.push_back(nm[o]);
         if (level.empty()) {
-          out += nm[id] + " = gnd\n";
+          out << nm[id] << " = gnd\n";
           break;
         }
         if (level.size() == 1) {
@@ -338,7 +339,12 @@ std::string write_bench(const Circuit& c) {
     const std::string op[] = {nm[g]};
     gate(name, "BUFF", op);
   }
-  return out;
+}
+
+std::string write_bench(const Circuit& c) {
+  TextSink out;
+  write_bench(c, out);
+  return out.take();
 }
 
 }  // namespace rnncc

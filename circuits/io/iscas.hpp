@@ -29,12 +29,15 @@
 #include <string_view>
 
 #include "circuits/circuit.hpp"
+#include "circuits/io/text_sink.hpp"
 
 namespace rnncc {
 
 Circuit parse_bench(std::string_view text, const std::string& source);
 Circuit load_bench(const std::string& path);
 // Throws InputError("bench", …) naming the first gate that is not boolean.
+// The file into `out` as a stream (circuits/io/text_sink.hpp); the string form collects it.
+void write_bench(const Circuit& c, TextSink& out);
 std::string write_bench(const Circuit& c);
 
 }  // namespace rnncc

@@ -1,13 +1,22 @@
 // Circuit files: round trips, and one test per diagnostic.
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <random>
+
 #include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "circuits/io/aiger.hpp"
+#include "circuits/io/blif.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/io/iscas.hpp"
+#include "circuits/io/json_output.hpp"
+#include "circuits/io/text_sink.hpp"
+#include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
@@ -77,4 +86,130 @@ TEST_CASE("circuit file diagnostics", "[circuits][json][diagnostics]") {
       R"({"gates": [{"op": "input"}], "outputs": [], "regions": [{"kind": "leaf", "first_gate": 1}]})",
       "c.json: /regions/0/first_gate", "starts at gate 0");
   expect_error("{\"gates\": [}", "c.json:1:12", "malformed JSON");
+}
+
+namespace {
+
+// Names as input files bring them: plain ASCII, characters JSON escapes, control bytes, UTF-8
+// and bytes that are not UTF-8 (written as U+FFFD by both writers).
+std::string random_name(std::mt19937_64& rng) {
+  static const std::vector<std::string> pieces = {"x",    "[1,a]", "\"",   "\\",   "/", "\n",
+                                                  "\t",   "\x01",  "\x1f", "\x7f", "σ", "\xff",
+                                                  "\xc3", "é",     "😀",    " ",    "{", "0"};
+  std::string s;
+  const std::size_t k = rng() % 5;
+  for (std::size_t i = 0; i < k; ++i) s += pieces[rng() % pieces.size()];
+  return s;
+}
+
+// A compiled circuit with named inputs and outputs, constants, every gate kind, and regions.
+CompiledCircuit random_compiled(std::mt19937_64& rng) {
+  CircuitBuilder b;
+  std::vector<GateId> pool;
+  const std::size_t inputs = 1 + rng() % 6;
+  for (std::size_t i = 0; i < inputs; ++i) pool.push_back(b.input(random_name(rng)));
+  for (int c = 0; c < 2; ++c) {
+    const int num = static_cast<int>(rng() % 2001) - 1000;
+    const int den = 1 + static_cast<int>(rng() % 9);
+    pool.push_back(b.constant(Rational(num, den)));
+  }
+  const std::size_t gates = rng() % 40;
+  for (std::size_t g = 0; g < gates; ++g) {
+    std::vector<GateId> ops;
+    const std::size_t k = 3 + rng() % 3;
+    for (std::size_t i = 0; i < k; ++i) ops.push_back(pool[rng() % pool.size()]);
+    const std::size_t pick = rng() % 8;
+    GateId id;
+    if (pick == 0) {
+      const GateId pair[] = {ops.front(), ops.back()};
+      id = b.raw(GateKind::add, pair);
+    } else if (pick == 1) {
+      id = b.raw(GateKind::sum, ops);
+    } else if (pick == 2) {
+      id = b.raw(GateKind::not_, std::span(ops).first(1));
+    } else if (pick == 3) {
+      id = b.raw(GateKind::or_, ops);
+    } else if (pick == 4) {
+      id = b.raw(GateKind::positive, std::span(ops).first(1));
+    } else {
+      std::vector<std::int32_t> w;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const std::int32_t big = rng() % 4 == 0 ? std::numeric_limits<std::int32_t>::min() : 0;
+        w.push_back(big != 0 ? big : static_cast<std::int32_t>(rng() % 41) - 20);
+      }
+      const std::int32_t t = rng() % 5 == 0 ? std::numeric_limits<std::int32_t>::max()
+                                            : static_cast<std::int32_t>(rng() % 31) - 15;
+      id = b.raw(GateKind::thr, ops, w, t);
+    }
+    pool.push_back(id);
+  }
+  std::vector<GateId> outs;
+  std::vector<std::string> names;
+  const std::size_t o = rng() % 4;
+  for (std::size_t i = 0; i < o; ++i) {
+    outs.push_back(pool[rng() % pool.size()]);
+    names.push_back(random_name(rng));
+  }
+  if (rng() % 3 == 0) names.clear();  // unnamed outputs: no "name" members
+  CompiledCircuit cc;
+  cc.circuit = b.finish(outs, names);
+  if (rng() % 2) {
+    std::uint32_t first = 0;
+    const std::size_t regions = 1 + rng() % 4;
+    for (std::size_t r = 0; r < regions && first <= cc.circuit.size(); ++r) {
+      cc.regions.push_back({.kind = static_cast<RegionKind>(rng() % 7),
+                            .first_gate = first,
+                            .layer = static_cast<std::uint32_t>(rng() % 3),
+                            .level = static_cast<std::uint32_t>(rng()),
+                            .target = static_cast<std::uint32_t>(rng() % 100),
+                            .source = static_cast<std::uint32_t>(rng() % 100)});
+      first += static_cast<std::uint32_t>(1 + rng() % 10);
+    }
+  }
+  return cc;
+}
+
+}  // namespace
+
+TEST_CASE("the streamed JSON writer writes the document's bytes, chunk size aside",
+          "[circuits][json]") {
+  std::mt19937_64 rng(20251203);
+  for (int trial = 0; trial < 300; ++trial) {
+    const CompiledCircuit cc = random_compiled(rng);
+    const std::string expected = json_text(circuit_to_json(cc), -1) + "\n";
+    TextSink whole;
+    write_circuit_json(cc, whole);
+    const std::string text = whole.take();
+    INFO("trial " << trial);
+    REQUIRE(text == expected);
+    CHECK(circuit_file_text(cc, "c.json") == expected);
+    // In chunks of a few bytes, as an OutputFile receives them.
+    std::string pieces;
+    std::size_t calls = 0;
+    TextSink chunked(
+        [&](std::string_view bytes) {
+          pieces.append(bytes);
+          ++calls;
+        },
+        1 + rng() % 16);
+    write_circuit_json(cc, chunked);
+    chunked.flush();
+    CHECK(pieces == expected);
+    CHECK(calls >= expected.size() / 64);
+  }
+}
+
+TEST_CASE("the netlist writers' streamed and string forms agree", "[circuits][json]") {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Circuit c = testing::random_boolean_circuit(rng, 1 + rng() % 8, rng() % 60, 3);
+    CompiledCircuit cc;
+    cc.circuit = c;
+    for (const char* path : {"c.aig", "c.aag", "c.blif", "c.bench", "c.json"}) {
+      std::string pieces;
+      TextSink sink([&](std::string_view bytes) { pieces.append(bytes); }, 7);
+      write_circuit_file(cc, path, sink);
+      CHECK(pieces == circuit_file_text(cc, path));
+    }
+  }
 }

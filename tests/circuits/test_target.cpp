@@ -179,3 +179,60 @@ TEST_CASE("target and precision flags parse or say what they expect",
   text.precision = "log:2";
   REQUIRE(parse_target_options(text).precision.int_bits == 3u);
 }
+
+TEST_CASE("the memory estimate bounds the circuit's arena, and refuses with its numbers",
+          "[target][memory]") {
+  // Routes whose probes the estimate builds (n_b = n/4, n_a = n/16): the peak estimate is at
+  // least the arena the built circuit uses (compiled_arena_bytes: what is resident; the
+  // capacity Circuit::memory_bytes adds is what the builder reserved from the gate estimate
+  // and never touched), and the extrapolated arena within a factor 2 of it either way.
+  struct Case {
+    const char* model;
+    TargetOptions options;
+    std::size_t n;
+  };
+  const std::vector<Case> cases = {
+      {"s5_word_problem.json", target(CircuitTarget::boolean), 512},
+      {"s5_word_problem.json", target(CircuitTarget::arithmetic), 256},
+      {"dplr_d3.json", target(CircuitTarget::arithmetic), 1024},
+      {"relu_counter.json", target(CircuitTarget::arithmetic), 1024},
+      {"attention_most_recent_a.json", target(CircuitTarget::arithmetic), 256},
+      {"attention_most_recent_a.json", target(CircuitTarget::threshold, 1), 256},
+  };
+  for (const Case& c : cases) {
+    INFO(c.model << " n = " << c.n);
+    const Model m = load_model(test::example(c.model));
+    const CompileMemoryEstimate e = estimate_compile_memory(m, c.n, c.options);
+    REQUIRE(e.bytes > 0);
+    const CompiledCircuit built = compile_model(m, c.n, c.options);
+    const std::uint64_t used = compiled_arena_bytes(built);
+    CHECK(e.bytes >= used);
+    CHECK(2 * e.arena_bytes >= used);
+    CHECK(e.arena_bytes <= 2 * used);
+  }
+  // Too short to probe: no estimate (the gate budgets bound it).
+  CHECK(estimate_compile_memory(load_model(test::example("dplr_d3.json")), 64,
+                                target(CircuitTarget::arithmetic))
+            .bytes == 0);
+  // The refusal names the estimate, how it was made, and the option.
+  TargetOptions tight = target(CircuitTarget::boolean);
+  tight.compile.budget.max_memory_mib = 1;
+  test::expect_input_error(
+      [&] { compile_model(load_model(test::example("s5_word_problem.json")), 20000, tight); },
+      "--max-memory", "compiling would take about ");
+  test::expect_input_error(
+      [&] { compile_model(load_model(test::example("s5_word_problem.json")), 20000, tight); },
+      "--max-memory", "measured for compile_finite_state), more than the limit of 1 MiB");
+}
+
+TEST_CASE("the report's memory estimate scales with the arena, by circuit class",
+          "[target][memory]") {
+  const Model m = load_model(test::example("dplr_d3.json"));
+  const CompiledCircuit arith = compile_model(m, 64, target(CircuitTarget::arithmetic));
+  std::string detail;
+  CHECK(estimate_report_memory(arith, &detail) == 3 * compiled_arena_bytes(arith));
+  CHECK_THAT(detail, Catch::Contains("measured for arithmetic circuits"));
+  const CompiledCircuit boolean = compile_model(load_model(test::example("s5_word_problem.json")),
+                                                64, target(CircuitTarget::boolean));
+  CHECK(estimate_report_memory(boolean) == 12 * compiled_arena_bytes(boolean));
+}

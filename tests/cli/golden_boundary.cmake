@@ -41,6 +41,22 @@ foreach(method unnamed named)
   set_tests_properties("cli: outputs-sigkill-at-random-${method}" PROPERTIES LABELS slow TIMEOUT 600)
 endforeach()
 
+# Out of memory (issue 25): under ulimit -v, exit 3 with what was being done and what to
+# lower, and nothing left beside the target (skipped in sanitizer builds).
+add_test(NAME "cli: boundary-out-of-memory"
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/out_of_memory.sh $<TARGET_FILE:rnncc>
+                 ${CMAKE_CURRENT_BINARY_DIR}/out-of-memory
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties("cli: boundary-out-of-memory" PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
+# Memory estimates (issue 25): each command that builds or reads a circuit refuses above
+# --max-memory before the work, with the estimate and how it was made.
+rnncc_golden(boundary-compile-memory 2 boundary_compile_memory.txt stderr compile examples/s5_word_problem.json -n 200000 --target boolean --max-memory 100 -o ${CMAKE_CURRENT_BINARY_DIR}/no-big.json)
+rnncc_golden(boundary-compile-report-memory 2 boundary_compile_report_memory.txt stderr compile examples/s5_word_problem.json -n 2000 --target boolean --max-memory 20)
+rnncc_golden(boundary-stats-memory 2 boundary_stats_memory.txt stderr stats tests/cli/circuits/circuit_input_dplr3.json --max-memory 0)
+rnncc_golden(boundary-convert-memory 2 boundary_convert_memory.txt stderr convert tests/cli/circuits/small.blif ${CMAKE_CURRENT_BINARY_DIR}/no-small.json --max-memory 0)
+rnncc_golden(boundary-eval-memory 2 boundary_eval_memory.txt stderr eval tests/cli/circuits/tiny.json --max-memory 0)
+rnncc_golden(boundary-depth-memory 2 boundary_depth_memory.txt stderr depth --arch dplr --lengths 1024..8192 --max-memory 1)
+
 # Sign tests cannot be evaluated by residues: a diagnostic, not an internal error.
 
 # Resource limits: one refusal per limit (docs/architecture.md, "Exit codes and limits").
@@ -59,5 +75,7 @@ rnncc_golden(boundary-minimize-work 2 boundary_minimize_work.txt stderr minimize
 if(RNNCC_WITH_GRAPHVIZ)
   rnncc_golden(boundary-draw-gates 2 boundary_draw_gates.txt stderr draw examples/dplr_d3.json --length 100000 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
   rnncc_golden(boundary-draw-nodes 2 boundary_draw_nodes.txt stderr draw examples/dplr_d3.json --length 1000 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
+  rnncc_golden(boundary-draw-memory 2 boundary_draw_memory.txt stderr draw examples/dplr_d3.json --length 8192 --max-memory 1 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
+  rnncc_golden(boundary-draw-file-memory 2 boundary_draw_file_memory.txt stderr draw tests/cli/circuits/tiny.json --max-memory 0 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
 endif()
 rnncc_golden(boundary-verify-exhaustive-huge 2 boundary_verify_exhaustive_huge.txt stderr verify wfa examples/wfa_count_ab.att --exhaustive 1000000000000000000 --seed 1)

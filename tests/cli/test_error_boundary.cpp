@@ -1,6 +1,8 @@
 // The CLI's one error boundary (cli/error_boundary.hpp) called directly with bodies that throw
 // each class of exception: the exit code and the diagnostic of each; and the atomic output files
 // (circuits/io/output_file.hpp): nothing left behind, an existing target untouched on failure.
+#include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <new>
@@ -8,6 +10,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +26,8 @@ namespace {
 
 const char* const kArgv[] = {"/usr/bin/rnncc", "compile", "my model.json", "--length", "8", "it's"};
 constexpr int kArgc = 6;
+
+std::size_t entries(const std::filesystem::path& dir);
 
 struct Outcome {
   int rc;
@@ -65,17 +70,66 @@ TEST_CASE("a JSON parse error that escapes a reader is bad input, exit 2") {
   CHECK(starts_with(o.err, "rnncc: error: the input is not valid JSON: "));
 }
 
-TEST_CASE("out of memory says what to lower, exit 2") {
+TEST_CASE("out of memory says what was being done and what to lower, exit 3") {
+  cli::clear_activity();
   for (int kind = 0; kind < 2; ++kind) {
     const Outcome o = guarded([kind]() -> int {
       if (kind == 0) throw std::bad_alloc();
       throw std::length_error("vector::reserve");
     });
-    CHECK(o.rc == 2);
-    CHECK(starts_with(o.err, "rnncc: error: out of memory: "));
+    CHECK(o.rc == 3);
+    CHECK(starts_with(o.err, "rnncc: error: out of memory: "));  // no activity set: generic
     CHECK(o.err.find("lower --length") != std::string::npos);
-    CHECK(o.err.find("--max-gates") != std::string::npos);
+    CHECK(o.err.find("--max-memory") != std::string::npos);
   }
+  cli::set_activity("building the circuit", "--length/-n");
+  cli::set_activity("writing big.json", "--length/-n (or --max-memory)");  // the last one counts
+  Outcome o = guarded([]() -> int { throw std::bad_alloc(); });
+  CHECK(o.rc == 3);
+  CHECK(o.err ==
+        "rnncc: error: out of memory while writing big.json; lower --length/-n (or "
+        "--max-memory)\n");
+  // Long text is truncated to the record's fixed buffers, never allocated in the handler.
+  cli::set_activity(std::string(1000, 'x'), "");
+  o = guarded([]() -> int { throw std::bad_alloc(); });
+  CHECK(o.rc == 3);
+  CHECK(o.err == "rnncc: error: out of memory while " + std::string(255, 'x') + "\n");
+  cli::clear_activity();
+}
+
+TEST_CASE("out of memory where it cannot unwind: the terminate handler, exit 3, outputs gone") {
+  // In a child process: the handler exits it. A bad_alloc that reaches std::terminate (as one
+  // thrown inside a noexcept destructor does), with an output file pending.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rnncc-boundary-terminate-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string log = (dir / "stderr.txt").string();
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    std::FILE* f = std::freopen(log.c_str(), "w", stderr);
+    if (f == nullptr) std::_Exit(99);
+    cli::install_terminate_handler(kArgc, kArgv);
+    cli::set_activity("writing big.json", "--length/-n");
+    OutputFile out((dir / "big.json").string());
+    out.write("{\"format\":");
+    try {
+      throw std::bad_alloc();
+    } catch (...) {
+      std::terminate();  // what a noexcept frame does with the exception in flight
+    }
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == "rnncc: error: out of memory while writing big.json; lower --length/-n\n");
+  CHECK(entries(dir) == 1);  // stderr.txt only: the temporary output was removed
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a file system error names the path, exit 2; another system error exit 2") {
