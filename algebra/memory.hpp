@@ -24,4 +24,10 @@ std::size_t default_max_memory_mib();
 void check_memory(const std::string& option, std::uint64_t estimate_bytes, std::size_t limit_mib,
                   const std::string& what, const std::string& detail);
 
+// What one exact rational of a dense matrix holds: the 32-byte mpq_t and the one-limb
+// allocation of its denominator (GMP allocates it even for 0 = 0/1), as malloc rounds it; larger
+// numbers hold more. The unit of the memory estimates of dense exact matrices (WFA models,
+// traces); measured by tests/algebra/test_memory.cpp.
+inline constexpr std::uint64_t kRationalEntryBytes = 64;
+
 }  // namespace rnncc
