@@ -14,8 +14,8 @@ namespace rnncc {
 // memory.max (v2) or memory.limit_in_bytes (v1) when one is set and smaller; 0 when unknown.
 std::size_t physical_memory_mib();
 
-// The default of every --max-memory: half of physical_memory_mib(), at least 256 MiB; 8192 when
-// the OS reports nothing.
+// The default of every --max-memory: half of physical_memory_mib() — or of the address-space
+// limit (ulimit -v) when that is lower —, at least 256 MiB; 8192 when the OS reports nothing.
 std::size_t default_max_memory_mib();
 
 // Throws InputError(option, "<what> about X MiB (<detail>), more than the limit of M MiB (raise

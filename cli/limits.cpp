@@ -105,8 +105,11 @@ std::uint64_t verify_proof_work(const Construction& c, const VerifyOptions& o) {
   const std::uint64_t dim_f = c.target.automaton->states(), dim_x = l->d * l->m + 1;
   const std::uint64_t ops =
       saturating_mul(saturating_pow(dim_f + dim_x, 3), c.target.alphabet.size());
-  const bool words = c.modulus || uses_multimodular(dim_f, dim_x, false);
-  return words ? ops : saturating_mul(ops, kModularOpsPerFieldOp);
+  if (c.modulus) return ops;
+  // Multimodular: the forward basis modulo a first prime and up to three more for the
+  // morphism's reconstruction (verify/equivalence.cpp), each D³·|Σ| at most.
+  if (uses_multimodular(dim_f, dim_x, false)) return saturating_mul(ops, kMultimodularRuns);
+  return saturating_mul(ops, kModularOpsPerFieldOp);
 }
 
 void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,

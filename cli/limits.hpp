@@ -60,6 +60,7 @@ void check_forward_basis_memory(std::uint64_t dimension, std::uint64_t symbols,
 // rational operation on the small numbers of a forward basis costs 100–500 ns here, one entry of
 // modmat_muladd well under 1 ns (bench_equivalence, docs/constructions.md).
 inline constexpr std::uint64_t kModularOpsPerFieldOp = 256;
+inline constexpr std::uint64_t kMultimodularRuns = 4;
 
 // verify's limit, after the construction is built and before any check, in symbol steps (one
 // model step on one symbol): --random R strings of length ≤ L (R·L),
@@ -73,8 +74,10 @@ void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint6
 
 // verify's every-length proof (verify/verify.hpp, prove) of one LRNN layer against a WFA target:
 // a forward basis over D = (f's states) + (d·m + 1) dimensions, D³·|Σ| operations — modulo
-// primes on the multimodular path (verify/equivalence.hpp, uses_multimodular; 1 each), exact
-// ones counted as kModularOpsPerFieldOp; 0 when no such proof runs. check_verify_proof_work
+// primes on the multimodular path (verify/equivalence.hpp, uses_multimodular; 1 each, and up to
+// kMultimodularRuns bases: the first prime's and the reconstruction's), exact ones counted as
+// kModularOpsPerFieldOp; 0 when no such proof runs. Tested against the decider's candidate
+// words × D² (tests/cli/test_limits.cpp: counted ≤ estimate ≤ 8 × counted). check_verify_proof_work
 // refuses it above max_work, naming --no-proof.
 std::uint64_t verify_proof_work(const Construction& c, const VerifyOptions& o);
 void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,

@@ -315,10 +315,12 @@ RunEstimate estimate_run(const Model& model, const std::vector<std::size_t>& ids
   e.work = clamp(static_cast<double>(e.operations) * per_op +
                  static_cast<double>(entries) * static_cast<double>(n) *
                      static_cast<double>(kEntryTextWork) * size);
-  // Per entry: the number (kRationalEntryBytes and its limbs) and its text (a string and its
-  // decimal digits, 0.31 a bit).
+  // Per entry: the number (kRationalEntryBytes and its limbs, bits/8 bytes) and its text twice
+  // (the report's, and the printed text built before it is written: a string and the decimal
+  // digits, 0.31 a bit). Measured: binary_value_wfa on 8000 ones peaks at 77 MiB, this gives
+  // 85 MiB (docs/reliability.md).
   const double entry_bytes =
-      static_cast<double>(kRationalEntryBytes) + 32 + (1.0 / 8 + 0.31) * std::max(0.0, mean - 64);
+      static_cast<double>(kRationalEntryBytes) + mean / 8 + 2 * (32 + 0.31 * mean);
   e.memory_bytes = clamp(static_cast<double>(entries) * static_cast<double>(n) * entry_bytes +
                          2.0 * 8 * static_cast<double>(attended));
   return e;

@@ -76,8 +76,8 @@ std::uint64_t estimate_evaluation_work(const Model& model, std::uint64_t n);
 //                the positions), kModularOperationWork mod p; plus kEntryTextWork × (1 + bits/256)
 //                for each kept entry (the report writes every state and output as text);
 //   memory_bytes what the run keeps: every position's state and output entries, as numbers and
-//                as text (the trace the report prints), plus the attended positions of
-//                averaging attention (n²/2 of them without a window).
+//                twice as text (the report's, the printed output's), growing with their bits,
+//                plus the attended positions of averaging attention (n²/2 without a window).
 // Tested against the counted operations and the measured bits (tests/rnn/test_run_report.cpp).
 struct RunEstimate {
   std::uint64_t positions = 0, operations = 0, bits = 0, work = 0, memory_bytes = 0;

@@ -20,3 +20,7 @@ rnncc_golden(work-minimize-memory 2 work_minimize_memory.txt stderr minimize exa
 rnncc_golden(work-stats-dev-zero 2 work_stats_dev_zero.txt stderr stats /dev/zero)
 rnncc_golden(work-run-dev-zero 2 work_run_dev_zero.txt stderr run /dev/zero a --max-input 1)
 set_tests_properties("cli: work-verify-wfa-chain" "cli: work-verify-wfa-chain-deltanet" "cli: work-construct-wfa-chain-dplr" "cli: work-tm-input" PROPERTIES LABELS slow)
+
+# The CLI-only estimators against the work they estimate (cli/limits.hpp).
+rnncc_test_binary(cli_limits_tests test_limits.cpp)
+target_link_libraries(cli_limits_tests PRIVATE rnncc_cli_boundary rnncc_constructions rnncc_equiv)
