@@ -6,6 +6,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/saturating.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/generate.hpp"
@@ -260,6 +261,20 @@ TmWorkEstimate estimate_verify_tm_work(const TuringMachine& m,
       e.prompt + steps <= options.reference_max_positions)  // the prompt, the tokens, "---"
     e.reference =
         saturating_mul(estimate_evaluation_work(h.model, e.positions + 1), kExactOperationWork);
+  std::uint64_t per_position = 8, entries = 0;  // the token; the reference's trace entries
+  for (const StackLayer& sl : h.model.layers) {
+    entries += output_rows(sl.layer) * output_cols(sl.layer);
+    if (const auto* a = std::get_if<AttentionLayer>(&sl.layer))
+      per_position += (a->key_size() + a->value_size()) * kRationalEntryBytes;
+    else if (const auto* l = std::get_if<LrnnLayer>(&sl.layer))
+      entries += l->d * l->m;
+    else if (const auto* el = std::get_if<ElmanLayer>(&sl.layer))
+      entries += el->d;
+  }
+  e.memory_bytes = saturating_mul(e.positions, per_position);
+  if (e.reference > 0)
+    e.memory_bytes = saturating_add(e.memory_bytes,
+                                    saturating_mul(e.positions + 1, entries * kRationalEntryBytes));
   return e;
 }
 

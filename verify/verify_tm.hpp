@@ -60,6 +60,9 @@ struct TmWorkEstimate {
   std::uint64_t prompt = 0, positions = 0;  // prompt tokens; prompt + the steps run
   std::uint64_t generation = 0;             // estimate_incremental_work over the positions
   std::uint64_t reference = 0;              // the reference evaluator's, weighted; 0: not run
+  // Peak memory: every position's attention keys and values (h + r numbers, exact rationals at
+  // worst: kRationalEntryBytes each) and token, and the reference evaluator's trace when it runs.
+  std::uint64_t memory_bytes = 0;
   std::uint64_t total() const;
 };
 // An upper bound on TmVerifyReport::work before any step (saturating): the steps run are

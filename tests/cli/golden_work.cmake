@@ -6,6 +6,7 @@
 string(REPEAT "1" 10000 tm_ones)
 string(REPEAT "ab" 30000 ab_60k)
 rnncc_golden(work-tm-steps 2 work_tm_steps.txt stderr verify tm examples/tm_bb5.txt --max-steps 100000)
+rnncc_golden(work-tm-memory 2 work_tm_memory.txt stderr verify tm examples/tm_bb5.txt --max-steps 100000 --index --max-memory 1)
 rnncc_golden(work-tm-input 0 work_tm_input.txt stdout verify tm examples/tm_bb5.txt --max-steps 100 --input ${tm_ones})
 rnncc_golden(work-run-argument 2 work_run_argument.txt stderr run examples/s4_decay.json ${ab_60k})
 rnncc_golden(work-run-d1024 2 work_run_d1024.txt stderr run tests/cli/models/diagonal_d1024.json ${ab_60k})
