@@ -1,5 +1,6 @@
 #include "algebra/memory.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,7 +44,13 @@ std::size_t physical_memory_mib() {
 }
 
 std::size_t default_max_memory_mib() {
-  const std::size_t mib = physical_memory_mib();
+  std::size_t mib = physical_memory_mib();
+  // An address-space limit (ulimit -v) lower than the memory: what this process can have.
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const std::size_t limit = static_cast<std::size_t>(as.rlim_cur >> 20);
+    if (mib == 0 || limit < mib) mib = limit;
+  }
   return mib == 0 ? 8192 : std::max<std::size_t>(256, mib / 2);
 }
 

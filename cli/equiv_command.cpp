@@ -42,6 +42,7 @@ struct EquivFlags {
   std::optional<std::uint64_t> modulus;
   bool json = false, no_timing = false;
   std::uint64_t max_work = kDefaultMaxFieldWork;
+  std::size_t max_memory = 0;  // --max-memory (MiB)
 };
 
 void refuse_product_flags(const EquivFlags& f) {
@@ -60,6 +61,7 @@ int linear(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
   params.max_exact_work = f.max_work;
   check_forward_basis_work(ra.dim + rb.dim, ra.symbols.size(), f.max_work, "equiv",
                            uses_multimodular(ra.dim, rb.dim, ra.modulus || rb.modulus, params));
+  check_forward_basis_memory(ra.dim + rb.dim, ra.symbols.size(), f.max_memory, "equiv");
   // Opened before the work (circuits/io/output_file.hpp); committed only for a proof.
   std::optional<OutputFile> certificate;
   if (!f.certificate.empty()) certificate.emplace(f.certificate);
@@ -154,8 +156,10 @@ int accept(const EquivFlags& f, const SubjectFile& a, const SubjectFile& b,
   if (!f.certificate.empty())
     throw InputError("--certificate",
                      "certificates prove equal outputs (--compare outputs); acceptance has none");
-  if (in.linear())
+  if (in.linear()) {
     check_forward_basis_work(in.f->dim + in.g->dim, in.f->symbols.size(), f.max_work, "equiv");
+    check_forward_basis_memory(in.f->dim + in.g->dim, in.f->symbols.size(), f.max_memory, "equiv");
+  }
   AcceptanceParams params;
   params.max_length = f.accept_length;
   const AcceptanceResult r = decide_acceptance(a, b, in, params);
@@ -223,6 +227,7 @@ Action add_equiv_command(CLI::App& app) {
                   "refuse linear decisions estimated above this many field operations "
                   "((d_f + d_g)^3 · |Σ|)")
       ->capture_default_str();
+  add_max_memory_option(cmd, f->max_memory, "the linear decision: (|Σ| + 1)·(d_f + d_g)^2 entries");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     const SubjectFile a = load_subject_file(f->a), b = load_subject_file(f->b);

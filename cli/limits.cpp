@@ -4,30 +4,17 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
+#include "rnn/json_cursor.hpp"
+#include "verify/equivalence.hpp"
 
 namespace rnncc::cli {
 
 namespace {
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-}
-
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  return a > kMax - b ? kMax : a + b;
-}
-
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
-  if (a == 0 || b == 0) return 0;
-  return a > kMax / b ? kMax : a * b;
-}
-
-std::uint64_t saturating_pow(std::uint64_t base, std::uint64_t exponent) {
-  std::uint64_t r = 1;
-  for (std::uint64_t i = 0; i < exponent && r != kMax; ++i) {
-    if (base <= 1) return base == 0 ? 0 : 1;
-    r = saturating_mul(r, base);
-  }
-  return r;
 }
 
 std::string estimate_text(std::uint64_t estimate) {
@@ -55,6 +42,17 @@ void check_forward_basis_work(std::uint64_t dimension, std::uint64_t symbols,
                    " of them count as one field operation of --max-work");
   else
     check_work("--max-work", work, max_work, command + " would take", "field operations", detail);
+}
+
+void check_forward_basis_memory(std::uint64_t dimension, std::uint64_t symbols,
+                                std::size_t max_memory_mib, const std::string& command) {
+  const std::uint64_t entries =
+      saturating_mul(saturating_add(symbols, 1), saturating_mul(dimension, dimension));
+  check_memory("--max-memory", saturating_mul(entries, kRationalEntryBytes), max_memory_mib,
+               command + " would take",
+               "dimension " + std::to_string(dimension) + ", |Σ| = " + std::to_string(symbols) +
+                   ": (|Σ| + 1) · dimension^2 exact entries at about " +
+                   std::to_string(kRationalEntryBytes) + " bytes");
 }
 
 void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
@@ -95,6 +93,60 @@ void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint6
   std::string detail;
   for (const std::string& p : parts) detail += (detail.empty() ? "" : "; ") + p;
   check_work(option, work, max_work, "verify would take", "symbol steps", detail);
+  check_verify_proof_work(c, o, max_work, option);
+}
+
+std::uint64_t verify_proof_work(const Construction& c, const VerifyOptions& o) {
+  if (!o.prove || !c.target.automaton || c.target.fixed_length || c.target.promise ||
+      (c.grammar && !o.k_induction) || c.model.layers.size() != 1)
+    return 0;
+  const auto* l = std::get_if<LrnnLayer>(&c.model.layers[0].layer);
+  if (!l) return 0;
+  const std::uint64_t dim_f = c.target.automaton->states(), dim_x = l->d * l->m + 1;
+  const std::uint64_t ops =
+      saturating_mul(saturating_pow(dim_f + dim_x, 3), c.target.alphabet.size());
+  if (c.modulus) return ops;
+  // Multimodular: the forward basis modulo a first prime and up to three more for the
+  // morphism's reconstruction (verify/equivalence.cpp), each D³·|Σ| at most.
+  if (uses_multimodular(dim_f, dim_x, false)) return saturating_mul(ops, kMultimodularRuns);
+  return saturating_mul(ops, kModularOpsPerFieldOp);
+}
+
+void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
+                             const std::string& option) {
+  const std::uint64_t work = verify_proof_work(c, o);
+  if (work == 0) return;
+  const auto* l = std::get_if<LrnnLayer>(&c.model.layers[0].layer);
+  const std::uint64_t dim_f = c.target.automaton->states(), dim_x = l->d * l->m + 1;
+  const bool words = c.modulus || uses_multimodular(dim_f, dim_x, false);
+  check_work(
+      option, work, max_work, "verify's every-length proof would take",
+      words ? "operations modulo primes" : "operations",
+      "a forward basis of dimension " + std::to_string(dim_f + dim_x) + " = " +
+          std::to_string(dim_f) + " states of f + " + std::to_string(dim_x) +
+          " of the model, |Σ| = " + std::to_string(c.target.alphabet.size()) +
+          ": dimension^3 · |Σ|" +
+          (words ? ""
+                 : ", each exact operation counted as " + std::to_string(kModularOpsPerFieldOp)) +
+          "; --no-proof skips the proof");
+}
+
+CLI::Option* add_max_memory_option(CLI::App* cmd, std::size_t& mib, const std::string& what) {
+  mib = default_max_memory_mib();
+  // No default shown in --help: it depends on the machine (the help goldens do not).
+  return cmd->add_option("--max-memory", mib,
+                         "refuse runs whose estimated peak memory (" + what +
+                             ") passes this many MiB (default: half the machine's memory)");
+}
+
+void add_max_input_option(CLI::App& app) {
+  app.add_option_function<std::uint64_t>(
+         "--max-input", [](const std::uint64_t& mib) { set_max_input_mib(mib); },
+         "refuse input files larger than this many MiB (default " +
+             std::to_string(kDefaultMaxInputMiB) + ", or $RNNCC_MAX_INPUT_MIB; 0: no limit)")
+      ->type_name("UINT");
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    add_max_input_option(*sub);
 }
 
 }  // namespace rnncc::cli

@@ -9,6 +9,7 @@
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"
+#include "cli/limits.hpp"
 #include "cli/progress.hpp"
 #include "cli/usage_errors.hpp"
 
@@ -59,6 +60,7 @@ int run_rnncc(int argc, char** argv) {
   actions.push_back(rnncc::cli::add_minimize_command(app));
   actions.push_back(rnncc::cli::add_import_command(app));
   actions.push_back(rnncc::cli::add_import_weights_command(app));
+  rnncc::cli::add_max_input_option(app);  // every file reader's size limit (cli/limits.hpp)
   refuse_signed_unsigned(app);
   rnncc::cli::add_quiet_flag(app);  // after every subcommand: they all accept it
   try {

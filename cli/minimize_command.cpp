@@ -24,6 +24,7 @@ Action add_minimize_command(CLI::App& app) {
     std::string model, out;
     bool json = false;
     std::uint64_t max_work = kDefaultMaxFieldWork;
+    std::size_t max_memory = 0;  // --max-memory (MiB)
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -37,6 +38,7 @@ Action add_minimize_command(CLI::App& app) {
   cmd->add_option("--max-work", f->max_work,
                   "refuse reductions estimated above this many field operations ((2d)^3 · |Σ|)")
       ->capture_default_str();
+  add_max_memory_option(cmd, f->max_memory, "the reduction: (|Σ| + 1)·(2d)^2 entries");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
     std::optional<OutputFile> out;  // before the work (circuits/io/output_file.hpp)
@@ -45,6 +47,7 @@ Action add_minimize_command(CLI::App& app) {
     const LinearRepresentation rep = minimize_input(s);
     // The reduction and the proof against the input: forward bases of dimension up to 2d.
     check_forward_basis_work(2 * rep.dim, rep.symbols.size(), f->max_work, "minimize");
+    check_forward_basis_memory(2 * rep.dim, rep.symbols.size(), f->max_memory, "minimize");
     const ProvedMinimization p = minimize_and_prove(rep, "minimized");
     const MinimizeResult& m = p.minimized;
     const EquivalenceResult& proof = p.proof;

@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/precision.hpp"
 #include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
@@ -30,11 +31,46 @@ struct RunFlags {
   bool json = false;
   std::optional<std::size_t> generate;
   std::uint64_t max_work = kDefaultMaxWork;
+  std::size_t max_memory = 0;  // --max-memory (MiB)
 };
 
-// --generate's limit (cli/limits.hpp), before the first token: a generated token runs every
-// layer at one more position, and an attention layer attends over every earlier one, so N
-// tokens after a prompt of length p cost at most N·(p + N) position steps per layer.
+// run's limits (cli/limits.hpp, algebra/memory.hpp), before any position is evaluated: the
+// library's estimate (rnn/run_report.hpp, estimate_run) of the operations, weighted by the size
+// of the numbers (exact values grow: a doubling model's entries have t bits at position t), and
+// of the trace kept and printed, summed over the inputs.
+void check_run_limits(const Model& model, const std::vector<std::vector<std::size_t>>& inputs,
+                      const PrecisionSpec& precision, const RunFlags& flags) {
+  RunEstimate total;
+  for (const auto& ids : inputs) {
+    const RunEstimate e = estimate_run(model, ids, precision);
+    total.positions = saturating_add(total.positions, e.positions);
+    total.operations = saturating_add(total.operations, e.operations);
+    total.work = saturating_add(total.work, e.work);
+    total.memory_bytes = saturating_add(total.memory_bytes, e.memory_bytes);
+    total.bits = std::max(total.bits, e.bits);
+  }
+  const std::string where = std::to_string(total.positions) + " positions in " +
+                            std::to_string(inputs.size()) + " input(s), " + describe_layers(model);
+  const bool exact = precision.kind == PrecisionSpec::Kind::exact;
+  const bool mod = precision.kind == PrecisionSpec::Kind::mod;
+  check_work("--max-work", total.work, flags.max_work, "run would take", "work units",
+             where + ": about " + std::to_string(total.operations) + " operations on " +
+                 (exact ? "exact values of up to " + std::to_string(total.bits) + " bits"
+                        : "numbers of " + std::to_string(total.bits) + " bits") +
+                 ", each " +
+                 (mod ? std::to_string(kModularOperationWork) + " units"
+                      : std::to_string(kExactOperationWork) + " × (1 + bits/256)") +
+                 ", and every state and output written as text, " + std::to_string(kEntryTextWork) +
+                 (mod ? "" : " × (1 + bits/256)") + " each");
+  check_memory("--max-memory", total.memory_bytes, flags.max_memory, "run would take",
+               "the trace of " + where + ", every state and output kept as numbers and text" +
+                   (exact ? ", values of up to " + std::to_string(total.bits) + " bits" : ""));
+}
+
+// --generate's limit (cli/limits.hpp), before the first token: the incremental evaluator's
+// operations over prompt + N positions (rnn/generate.hpp, estimate_incremental_work: an
+// attention layer attends over every earlier position), and with --trace the reference
+// evaluator's over the whole sequence.
 void check_generation_work(const Model& model, const std::vector<std::vector<std::size_t>>& prompts,
                            const RunFlags& flags) {
   const std::uint64_t n = *flags.generate;
@@ -42,13 +78,15 @@ void check_generation_work(const Model& model, const std::vector<std::vector<std
   std::size_t longest = 0;
   for (const auto& p : prompts) {
     longest = std::max(longest, p.size());
-    work = saturating_add(work, saturating_mul(n, saturating_add(n, p.size())));
+    const std::uint64_t positions = saturating_add(p.size(), n);
+    work = saturating_add(work, estimate_incremental_work(model, positions));
+    if (flags.trace)
+      work = saturating_add(
+          work, saturating_mul(estimate_evaluation_work(model, positions), kExactOperationWork));
   }
-  work = saturating_mul(work, std::max<std::size_t>(1, model.layers.size()));
-  check_work("--max-work", work, flags.max_work, "run --generate would take", "position steps",
+  check_work("--max-work", work, flags.max_work, "run --generate would take", "operations",
              std::to_string(prompts.size()) + " prompt(s) up to " + std::to_string(longest) +
-                 " tokens, --generate " + std::to_string(n) + ", " +
-                 std::to_string(model.layers.size()) + " layer(s)");
+                 " tokens, --generate " + std::to_string(n) + ", " + describe_layers(model));
 }
 
 // --generate: greedy generation from each prompt (exact semantics), docs/semantics.md,
@@ -136,9 +174,10 @@ Action add_run_command(CLI::App& app) {
                   "generate up to N tokens from each INPUT (a prompt): argmax of the last layer, "
                   "stopping at the model's stop tokens (exact semantics)");
   cmd->add_option("--max-work", flags->max_work,
-                  "--generate: refuse runs estimated above this many position steps (tokens × "
-                  "positions × layers)")
+                  "refuse runs estimated above this many operations (positions × the layers' "
+                  "per-step work, attention positions², exact values weighted by their size)")
       ->capture_default_str();
+  add_max_memory_option(cmd, flags->max_memory, "the trace: positions × state entries");
   return [cmd, flags]() -> int {
     if (!cmd->parsed()) return -1;
     GenerativeModel gm = load_generative_model(flags->model_path);
@@ -153,6 +192,10 @@ Action add_run_command(CLI::App& app) {
     precision.overflow = parse_overflow(flags->overflow);
     check_int_bits(precision);
     const Model& model = gm.model;
+    std::vector<std::vector<std::size_t>> ids;
+    for (std::size_t i = 0; i < flags->inputs.size(); ++i)
+      ids.push_back(model.alphabet.tokenize(flags->inputs[i], "input " + std::to_string(i + 1)));
+    check_run_limits(model, ids, precision, *flags);
     std::vector<RunReport> runs;
     for (std::size_t i = 0; i < flags->inputs.size(); ++i)
       runs.push_back(

@@ -4,11 +4,11 @@
 // rnncc draw tm MACHINE -o OUT.(svg|png|dot) [--layers]           (Graphviz builds)
 // Turing machines simulated by a hybrid RNN with chain of thought [WDL24]
 // (constructions/turing_machine.hpp, verify/verify_tm.hpp, viz/draw_tm.hpp).
-#include <bit>
 #include <iostream>
 #include <memory>
 
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/suggest.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
@@ -33,6 +33,7 @@ struct TmFlags {
   std::string machine, input, output, defect = "none";
   std::uint64_t max_steps = 10'000;
   std::uint64_t max_work = kDefaultMaxWork;
+  std::size_t max_memory = 0;  // --max-memory (MiB)
   bool json = false, index = false, lenient = false, layers = false, no_timing = false;
   std::optional<std::size_t> sat_tape;  // --sat-tape N
   std::size_t sat_width = 24;
@@ -69,21 +70,25 @@ void relax(CLI::App* parent, std::vector<std::string> names, CLI::App* tm) {
 }
 #endif
 
-// verify tm's limit (cli/limits.hpp), before the first step: each generated step attends over
-// every earlier position (T steps: T·(T + n + 1) scores), or with --index over the parabola
-// index (about log2 of the positions a step).
-void check_tm_work(const TmFlags& f, std::size_t input_length) {
-  const std::uint64_t t = f.max_steps;
-  const std::uint64_t positions = saturating_add(saturating_add(t, input_length), 1);
-  const std::uint64_t per_step =
-      f.index ? static_cast<std::uint64_t>(std::bit_width(positions)) + 1 : positions;
-  check_work("--max-work", saturating_mul(t, per_step), f.max_work, "verify tm would take",
-             "attention scores",
-             "--max-steps " + std::to_string(t) + " × " +
-                 (f.index ? "log2 of " + std::to_string(positions) + " positions"
-                          : std::to_string(positions) + " positions"));
+// verify tm's limit (cli/limits.hpp), before the first step: the library's estimate of the
+// incremental evaluator's operations over prompt + --max-steps positions (each generated step
+// attends over every earlier position: quadratic in the positions; --index: log2 of them) and
+// of the reference re-evaluation (verify/verify_tm.hpp, estimate_verify_tm_work).
+void check_tm_work(const TuringMachine& m, const std::vector<std::size_t>& input,
+                   const TmVerifyOptions& o, std::uint64_t max_work, std::size_t max_memory) {
+  const TmWorkEstimate e = estimate_verify_tm_work(m, input, o);
+  std::string detail = "prompt of " + std::to_string(e.prompt) + " tokens + " +
+                       std::to_string(e.positions - e.prompt) +
+                       " steps = " + std::to_string(e.positions) + " positions, " +
+                       (o.attention_index ? "each looked up in the attention index"
+                                          : "each attending over every earlier one");
+  if (e.reference > e.total() / 100) detail += ", and the reference evaluator's re-evaluation";
+  if (!o.attention_index) detail += "; --index: O(log n) a step";
+  check_work("--max-work", e.total(), max_work, "verify tm would take", "operations", detail);
+  check_memory("--max-memory", e.memory_bytes, max_memory, "verify tm would take",
+               std::to_string(e.positions) + " positions' attention keys and values" +
+                   (e.reference > 0 ? " and the reference evaluator's trace" : ""));
 }
-
 }  // namespace
 
 Action add_tm_commands(CLI::App& app) {
@@ -112,9 +117,10 @@ Action add_tm_commands(CLI::App& app) {
       ->capture_default_str();
   vt->add_flag("--no-timing", f->no_timing, "leave the SAT proof's time out (reproducible output)");
   vt->add_option("--max-work", f->max_work,
-                 "refuse runs estimated above this many attention scores (steps × positions; "
-                 "--index: steps × log2 positions)")
+                 "refuse runs estimated above this many operations (about 2·(prompt + steps)² "
+                 "for the attention; --index: (prompt + steps)·log2)")
       ->capture_default_str();
+  add_max_memory_option(vt, f->max_memory, "the attention's keys and values: positions × (h + r)");
 
   CLI::App* construct = app.get_subcommand("construct");
   CLI::App* ct = construct->add_subcommand(
@@ -176,7 +182,7 @@ Action add_tm_commands(CLI::App& app) {
       o.attention_index = f->index;
       o.hybrid.defect = parse_defect(f->defect);
       const std::vector<std::size_t> input = parse_tape_input(m, f->input);
-      check_tm_work(*f, input.size());
+      check_tm_work(m, input, o, f->max_work, f->max_memory);
       o.progress = &progress();
       const TmVerifyReport r = verify_tm(m, input, o);
       if (f->json)

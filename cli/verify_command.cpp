@@ -110,6 +110,7 @@ KindCommand* parsed(std::deque<KindCommand>& kinds) {
 struct ConstructCommand {
   std::deque<KindCommand> kinds;
   std::string output;
+  std::size_t max_memory = 0;  // --max-memory (MiB)
 };
 
 struct VerifyCommand {
@@ -121,6 +122,7 @@ struct VerifyCommand {
   bool json = false, no_proof = false, no_timing = false;
   bool as_printed = false;  // the paper's version beside the corrected one (docs/errata.md)
   std::uint64_t max_work = kDefaultMaxWork;
+  std::size_t max_memory = 0;              // --max-memory (MiB)
   std::optional<std::size_t> sat;          // --sat N
   std::optional<std::size_t> k_induction;  // --k-induction K
 };
@@ -154,8 +156,10 @@ Action add_construct_command(CLI::App& app) {
       "Build a construction's model and write it as a model file (construct KIND --help: KIND's "
       "options)");
   add_kinds(cmd, false, f->kinds);
-  for (KindCommand& k : f->kinds)
+  for (KindCommand& k : f->kinds) {
     k.app->add_option("-o,--output", f->output, "MODEL.json")->required();
+    add_max_memory_option(k.app, f->max_memory, "the model, for kinds built from a file");
+  }
   // A first word that is no kind is refused by the parse, which names the nearest kind and
   // lists them all, `tm` included (cli/usage_errors.hpp).
   cmd->require_subcommand(1);
@@ -167,7 +171,9 @@ Action add_construct_command(CLI::App& app) {
       throw InputError("INPUT",
                        "construct " + k->kind->name + " needs an input (a WFA file or a formula)");
     OutputFile out(f->output);  // before the work (circuits/io/output_file.hpp)
-    Construction c = k->kind->build(args_of(*k), verify_registry());
+    ConstructionArgs args = args_of(*k);
+    args.max_memory_mib = f->max_memory;
+    Construction c = k->kind->build(args, verify_registry());
     out.write(json_text(model_to_json(c.model), 2) + "\n");
     out.commit();
     std::cout << c.name << ": wrote " << f->output << " (" << describe_layers(c.model)
@@ -222,8 +228,9 @@ Action add_verify_command(CLI::App& app) {
     k->add_flag("--json", f->json, "print the report as JSON");
     k->add_option("--max-work", f->max_work,
                   "refuse checks estimated above this many symbol steps (random, exhaustive, "
-                  "identity)")
+                  "identity), and proofs above this many operations")
         ->capture_default_str();
+    add_max_memory_option(k, f->max_memory, "the model, for kinds built from a file");
     k->add_flag("--as-printed", f->as_printed,
                 "run the paper's version beside the corrected one (docs/errata.md); exit 0 when "
                 "the printed version fails and the corrected one holds");
@@ -232,7 +239,8 @@ Action add_verify_command(CLI::App& app) {
     if (!verify_cmd->parsed()) return -1;
     KindCommand* k = parsed(f->kinds);
     if (!k) return -1;  // `verify tm` (cli/tm_command.cpp)
-    const ConstructionArgs args = args_of(*k);
+    ConstructionArgs args = args_of(*k);
+    args.max_memory_mib = f->max_memory;
     k->kind->check_applicable(args, verify_registry());
     if (k->app->count("--exhaustive")) f->options.exhaustive = f->exhaustive.value_or(0);
     if (f->device != "cpu" && f->device != "gpu")

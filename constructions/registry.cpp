@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "algebra/error.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/suggest.hpp"
 #include "rnn/model_json.hpp"
 
@@ -191,6 +192,7 @@ OptionValues ConstructionKind::resolve(const ConstructionArgs& args,
   check_applicable(args, registry);
   OptionValues v;
   v.input_ = args.input;
+  v.max_memory_mib_ = args.max_memory_mib.value_or(default_max_memory_mib());
   for (const OptionSpec& o : options) {
     OptionValues::Entry e{&o, o.default_value, false};
     for (const auto& [option_name, value] : args.options)  // the last one given counts
@@ -208,6 +210,7 @@ OptionValues ConstructionKind::resolve(const ConstructionArgs& args,
 Construction ConstructionKind::build(const ConstructionArgs& args, const Registry& registry) const {
   ConstructionArgs own;
   own.input = args.input;
+  own.max_memory_mib = args.max_memory_mib;
   std::optional<std::string> model_file;
   for (const auto& [option_name, value] : args.options) {
     if (option_name == "--model")

@@ -49,6 +49,10 @@ struct OptionSpec {
 struct ConstructionArgs {
   std::string input;
   std::vector<std::pair<std::string, std::string>> options;
+  // The command's --max-memory (MiB): builders whose model grows with their input (a WFA's
+  // dense matrices, its sub-step factors) estimate it before building and refuse above it
+  // (algebra/memory.hpp). Unset: default_max_memory_mib().
+  std::optional<std::size_t> max_memory_mib;
   ConstructionArgs& set(std::string name, std::string value = {}) {
     options.emplace_back(std::move(name), std::move(value));
     return *this;
@@ -67,7 +71,8 @@ class OptionValues {
   std::uint64_t whole_number(std::string_view name) const;
   std::optional<std::uint64_t> optional_whole_number(std::string_view name) const;
   std::optional<Rational> rational(std::string_view name) const;
-  std::vector<Rational> rationals(std::string_view name) const;  // empty when unset
+  std::vector<Rational> rationals(std::string_view name) const;   // empty when unset
+  std::size_t max_memory_mib() const { return max_memory_mib_; }  // ConstructionArgs's
 
  private:
   friend struct ConstructionKind;
@@ -79,6 +84,7 @@ class OptionValues {
   const Entry& entry(std::string_view name) const;
   std::string input_;
   std::vector<Entry> entries_;
+  std::size_t max_memory_mib_ = 0;
 };
 
 struct ConstructionKind {

@@ -4,10 +4,10 @@
 #include <cctype>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "algebra/error.hpp"
 #include "rnn/file_kind.hpp"
+#include "rnn/json_cursor.hpp"
 #include "rnn/utf8.hpp"
 
 namespace rnncc {
@@ -134,9 +134,8 @@ TuringMachine machine_from_argument(const std::string& argument, bool lenient) {
     if (looks_like_path) throw InputError(argument, "cannot open machine file");
     return parse_machine(argument, "machine", lenient);
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_machine_file(buffer.str(), argument, lenient);
+  in.close();
+  return parse_machine_file(read_text_file(argument, "machine file"), argument, lenient);
 }
 
 static TuringMachine parse_machine_file_unchecked(std::string_view text, const std::string& source,

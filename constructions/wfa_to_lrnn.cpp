@@ -2,13 +2,17 @@
 #include "constructions/wfa_to_lrnn.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "algebra/charpoly.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/memory.hpp"
 #include "algebra/real_roots.hpp"
+#include "algebra/saturating.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "constructions/dwfa_pd.hpp"
 #include "constructions/registry.hpp"
@@ -46,6 +50,26 @@ void check_wfa(const Wfa& a) {
     if (m.rows() != d || m.cols() != d)
       throw std::invalid_argument("WFA: transition matrix of shape " + shape_string(m) +
                                   ", expected " + std::to_string(d) + "×" + std::to_string(d));
+}
+
+// The construction's memory before it is built (algebra/memory.hpp, check_memory): the model's
+// |Σ|·K dense d×d matrices A and d×1 matrices B (sub-steps: K per symbol) and `vectors` more
+// dense vectors of d rationals (records, Householder keys), plus the two copies of the WFA that
+// the target keeps (its value function and its automaton), at kRationalEntryBytes an entry.
+void check_model_memory(const Wfa& a, const std::string& family, std::size_t K, std::size_t d,
+                        std::uint64_t vectors, std::size_t max_memory_mib) {
+  const std::uint64_t S = a.alphabet.size(), n = a.states();
+  const std::uint64_t features = saturating_mul(S, K);
+  const std::uint64_t entries =
+      saturating_add(saturating_add(saturating_mul(features, saturating_mul(d, d + 1)),
+                                    saturating_mul(vectors, d)),
+                     saturating_mul(2 * S, saturating_mul(n, n)));
+  check_memory("--max-memory", saturating_mul(entries, kRationalEntryBytes), max_memory_mib,
+               "the " + family + " model of this " + std::to_string(n) + "-state WFA would take",
+               (K > 1 ? "K = " + std::to_string(K) + " sub-steps per symbol, " : std::string()) +
+                   std::to_string(features) + " dense " + std::to_string(d) + "×" +
+                   std::to_string(d) + " matrices of rationals at about " +
+                   std::to_string(kRationalEntryBytes) + " bytes an entry");
 }
 
 // S_0 = α (d×1), C = βᵀ (1×d), m = 1: the frame every WFA layer shares.
@@ -204,6 +228,91 @@ Matrix<Rational> HouseholderFactor::matrix() const {
   return m;
 }
 
+namespace {
+
+// The factor list of L_p ⋯ L_1 · A · R_1 ⋯ R_q = Δ (below): R_1⁻¹, …, R_q⁻¹, Δ (left out when
+// it is I), L_p⁻¹, …, L_1⁻¹, each transvection inverted by negating c.
+std::vector<ElementaryFactor> factors_in_application_order(
+    const std::vector<ElementaryFactor>& left, const std::vector<ElementaryFactor>& right,
+    Vector delta) {
+  std::vector<ElementaryFactor> out;
+  out.reserve(left.size() + right.size() + 1);
+  for (const ElementaryFactor& r : right) out.push_back(transvection(r.i, r.j, -r.c));
+  if (!std::all_of(delta.begin(), delta.end(), [](const Rational& x) { return x == 1; })) {
+    ElementaryFactor f;
+    f.diag = std::move(delta);
+    out.push_back(std::move(f));
+  }
+  for (std::size_t l = left.size(); l-- > 0;)
+    out.push_back(transvection(left[l].i, left[l].j, -left[l].c));
+  return out;
+}
+
+// W for the sparse elimination: each row's nonzero entries by column, and each column's nonzero
+// rows, kept in step by add().
+class SparseSquare {
+ public:
+  // W = a, or aᵀ when `transposed` (without a dense copy of it).
+  explicit SparseSquare(const Matrix<Rational>& a, bool transposed = false)
+      : rows_(a.rows()), cols_(a.cols()) {
+    for (std::size_t i = 0; i < a.rows(); ++i)
+      for (std::size_t j = 0; j < a.cols(); ++j)
+        if (a(i, j) != 0) {
+          const std::size_t r = transposed ? j : i, c = transposed ? i : j;
+          rows_[r].emplace(c, a(i, j));
+          cols_[c].insert(r);
+        }
+  }
+  std::size_t size() const { return rows_.size(); }
+  Rational at(std::size_t i, std::size_t j) const {
+    const auto it = rows_[i].find(j);
+    return it == rows_[i].end() ? Rational(0) : it->second;
+  }
+  // W(i, j) += x.
+  void add(std::size_t i, std::size_t j, const Rational& x) {
+    if (x == 0) return;
+    auto [it, inserted] = rows_[i].try_emplace(j, x);
+    if (inserted) {
+      cols_[j].insert(i);
+    } else if ((it->second += x) == 0) {
+      rows_[i].erase(it);
+      cols_[j].erase(i);
+    }
+  }
+  // row_i += c·row_j (i ≠ j): only row i changes.
+  void row_add(std::size_t i, std::size_t j, const Rational& c) {
+    for (const auto& [col, v] : rows_[j]) add(i, col, c * v);
+  }
+  // col_j += c·col_i (i ≠ j): only column j changes; column i's rows are read first.
+  void col_add(std::size_t i, std::size_t j, const Rational& c) {
+    const std::vector<std::size_t> rows(cols_[i].begin(), cols_[i].end());
+    for (std::size_t r : rows) add(r, j, c * rows_[r].at(i));
+  }
+  // Rows > k with a nonzero in column `col`, ascending.
+  std::vector<std::size_t> rows_below(std::size_t col, std::size_t k) const {
+    return {cols_[col].upper_bound(k), cols_[col].end()};
+  }
+  // Columns > k with a nonzero in row `row`, ascending.
+  std::vector<std::size_t> cols_right(std::size_t row, std::size_t k) const {
+    std::vector<std::size_t> out;
+    for (auto it = rows_[row].upper_bound(k); it != rows_[row].end(); ++it)
+      out.push_back(it->first);
+    return out;
+  }
+  // The least column j > k with a nonzero in some row ≥ k.
+  std::optional<std::size_t> first_column_from(std::size_t k) const {
+    for (std::size_t j = k + 1; j < cols_.size(); ++j)
+      if (cols_[j].lower_bound(k) != cols_[j].end()) return j;
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<std::map<std::size_t, Rational>> rows_;
+  std::vector<std::set<std::size_t>> cols_;
+};
+
+}  // namespace
+
 // Exact elimination with transvections only. Invariant before step k: rows and columns < k
 // of W are zero except the diagonal. Step k makes W(k,k) ≠ 0 (≤ 2 transvections, only when
 // the trailing block is nonzero; never at k = d−1, where a zero 1×1 block ends the loop),
@@ -212,9 +321,9 @@ Matrix<Rational> HouseholderFactor::matrix() const {
 // with ≤ 2(d−1) + d(d−1) = (d−1)(d+2) transvections L, R, so
 //     A = L_1⁻¹ ⋯ L_p⁻¹ · Δ · R_q⁻¹ ⋯ R_1⁻¹,     (I + c e_i e_jᵀ)⁻¹ = I − c e_i e_jᵀ,
 // whose application order (rightmost first) is R_1⁻¹, …, R_q⁻¹, Δ, L_p⁻¹, …, L_1⁻¹.
-std::vector<ElementaryFactor> factor_elementary(const Matrix<Rational>& a) {
+std::vector<ElementaryFactor> factor_elementary_plain(const Matrix<Rational>& a) {
   if (a.rows() != a.cols())
-    throw std::invalid_argument("factor_elementary: expected a square matrix, got " +
+    throw std::invalid_argument("factor_elementary_plain: expected a square matrix, got " +
                                 shape_string(a));
   const std::size_t d = a.rows();
   Matrix<Rational> w = a;
@@ -251,18 +360,62 @@ std::vector<ElementaryFactor> factor_elementary(const Matrix<Rational>& a) {
     for (std::size_t j = k + 1; j < d; ++j)
       if (w(k, j) != 0) col_op(k, j, -w(k, j) / pivot);  // clears W(k,j)
   }
-  std::vector<ElementaryFactor> out;
-  for (const ElementaryFactor& r : right) out.push_back(transvection(r.i, r.j, -r.c));
-  ElementaryFactor delta;
-  bool is_identity = true;
-  for (std::size_t x = 0; x < d; ++x) {
-    delta.diag.push_back(w(x, x));
-    is_identity = is_identity && w(x, x) == 1;
+  Vector delta;
+  for (std::size_t x = 0; x < d; ++x) delta.push_back(w(x, x));
+  return factors_in_application_order(left, right, std::move(delta));
+}
+
+// The same elimination on a sparse W (factor_elementary_plain is its dense twin, and the tests
+// require the two factor lists to be equal): every choice is the dense one — the first row below
+// the pivot, the least borrowed column, rows and columns cleared in increasing order — but each
+// transvection touches only the nonzero entries of one row or column, and the searches read the
+// column and row sets. A chain WFA's matrix (one nonzero a row) costs O(d log d), not O(d²)
+// work per factor; dense input costs what the plain twin does.
+namespace {
+
+std::vector<ElementaryFactor> factor_sparse(SparseSquare w) {
+  const std::size_t d = w.size();
+  std::vector<ElementaryFactor> left, right;
+  auto row_op = [&](std::size_t i, std::size_t j, const Rational& c) {
+    w.row_add(i, j, c);
+    left.push_back(transvection(i, j, c));
+  };
+  auto col_op = [&](std::size_t i, std::size_t j, const Rational& c) {
+    w.col_add(i, j, c);
+    right.push_back(transvection(i, j, c));
+  };
+  for (std::size_t k = 0; k < d; ++k) {
+    if (w.at(k, k) == 0) {
+      std::vector<std::size_t> below = w.rows_below(k, k);
+      if (below.empty()) {
+        const std::optional<std::size_t> s = w.first_column_from(k);
+        if (!s) break;
+        col_op(*s, k, Rational(1));
+        if (w.at(k, k) == 0) below = w.rows_below(k, k);
+      }
+      if (w.at(k, k) == 0) row_op(k, below.front(), Rational(1));
+    }
+    const Rational pivot = w.at(k, k);
+    for (std::size_t i : w.rows_below(k, k)) row_op(i, k, -w.at(i, k) / pivot);
+    for (std::size_t j : w.cols_right(k, k)) col_op(k, j, -w.at(k, j) / pivot);
   }
-  if (!is_identity) out.push_back(std::move(delta));
-  for (std::size_t l = left.size(); l-- > 0;)
-    out.push_back(transvection(left[l].i, left[l].j, -left[l].c));
-  return out;
+  Vector delta;
+  for (std::size_t x = 0; x < d; ++x) delta.push_back(w.at(x, x));
+  return factors_in_application_order(left, right, std::move(delta));
+}
+
+// factor_elementary(transpose(m)) without the dense transpose.
+std::vector<ElementaryFactor> factor_transpose(const Matrix<Rational>& m) {
+  return factor_sparse(SparseSquare(m, true));
+}
+
+}  // namespace
+
+std::vector<ElementaryFactor> factor_elementary(const Matrix<Rational>& a) {
+  if (a.rows() != a.cols())
+    throw std::invalid_argument("factor_elementary: expected a square matrix, got " +
+                                shape_string(a));
+  return factor_sparse(SparseSquare(a));
 }
 
 // I + c e_i e_jᵀ = H(1/3, e_j + 2c e_i) · H(1/2, e_j) · H(2/(2c²−1), e_j + c e_i): checked
@@ -281,10 +434,24 @@ std::vector<HouseholderFactor> householder_transvection(std::size_t d, std::size
           HouseholderFactor{Rational(1, 3), k(Rational(2) * c)}};
 }
 
+std::size_t householder_factor_count(const std::vector<ElementaryFactor>& elementary) {
+  std::size_t n = 0;
+  for (const ElementaryFactor& f : elementary)
+    n += f.kind == ElementaryFactor::Kind::transvection
+             ? 3
+             : static_cast<std::size_t>(std::count_if(f.diag.begin(), f.diag.end(),
+                                                      [](const Rational& x) { return x != 1; }));
+  return n;
+}
+
 std::vector<HouseholderFactor> factor_householder(const Matrix<Rational>& a) {
-  const std::size_t d = a.rows();
+  return householder_factors(factor_elementary(a), a.rows());
+}
+
+std::vector<HouseholderFactor> householder_factors(const std::vector<ElementaryFactor>& elementary,
+                                                   std::size_t d) {
   std::vector<HouseholderFactor> out;
-  for (const ElementaryFactor& f : factor_elementary(a)) {
+  for (const ElementaryFactor& f : elementary) {
     if (f.kind == ElementaryFactor::Kind::transvection) {
       for (HouseholderFactor& h : householder_transvection(d, f.i, f.j, f.c))
         out.push_back(std::move(h));
@@ -375,6 +542,22 @@ bool monomial_needs_permutation(const Matrix<Rational>& a) {
   for (std::size_t j = 0; j < split->second.size(); ++j)
     if (split->second[j] != j) return true;
   return false;
+}
+
+std::size_t unit_monomial_factor_count(const Matrix<Rational>& a, std::size_t copies) {
+  const auto split = monomial_split(a);
+  if (!split) throw std::invalid_argument("unit_monomial_factor_count: not a monomial contraction");
+  const auto& [diag, pi] = *split;
+  // copies per entry a_j ≠ 1, and d − (cycles of π) transpositions.
+  std::size_t n = 0, cycles = 0;
+  for (const Rational& x : diag) n += (x != 1) * copies;
+  std::vector<bool> seen(pi.size(), false);
+  for (std::size_t i = 0; i < pi.size(); ++i) {
+    if (seen[i]) continue;
+    ++cycles;
+    for (std::size_t j = i; !seen[j]; j = pi[j]) seen[j] = true;
+  }
+  return n + (pi.size() - cycles);
 }
 
 std::vector<HouseholderFactor> factor_unit_monomial(const Matrix<Rational>& a, std::size_t copies) {
@@ -471,19 +654,27 @@ Claim check_factor_products_on_copies(const Wfa& a, const LrnnLayer& layer, std:
 namespace {
 
 // The unit-key DeltaNet construction (header); nullopt when unit_key_obstruction says why not.
-std::optional<Construction> wfa_to_deltanet_unit(const Wfa& a) {
+std::optional<Construction> wfa_to_deltanet_unit(const Wfa& a, std::size_t max_memory_mib) {
   if (unit_key_obstruction(a)) return std::nullopt;
   const std::size_t d = a.states(), sigma_count = a.alphabet.size();
+  std::vector<Matrix<Rational>> at;  // A_σ = M_σᵀ, transposed once
+  for (const Matrix<Rational>& m : a.transition) at.push_back(transpose(m));
   std::size_t copies = 1;
-  for (const Matrix<Rational>& m : a.transition)
-    if (monomial_needs_permutation(transpose(m))) copies = 2;
+  for (const Matrix<Rational>& m : at)
+    if (monomial_needs_permutation(m)) copies = 2;
   const std::size_t D = d * copies;
-  std::vector<std::vector<HouseholderFactor>> fs;
+  // K from the factor counts (monomial_split, no keys built yet): the memory check comes first.
   std::size_t K = 1;
-  for (const Matrix<Rational>& m : a.transition) {
-    fs.push_back(factor_unit_monomial(transpose(m), copies));
-    K = std::max(K, fs.back().size());
+  std::uint64_t keys = 0;
+  for (const Matrix<Rational>& m : at) {
+    const std::size_t k = unit_monomial_factor_count(m, copies);
+    K = std::max(K, k);
+    keys += k;
   }
+  check_model_memory(a, "deltanet (unit keys)", K, D, keys, max_memory_mib);
+  std::vector<std::vector<HouseholderFactor>> fs;
+  for (const Matrix<Rational>& m : at) fs.push_back(factor_unit_monomial(m, copies));
+  at.clear();
   LayerFrame frame;
   frame.d = D;
   frame.m = 1;
@@ -574,13 +765,14 @@ Target wfa_target(const Wfa& a) {
   return t;
 }
 
-Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys) {
+Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys, std::size_t max_memory_mib) {
   check_wfa(a);
   if (keys == WfaKeys::unit) {
     if (family != WfaFamily::deltanet)
       throw std::invalid_argument("wfa_to_lrnn: unit keys need the deltanet family");
-    if (std::optional<Construction> c = wfa_to_deltanet_unit(a)) return std::move(*c);
-    Construction c = wfa_to_lrnn(a, family, WfaKeys::any);
+    if (std::optional<Construction> c = wfa_to_deltanet_unit(a, max_memory_mib))
+      return std::move(*c);
+    Construction c = wfa_to_lrnn(a, family, WfaKeys::any, max_memory_mib);
     c.claims.push_back(
         {"unit-key factorization (β ∈ (0,2], ‖k‖ = 1)", "exists", *unit_key_obstruction(a), false});
     c.notes.push_back("--beta-range unit: no unit-key model (" + *unit_key_obstruction(a) +
@@ -590,9 +782,10 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys) {
   const std::size_t d = a.states(), sigma_count = a.alphabet.size();
   Construction c;
   c.name = "wfa-" + to_string(family);
-  c.target = wfa_target(a);
 
   if (family == WfaFamily::general) {
+    check_model_memory(a, "general", 1, d, 0, max_memory_mib);
+    c.target = wfa_target(a);
     c.model = general_model(a);
     c.encode = [](const std::vector<std::size_t>& w) { return w; };
     c.embedding = identity_embedding(sigma_count);
@@ -602,18 +795,27 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys) {
     return c;
   }
 
-  // Factor every A_σ = M_σᵀ; K = the longest factor list (at least 1).
+  // Factor every A_σ = M_σᵀ (sparse elimination); K = the longest factor list (at least 1),
+  // counted before any Householder key or model matrix is built, so that the memory check
+  // refuses a model too large at once.
   std::vector<std::vector<ElementaryFactor>> elementary;
   std::vector<std::vector<HouseholderFactor>> householder;
   std::size_t K = 1;
+  std::uint64_t vectors = 0;  // Householder keys (deltanet), records
   for (const Matrix<Rational>& m : a.transition) {
-    if (family == WfaFamily::dplr) {
-      elementary.push_back(factor_elementary(transpose(m)));
-      K = std::max(K, elementary.back().size());
-    } else {
-      householder.push_back(factor_householder(transpose(m)));
-      K = std::max(K, householder.back().size());
-    }
+    elementary.push_back(factor_transpose(m));
+    const std::size_t k = family == WfaFamily::dplr ? elementary.back().size()
+                                                    : householder_factor_count(elementary.back());
+    K = std::max(K, k);
+    vectors += family == WfaFamily::dplr ? 0 : k;
+  }
+  vectors += saturating_mul(sigma_count * K, family == WfaFamily::dplr ? 3 : 2);  // records
+  check_model_memory(a, to_string(family), K, d, vectors, max_memory_mib);
+  c.target = wfa_target(a);
+  if (family == WfaFamily::deltanet) {
+    for (const std::vector<ElementaryFactor>& e : elementary)
+      householder.push_back(householder_factors(e, d));
+    elementary.clear();
   }
   const Alphabet sub = substep_alphabet(a.alphabet, K);
   LayerFrame frame = wfa_frame(a, sigma_count * K);
@@ -701,9 +903,10 @@ void register_wfa_to_lrnn(Registry& registry) {
                   if (unit && family != "deltanet")
                     throw InputError("--beta-range",
                                      "unit applies to --family deltanet only, not " + family);
-                  return family == "pd" ? dwfa_to_pd(a)
-                                        : wfa_to_lrnn(a, parse_wfa_family(family).value(),
-                                                      unit ? WfaKeys::unit : WfaKeys::any);
+                  return family == "pd"
+                             ? dwfa_to_pd(a)
+                             : wfa_to_lrnn(a, parse_wfa_family(family).value(),
+                                           unit ? WfaKeys::unit : WfaKeys::any, v.max_memory_mib());
                 }});
 }
 

@@ -78,6 +78,7 @@
 #include <string_view>
 #include <vector>
 
+#include "algebra/memory.hpp"
 #include "constructions/construction.hpp"
 #include "constructions/wfa.hpp"
 #include "rnn/lrnn.hpp"
@@ -110,11 +111,19 @@ struct HouseholderFactor {
 
 // Factors of A in application order (F_0 acts first): A = F_{K−1} ⋯ F_1 F_0. At most
 // (d−1)(d+2) transvections and at most one diagonal factor (omitted when it is I); the empty
-// list for A = I. A must be square.
+// list for A = I. A must be square. The elimination runs on the nonzero entries only (a chain
+// WFA's d×d matrix: O(d log d) in all); factor_elementary_plain is the dense twin, the same
+// list (tests/constructions/test_wfa_to_lrnn.cpp compares them on seeded matrices).
 std::vector<ElementaryFactor> factor_elementary(const Matrix<Rational>& a);
+std::vector<ElementaryFactor> factor_elementary_plain(const Matrix<Rational>& a);
 // The same as Householder factors: each transvection becomes 3 factors, the diagonal one
 // H(1 − λ_i, e_i) per entry λ_i ≠ 1. At most 3(d−1)(d+2) + d factors.
 std::vector<HouseholderFactor> factor_householder(const Matrix<Rational>& a);
+// factor_householder from the elementary factors of a d×d matrix, and how many it gives (without
+// building the d-vectors of their keys: what the memory estimate needs).
+std::vector<HouseholderFactor> householder_factors(const std::vector<ElementaryFactor>& elementary,
+                                                   std::size_t d);
+std::size_t householder_factor_count(const std::vector<ElementaryFactor>& elementary);
 // The Householder factors of one transvection I + c e_i e_jᵀ (column form x_i += c·x_j), in
 // application order (the identity above with d = i, s = j).
 std::vector<HouseholderFactor> householder_transvection(std::size_t d, std::size_t i, std::size_t j,
@@ -137,6 +146,9 @@ Claim check_factor_products(const Wfa& a, const LrnnLayer& layer, std::size_t K)
 // `copies` = 1 (then A must be P·D with P = I) or 2 (keys in Q^{2d}, acting on (x; x)).
 // Throws std::invalid_argument when A is not a monomial contraction, or has P ≠ I and copies 1.
 std::vector<HouseholderFactor> factor_unit_monomial(const Matrix<Rational>& a, std::size_t copies);
+// factor_unit_monomial(a, copies).size() without building the keys (copies per diagonal entry
+// ≠ 1, and d − #cycles transpositions); std::invalid_argument when a is not monomial.
+std::size_t unit_monomial_factor_count(const Matrix<Rational>& a, std::size_t copies);
 // Whether A = P·D above has P ≠ I (and A is a monomial contraction).
 bool monomial_needs_permutation(const Matrix<Rational>& a);
 // Why `a` has no unit-key model by the construction above, for the first symbol where it fails:
@@ -160,6 +172,10 @@ Circuit wfa_circuit(const Wfa& a, std::size_t n);
 // Throws std::invalid_argument for an inconsistent Wfa (sizes that disagree).
 // keys = unit: the unit-key DeltaNet construction (family must be deltanet; else
 // std::invalid_argument); its spectral properties (constructions/spectral.hpp) are claims.
-Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys = WfaKeys::any);
+// Before building, the model's memory is estimated (the |Σ|·K dense d×d matrices the layer
+// holds, K from the factor counts; the target's copies of the WFA) and refused above
+// max_memory_mib: InputError naming --max-memory (algebra/memory.hpp, check_memory).
+Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys = WfaKeys::any,
+                         std::size_t max_memory_mib = default_max_memory_mib());
 
 }  // namespace rnncc

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct LayerTrace {
   // Attention layers only: per position t, the maximizing positions M(t) (1-based, ascending;
   // unique_hard: the one it picks). Empty for the other layers.
   std::vector<std::vector<std::size_t>> attended;
+  // Operations of K done (multiply-adds and comparisons): what estimate_evaluation_work
+  // (rnn/run_report.hpp) bounds before a run, counted where they happen.
+  std::uint64_t work = 0;
 };
 
 template <Domain K>
@@ -41,6 +45,11 @@ struct Trace {
   const std::vector<Matrix<typename K::Element>>& outputs() const& { return layers.back().outputs; }
   // On a temporary, return by value: `for (auto& y : evaluate(...).outputs())` stays valid.
   std::vector<Matrix<typename K::Element>> outputs() && { return std::move(layers.back().outputs); }
+  std::uint64_t work() const {
+    std::uint64_t w = 0;
+    for (const auto& l : layers) w += l.work;
+    return w;
+  }
 };
 
 namespace detail {
@@ -68,11 +77,12 @@ Mat<K> convert(const K& k, const Matrix<Rational>& m, const std::string& what) {
 // once (on layer 1, one-hot z: one term), then each entry sums over them in order of k.
 template <Domain K>
 Mat<K> combine(const K& k, const std::vector<Mat<K>>& per_feature, const Mat<K>& z,
-               const Mat<K>* base) {
+               const Mat<K>* base, std::uint64_t& work) {
   const Mat<K>& shape = per_feature.front();
   std::vector<std::size_t> nonzero;
   for (std::size_t f = 0; f < per_feature.size(); ++f)
     if (!k.is_zero(z(f, 0))) nonzero.push_back(f);
+  work += per_feature.size() + nonzero.size() * shape.rows() * shape.cols();
   Mat<K> out(shape.rows(), shape.cols());
   for (std::size_t i = 0; i < shape.rows(); ++i)
     for (std::size_t j = 0; j < shape.cols(); ++j) {
@@ -146,18 +156,24 @@ template <Domain K>
 LayerTrace<K> run_lrnn(const LrnnParams<K>& p, const K& k, const std::vector<Mat<K>>& z) {
   Mat<K> state = p.initial;
   LayerTrace<K> trace;
+  std::uint64_t& work = trace.work;
   for (std::size_t t = 0; t < z.size(); ++t)
     at_position(t, [&] {
       const Mat<K>& zt = z[t];
       if (p.diagonal.empty()) {
-        state = affine(k, combine(k, p.A, zt, nullptr), state, combine(k, p.B, zt, nullptr));
+        const Mat<K> a = combine(k, p.A, zt, nullptr, work), b = combine(k, p.B, zt, nullptr, work);
+        work += a.rows() * a.cols() * state.cols();
+        state = affine(k, a, state, b);
       } else {  // S_t(i, j) = a_i·S_{t−1}(i, j) + B(i, j), one rounding per entry
-        const Mat<K> a = combine(k, p.diagonal, zt, nullptr), b = combine(k, p.B, zt, nullptr);
+        const Mat<K> a = combine(k, p.diagonal, zt, nullptr, work),
+                     b = combine(k, p.B, zt, nullptr, work);
+        work += state.rows() * state.cols();
         for (std::size_t i = 0; i < state.rows(); ++i)
           for (std::size_t j = 0; j < state.cols(); ++j)
             state(i, j) = k.narrow(k.wide_add(k.widen(b(i, j)), k.wide_mul(a(i, 0), state(i, j))));
       }
-      const Mat<K> c = p.C.empty() ? p.readout : combine(k, p.C, zt, &p.readout);
+      const Mat<K> c = p.C.empty() ? p.readout : combine(k, p.C, zt, &p.readout, work);
+      work += c.rows() * c.cols() * state.cols();
       trace.outputs.push_back(affine(k, c, state, p.bias));
       trace.states.push_back(state);
     });
@@ -227,6 +243,7 @@ LayerTrace<K> run(const ElmanLayer& l, const K& k, const std::vector<Mat<K>>& z,
     LayerTrace<K> trace;
     for (std::size_t t = 0; t < z.size(); ++t)
       at_position(t, [&] {
+        trace.work += pre.W.rows() * (pre.W.cols() + pre.U.cols()) + c.rows() * c.cols();
         Matrix<Rational> x = pre_activation(k, pre, h, z[t]);
         h = l.activation == Activation::relu ? round_map(k, x, relu)
                                              : round_map(k, x, sign_activation);
@@ -254,6 +271,8 @@ LayerTrace<K> run(const LstmLayer& l, const K& k, const std::vector<Mat<K>>& z,
     for (std::size_t t = 0; t < z.size(); ++t)
       at_position(t, [&] {
         const Mat<K>& zt = z[t];
+        trace.work +=
+            4 * fg.W.rows() * (fg.W.cols() + fg.U.cols()) + 3 * l.d + c_out.rows() * c_out.cols();
         Mat<K> f = round_map(k, pre_activation(k, fg, h, zt), hard_sigmoid);
         Mat<K> i = round_map(k, pre_activation(k, ig, h, zt), hard_sigmoid);
         Mat<K> o = round_map(k, pre_activation(k, og, h, zt), hard_sigmoid);
@@ -314,6 +333,8 @@ LayerTrace<K> run(const AttentionLayer& l, const K& k, const std::vector<Mat<K>>
     LayerTrace<K> trace;
     for (std::size_t t = 0; t < z.size(); ++t)
       at_position(t, [&] {
+        trace.work += wq.weights.rows() * wq.weights.cols() +
+                      wk.weights.rows() * wk.weights.cols() + wv.weights.rows() * wv.weights.cols();
         q.push_back(project(wq, z[t]));
         key.push_back(project(wk, z[t]));
         v.push_back(project(wv, z[t]));
@@ -321,6 +342,8 @@ LayerTrace<K> run(const AttentionLayer& l, const K& k, const std::vector<Mat<K>>
         const std::size_t first = first_visible(l, t + 1);
         std::vector<Rational> score;
         for (std::size_t s = first; s <= t + 1; ++s) {
+          // h products, the position term, two comparisons (the max, the argmax): h + 3
+          trace.work += l.key_size() + 3;
           Rational acc = lambda * Rational(static_cast<long>(s));
           for (std::size_t i = 0; i < l.key_size(); ++i)
             acc += k.to_rational(q[t](i, 0)) * k.to_rational(key[s - 1](i, 0));
@@ -354,6 +377,7 @@ LayerTrace<K> run(const AttentionLayer& l, const K& k, const std::vector<Mat<K>>
             }
           }
           Rational total = 0;
+          trace.work += weight.size() * (r + 1);
           for (const Rational& w : weight) total += w;
           Matrix<Rational> mean(r, 1, Rational(0));
           for (std::size_t i = 0; i < r; ++i) {
@@ -459,6 +483,7 @@ Trace<K> evaluate_stack(const Model& model, const K& k, const std::vector<std::s
     z.push_back(std::move(x));
   }
   Trace<K> trace;
+  std::uint64_t input_work = 0;  // the input map's, counted with its layer
   for (std::size_t li = 0; li < model.layers.size(); ++li) {
     const StackLayer& sl = model.layers[li];
     const std::string where = "layer " + std::to_string(li);
@@ -472,6 +497,7 @@ Trace<K> evaluate_stack(const Model& model, const K& k, const std::vector<std::s
         }
         const M& w = ready ? ready->input_weights : w_plain;
         const M& b = ready ? ready->input_bias : b_plain;
+        input_work += z.size() * w.rows() * w.cols();
         for (std::size_t t = 0; t < z.size(); ++t)
           at_position(t, [&] {
             const M& y = trace.layers.back().outputs[t];
@@ -488,6 +514,8 @@ Trace<K> evaluate_stack(const Model& model, const K& k, const std::vector<std::s
         trace.layers.push_back(
             std::visit([&](const auto& l) { return run(l, k, z, names); }, sl.layer));
       }
+      trace.layers.back().work += input_work;
+      input_work = 0;
     } catch (const DomainError& e) {
       throw DomainError(where + ": " + e.what());
     }

@@ -1,10 +1,12 @@
 #include "rnn/generate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <variant>
 
 #include "algebra/error.hpp"
+#include "algebra/saturating.hpp"
 #include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
 #include "rnn/model_json.hpp"
@@ -145,15 +147,18 @@ std::vector<T> dense(const Matrix<Rational>& m, std::size_t size) {
   return v;
 }
 
-// out (rows×m, row-major) += scale · S·x, x a (cols×m) row-major block.
+// out (rows×m, row-major) += scale · S·x, x a (cols×m) row-major block. Counts one unit of
+// `work` per entry of S and column of x visited (IncrementalModel::work).
 template <class T>
 void mul_add(const Sparse<T>& s, const std::vector<T>& x, std::size_t m, const T& scale,
-             std::vector<T>& out) {
+             std::vector<T>& out, std::uint64_t& work) {
   for (const Entry<T>& e : s.nz) {
     const T f = mul(scale, e.v);
-    for (std::size_t c = 0; c < m; ++c)
+    for (std::size_t c = 0; c < m; ++c) {
+      ++work;
       if (!is_zero(x[e.j * m + c]))
         out[e.i * m + c] = add(out[e.i * m + c], mul(f, x[e.j * m + c]));
+    }
   }
 }
 
@@ -192,9 +197,10 @@ struct AttnStep {
 };
 
 template <class T>
-std::vector<T> project(const Sparse<T>& W, const std::vector<T>& b, const std::vector<T>& z) {
+std::vector<T> project(const Sparse<T>& W, const std::vector<T>& b, const std::vector<T>& z,
+                       std::uint64_t& work) {
   std::vector<T> out = b;
-  mul_add(W, z, 1, konst<T>(1), out);
+  mul_add(W, z, 1, konst<T>(1), out, work);
   return out;
 }
 
@@ -214,8 +220,10 @@ struct Engine {
   std::vector<std::optional<std::size_t>> attended;
   std::size_t t = 0;  // positions fed
   T largest = zero<T>();
+  std::uint64_t work = 0;  // IncrementalModel::work
 
   void see(const T& x) {
+    ++work;
     const T a = abs_of(x);
     if (largest < a) largest = a;
   }
@@ -296,17 +304,19 @@ struct Engine {
     std::vector<T> S(l.d * l.m, zero<T>());
     for (std::size_t f = 0; f < z.size(); ++f) {
       if (is_zero(z[f])) continue;
-      mul_add(l.A[f], l.S, l.m, z[f], S);  // A(z) S = Σ z_f A_f S
-      for (const Entry<T>& e : l.B[f].nz)  // + B(z)
+      mul_add(l.A[f], l.S, l.m, z[f], S, work);  // A(z) S = Σ z_f A_f S
+      for (const Entry<T>& e : l.B[f].nz) {      // + B(z)
+        ++work;
         S[e.i * l.m + e.j] = add(S[e.i * l.m + e.j], mul(z[f], e.v));
+      }
     }
     l.S = std::move(S);
     see(l.S);
     std::vector<T> y = l.c0;
-    mul_add(l.C, l.S, l.m, konst<T>(1), y);
+    mul_add(l.C, l.S, l.m, konst<T>(1), y, work);
     if (!l.Cf.empty())
       for (std::size_t f = 0; f < z.size(); ++f)
-        if (!is_zero(z[f])) mul_add(l.Cf[f], l.S, l.m, z[f], y);
+        if (!is_zero(z[f])) mul_add(l.Cf[f], l.S, l.m, z[f], y, work);
     last_rows = l.C.rows;
     last_cols = l.m;
     return y;
@@ -315,8 +325,8 @@ struct Engine {
   std::vector<T> step(ElmanStep<T>& l, const std::vector<T>& z) {
     std::vector<T> x = l.bias;
     const T one = konst<T>(1);
-    mul_add(l.W, l.h, 1, one, x);
-    mul_add(l.U, z, 1, one, x);
+    mul_add(l.W, l.h, 1, one, x, work);
+    mul_add(l.U, z, 1, one, x, work);
     see(x);
     for (T& v : x) {
       const int s = sign(v);
@@ -327,7 +337,7 @@ struct Engine {
     }
     l.h = std::move(x);
     std::vector<T> y = l.c0;
-    mul_add(l.C, l.h, 1, one, y);
+    mul_add(l.C, l.h, 1, one, y, work);
     last_rows = l.C.rows;
     last_cols = 1;
     return y;
@@ -335,12 +345,15 @@ struct Engine {
 
   std::vector<T> step(AttnStep<T>& l, const std::vector<T>& z, std::optional<std::size_t>& at) {
     const std::size_t pos = t + 1;  // 1-based position of this query
-    const std::vector<T> q = project(l.Wq, l.bq, z), k = project(l.Wk, l.bk, z),
-                         v = project(l.Wv, l.bv, z);
+    const std::vector<T> q = project(l.Wq, l.bq, z, work), k = project(l.Wk, l.bk, z, work),
+                         v = project(l.Wv, l.bv, z, work);
     see(q);
     see(k);
     see(v);
+    // One score: h products and the position term, then one comparison in the argmax (or the
+    // index's choice): h + 2 units of work.
     auto score_of = [&](const std::vector<T>& key, std::size_t s) {
+      work += l.h + 2;
       T acc = mul(l.lambda, konst<T>(static_cast<long>(s)));
       for (std::size_t i = 0; i < l.h; ++i) acc = add(acc, mul(q[i], key[i]));
       return acc;
@@ -352,6 +365,8 @@ struct Engine {
         throw IndexPrecondition("attention index precondition",
                                 "position " + std::to_string(pos) +
                                     ": key is not of the form (w, w²); run without the index");
+      // find and upper_bound: about log2 of the index's size each.
+      work += 2 * (static_cast<std::uint64_t>(std::bit_width(l.index.size())) + 1);
       auto it = l.index.find(k[0]);
       if (it == l.index.end())
         l.index.emplace(k[0], std::make_pair(pos, v));
@@ -404,7 +419,8 @@ struct Engine {
       std::vector<T> score;
       for (std::size_t s = first; s <= pos; ++s) {
         score.push_back(score_of(l.keys[s - 1], s));
-        see(score.back());
+        const T size = abs_of(score.back());  // see(), counted in score_of's units
+        if (largest < size) largest = size;
       }
       T best = score[0];
       for (const T& x : score)
@@ -419,6 +435,7 @@ struct Engine {
       } else {
         if constexpr (std::is_same_v<T, Rational>) {
           a.assign(l.r, Rational(0));
+          work += argmax.size() * l.r;
           for (std::size_t s : argmax)
             for (std::size_t i = 0; i < l.r; ++i) a[i] += l.values[s - 1][i];
           for (Rational& x : a) x /= Rational(static_cast<long>(argmax.size()));
@@ -442,7 +459,7 @@ struct Engine {
     for (std::size_t li = 0; li < layers.size(); ++li) {
       if (input_w[li]) {
         std::vector<T> zz = input_b[li];
-        mul_add(*input_w[li], y, 1, konst<T>(1), zz);
+        mul_add(*input_w[li], y, 1, konst<T>(1), zz, work);
         z = std::move(zz);
       } else if (li > 0) {
         z = y;
@@ -468,6 +485,7 @@ struct IncrementalModel::Impl {
   Model model;
   IncrementalOptions options;
   std::variant<Engine<Rational>, Engine<I64>> engine;
+  std::uint64_t replayed_work = 0;     // work of an engine given up after an overflow
   std::vector<std::uint32_t> history;  // the tokens fed, for a replay on rationals
 
   static std::variant<Engine<Rational>, Engine<I64>> make(const Model& m,
@@ -498,6 +516,7 @@ void IncrementalModel::feed(std::size_t token) {
     std::visit([&](auto& e) { e.feed(token); }, impl_->engine);
   } catch (const IntOverflow&) {
     // Exactness first: replay every token on rationals.
+    impl_->replayed_work += std::visit([](const auto& old) { return old.work; }, impl_->engine);
     Engine<Rational> e(impl_->model, impl_->options.attention_index);
     for (std::uint32_t u : impl_->history) e.feed(u);
     impl_->engine = std::move(e);
@@ -538,6 +557,75 @@ std::vector<std::optional<std::size_t>> IncrementalModel::attended() const {
 
 Rational IncrementalModel::largest() const {
   return std::visit([](const auto& e) { return to_rat(e.largest); }, impl_->engine);
+}
+
+std::uint64_t IncrementalModel::work() const {
+  return saturating_add(impl_->replayed_work,
+                        std::visit([](const auto& e) { return e.work; }, impl_->engine));
+}
+
+namespace {
+
+std::uint64_t nonzeros(const Matrix<Rational>& m) {
+  std::uint64_t n = 0;
+  for (const Rational& x : m.data()) n += x != 0;
+  return n;
+}
+
+// Σ_{p=1}^{P} min(p, w): the positions brute-force attention scores over P positions.
+std::uint64_t visible_sum(std::uint64_t P, std::optional<std::size_t> window) {
+  auto triangle = [](std::uint64_t n) {
+    return saturating_mul(n % 2 == 0 ? n / 2 : n, n % 2 == 0 ? n + 1 : (n + 1) / 2);
+  };
+  if (!window || *window >= P) return triangle(P);
+  const std::uint64_t w = *window;
+  return saturating_add(triangle(w), saturating_mul(P - w, w));
+}
+
+}  // namespace
+
+std::uint64_t estimate_incremental_work(const Model& model, std::uint64_t positions,
+                                        const IncrementalOptions& options) {
+  std::uint64_t per_position = 0, total = 0;  // linear terms; attention's own sum in total
+  auto add = [&](std::uint64_t x) { per_position = saturating_add(per_position, x); };
+  for (std::size_t li = 0; li < model.layers.size(); ++li) {
+    const StackLayer& sl = model.layers[li];
+    if (sl.input) add(nonzeros(sl.input->weights));
+    const bool one_hot = li == 0 && !sl.input;  // one feature a position
+    if (const auto* l = std::get_if<LrnnLayer>(&sl.layer)) {
+      std::uint64_t features = 0;
+      for (std::size_t f = 0; f < l->features; ++f) {
+        std::uint64_t c =
+            saturating_add(saturating_mul(nonzeros(l->A[f]), l->m), nonzeros(l->B[f]));
+        if (!l->readout_feature.empty())
+          c = saturating_add(c, saturating_mul(nonzeros(l->readout_feature[f]), l->m));
+        features = one_hot ? std::max(features, c) : saturating_add(features, c);
+      }
+      add(features);
+      add(saturating_mul(l->d, l->m));                  // see(S)
+      add(saturating_mul(nonzeros(l->readout), l->m));  // C·S
+      add(saturating_mul(l->readout.rows(), l->m));     // see(y)
+    } else if (const auto* e = std::get_if<ElmanLayer>(&sl.layer)) {
+      add(nonzeros(e->pre.W) + nonzeros(e->pre.U) + e->d + nonzeros(e->readout) +
+          e->readout.rows());
+    } else if (const auto* a = std::get_if<AttentionLayer>(&sl.layer)) {
+      const std::uint64_t h = a->key_size(), r = a->value_size();
+      add(nonzeros(a->query.weights) + nonzeros(a->key.weights) + nonzeros(a->value.weights) +
+          2 * h + r + (a->residual ? a->features : 0) + r);
+      const bool indexed = options.attention_index && a->kind == AttentionKind::unique_hard &&
+                           !a->window && a->position_bias == 0 && h == 2;
+      if (indexed) {  // lookups and four scores a position
+        add(2 * (static_cast<std::uint64_t>(std::bit_width(positions)) + 1) + 4 * (h + 2) + 1);
+      } else {
+        std::uint64_t score = h + 2;
+        if (a->kind == AttentionKind::averaging_hard) score += r;  // every visible one may tie
+        total = saturating_add(total, saturating_mul(score, visible_sum(positions, a->window)));
+      }
+    } else {
+      add(0);  // LSTM: the incremental evaluator refuses it (InputError)
+    }
+  }
+  return saturating_add(total, saturating_mul(per_position, positions));
 }
 
 bool IncrementalModel::on_integers() const {

@@ -129,11 +129,27 @@ class IncrementalModel {
   Rational largest() const;  // max |value| so far
   bool on_integers() const;  // running on the 64-bit integer fast path
   bool indexed() const;      // some attention layer uses the parabola index
+  // The work done so far, in units of one operation on the engine's numbers (checked int64 or
+  // rationals): one per sparse parameter entry applied (times the state's m columns), one per
+  // value looked at for largest(), h + 2 per attention score (h products, the position term,
+  // the comparison), log2 of the index's size per indexed lookup. A replay on rationals after an
+  // overflow counts again. estimate_incremental_work bounds it before any token is fed.
+  std::uint64_t work() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// An upper bound on IncrementalModel::work() once `positions` tokens are fed, without feeding
+// any (saturating): per position, layer 1 applies one feature's parameters (one-hot input; the
+// largest feature's count is taken), a deeper layer every feature's; brute-force attention
+// scores the min(p, window) visible positions at position p, so P positions cost about
+// (h + 2)·P²/2 — the quadratic term of long generations; with the index (options) four scores
+// and log2 p lookups a position. Tested against the counted work on seeded models and sizes
+// (tests/rnn/test_generate.cpp: counted ≤ estimate ≤ 2 × counted + a small constant).
+std::uint64_t estimate_incremental_work(const Model& model, std::uint64_t positions,
+                                        const IncrementalOptions& options = {});
 
 // Generation with the incremental evaluator, exact semantics.
 Generation generate(const Model& model, const RationalField& k,

@@ -1,8 +1,18 @@
 #include "rnn/json_cursor.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "algebra/error.hpp"
@@ -224,15 +234,91 @@ json parse_json(std::string_view text, const std::string& source) {
   }
 }
 
-std::string read_text_file(const std::string& path, const std::string& what) {
+namespace {
+
+std::optional<std::uint64_t> g_max_input_mib;  // set_max_input_mib
+
+std::uint64_t limit_bytes(std::uint64_t mib) {
+  return mib > (std::numeric_limits<std::uint64_t>::max() >> 20)
+             ? std::numeric_limits<std::uint64_t>::max()
+             : mib << 20;
+}
+
+[[noreturn]] void refuse_size(const std::string& path, const std::string& what) {
+  throw InputError(path, "the " + what + " is larger than the input size limit of " +
+                             std::to_string(max_input_mib()) +
+                             " MiB (raise --max-input or RNNCC_MAX_INPUT_MIB to read it anyway)");
+}
+
+}  // namespace
+
+std::uint64_t max_input_mib() {
+  if (g_max_input_mib) return *g_max_input_mib;
+  if (const char* env = std::getenv("RNNCC_MAX_INPUT_MIB")) {
+    std::uint64_t v = 0;
+    const char* end = env + std::strlen(env);
+    const auto [p, ec] = std::from_chars(env, end, v);
+    if (*env != 0 && ec == std::errc() && p == end) return v;
+  }
+  return kDefaultMaxInputMiB;
+}
+
+void set_max_input_mib(std::uint64_t mib) {
+  g_max_input_mib = mib;
+}
+
+void check_input_size(const std::string& path, const std::string& what, std::uint64_t bytes) {
+  const std::uint64_t mib = max_input_mib();
+  if (mib != 0 && bytes > limit_bytes(mib)) refuse_size(path, what);
+}
+
+std::string read_file_bytes(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError(path, "is a directory, not a " + what);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the " + what);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, "cannot open the " + what);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  const std::uint64_t mib = max_input_mib();
+  const std::uint64_t limit =
+      mib == 0 ? std::numeric_limits<std::uint64_t>::max() : limit_bytes(mib);
+  // A regular file is measured before it is read; a device or a pipe (/dev/zero, <(…)) is read
+  // until one byte past the limit, so at most the limit is ever held.
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<std::uint64_t>(st.st_size) > limit)
+    refuse_size(path, what);
+  // Read in blocks (not a doubling string, which would hold twice the limit while it grows),
+  // joined once at the end.
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  std::vector<std::unique_ptr<char[]>> blocks;
+  std::uint64_t total = 0;
+  std::size_t in_last = kBlock;
+  for (;;) {
+    if (in_last == kBlock) {
+      blocks.emplace_back(new char[kBlock]);
+      in_last = 0;
+    }
+    const ssize_t got = ::read(fd, blocks.back().get() + in_last, kBlock - in_last);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(path, "cannot read the " + what + ": " + std::strerror(errno));
+    if (got == 0) break;
+    in_last += static_cast<std::size_t>(got);
+    total += static_cast<std::uint64_t>(got);
+    if (total > limit) refuse_size(path, what);
+  }
+  std::string out;
+  out.reserve(static_cast<std::size_t>(total));
+  for (std::size_t b = 0; b < blocks.size(); ++b)
+    out.append(blocks[b].get(), b + 1 == blocks.size() ? in_last : kBlock);
+  return out;
+}
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  return read_file_bytes(path, what);
 }
 
 }  // namespace rnncc

@@ -32,8 +32,25 @@ inline constexpr std::size_t json_depth_limit = 64;
 // Parses JSON text, rejecting duplicate members and nesting deeper than json_depth_limit;
 // malformed text is an InputError at source:line:column.
 nlohmann::json parse_json(std::string_view text, const std::string& source);
-// Reads a whole file ("cannot open", "is a directory" are InputErrors).
+// Reads a whole file ("cannot open", "is a directory" are InputErrors), at most
+// max_input_mib() MiB of it: every file reader of rnncc reads through here (and
+// read_file_bytes), so a file larger than the limit — /dev/zero, a mistaken 10 GB path — is
+// refused before it is held in memory: a regular file by its size, anything else after the
+// limit's worth of bytes, with "FILE: the <what> is larger than the input size limit of M MiB
+// (raise --max-input or RNNCC_MAX_INPUT_MIB to read it anyway)".
 std::string read_text_file(const std::string& path, const std::string& what);
+// The same for binary formats (safetensors): the bytes as read.
+std::string read_file_bytes(const std::string& path, const std::string& what);
+
+// The input size limit (docs/reliability.md, "Limits"): set_max_input_mib (the CLI's
+// --max-input), else the environment variable RNNCC_MAX_INPUT_MIB (a whole number of MiB; an
+// unreadable value is ignored), else kDefaultMaxInputMiB. 0 means no limit.
+inline constexpr std::uint64_t kDefaultMaxInputMiB = 128;
+std::uint64_t max_input_mib();
+void set_max_input_mib(std::uint64_t mib);
+// The refusal, for a reader that measures a file itself: throws InputError(path, ...) when
+// `bytes` passes the limit.
+void check_input_size(const std::string& path, const std::string& what, std::uint64_t bytes);
 
 // 1-based line and column (in code points) of byte offset `byte` in `text`.
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte);

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -377,23 +375,8 @@ SafeTensorsFile parse_safetensors(std::string_view bytes, const std::string& sou
 }
 
 SafeTensorsFile load_safetensors(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(path, "is a directory, not a safetensors file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the safetensors file");
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > safetensors_max_file_bytes)
-    throw InputError(path, "header: the file has " + std::to_string(size) +
-                               " bytes, more than the limit of " +
-                               std::to_string(safetensors_max_file_bytes) + " (1 GiB)");
-  std::string bytes;
-  bytes.resize(ec ? 0 : static_cast<std::size_t>(size));
-  if (!ec) in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (ec || !in) throw InputError(path, "cannot read the safetensors file");
-  return parse_safetensors(bytes, path);
+  return parse_safetensors(read_file_bytes(path, "safetensors file"), path);
 }
-
 std::string safetensors_bytes(const std::vector<TensorToWrite>& tensors,
                               const std::map<std::string, std::string>& metadata) {
   nlohmann::ordered_json header = nlohmann::ordered_json::object();

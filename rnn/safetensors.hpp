@@ -71,7 +71,8 @@ struct SafeTensorsFile {
 
 // Parses the bytes of a file; `source` names it in diagnostics. Throws InputError.
 SafeTensorsFile parse_safetensors(std::string_view bytes, const std::string& source);
-// Reads a file (at most safetensors_max_file_bytes) and parses it. Throws InputError.
+// Reads a file through read_file_bytes (rnn/json_cursor.hpp: the input size limit of every
+// reader; the format itself stops at safetensors_max_file_bytes) and parses it. Throws InputError.
 SafeTensorsFile load_safetensors(const std::string& path);
 
 // The writer tests and examples use: F64 or F32 tensors (values rounded to float for F32), in

@@ -6,8 +6,11 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
+#include "algebra/memory.hpp"
+#include "algebra/saturating.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/generate.hpp"
+#include "rnn/run_report.hpp"
 
 namespace rnncc {
 
@@ -176,10 +179,13 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   }
 
   // The reference evaluator on the whole sequence: argmax y_t = u_{t+1} at every position.
-  if (!r.counterexample && keep && !generated.empty() && t <= options.reference_max_steps) {
+  const bool reference =
+      t <= options.reference_max_steps && h.prompt.size() + t <= options.reference_max_positions;
+  if (!r.counterexample && keep && !generated.empty() && reference) {
     std::vector<std::size_t> seq = h.prompt;
     seq.insert(seq.end(), generated.begin(), generated.end());
     const Trace<RationalField> trace = evaluate(h.model, RationalField{}, seq);
+    out.work = saturating_mul(trace.work(), kExactOperationWork);
     std::size_t checked = 0;
     for (std::size_t i = 0; i < generated.size(); ++i) {
       const std::size_t pos = h.prompt.size() - 1 + i;  // y at this position picks generated[i]
@@ -199,7 +205,13 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
       }
     }
     r.checked["tokens (reference)"] = checked;
+  } else if (!r.counterexample && keep && !generated.empty() && t <= options.reference_max_steps) {
+    r.notes.push_back(fmt::format(
+        "not re-evaluated by the reference evaluator: {} positions, more than its {} (its "
+        "exact attention costs positions²)",
+        h.prompt.size() + t, options.reference_max_positions));
   }
+  out.work = saturating_add(out.work, model.work());
 
   // Precision: the largest |value| against 4·(T + n + 1)².
   const Integer bound = tm_value_bound(out.steps, input.size());
@@ -221,6 +233,49 @@ TmVerifyReport verify_tm(const TuringMachine& m, const std::vector<std::size_t>&
   r.holds = !r.counterexample &&
             std::all_of(r.claims.begin(), r.claims.end(), [](const Claim& cl) { return cl.ok; });
   return out;
+}
+
+std::uint64_t TmWorkEstimate::total() const {
+  return saturating_add(generation, reference);
+}
+
+TmWorkEstimate estimate_verify_tm_work(const TuringMachine& m,
+                                       const std::vector<std::size_t>& input,
+                                       const TmVerifyOptions& options) {
+  const TmHybrid h = turing_machine_hybrid(m, input, options.hybrid);
+  // The direct simulator is cheap (no attention): it says how many steps the run takes when the
+  // machine halts within a million steps, and so whether the reference evaluator runs.
+  TmSimulator sim(m, input);
+  const std::uint64_t cap = std::min<std::uint64_t>(options.max_steps, std::uint64_t{1} << 20);
+  while (sim.steps() < cap && sim.step()) {
+  }
+  const bool known = sim.halted() || cap == options.max_steps;  // the run's length is known
+  const std::uint64_t steps = known ? sim.steps() : options.max_steps;
+  TmWorkEstimate e;
+  e.prompt = h.prompt.size();
+  e.positions = saturating_add(e.prompt, steps);
+  IncrementalOptions io;
+  io.attention_index = options.attention_index;
+  e.generation = estimate_incremental_work(h.model, e.positions, io);
+  if (known && options.reference_max_steps > 0 && steps <= options.reference_max_steps &&
+      e.prompt + steps <= options.reference_max_positions)  // the prompt, the tokens, "---"
+    e.reference =
+        saturating_mul(estimate_evaluation_work(h.model, e.positions + 1), kExactOperationWork);
+  std::uint64_t per_position = 8, entries = 0;  // the token; the reference's trace entries
+  for (const StackLayer& sl : h.model.layers) {
+    entries += output_rows(sl.layer) * output_cols(sl.layer);
+    if (const auto* a = std::get_if<AttentionLayer>(&sl.layer))
+      per_position += (a->key_size() + a->value_size()) * kRationalEntryBytes;
+    else if (const auto* l = std::get_if<LrnnLayer>(&sl.layer))
+      entries += l->d * l->m;
+    else if (const auto* el = std::get_if<ElmanLayer>(&sl.layer))
+      entries += el->d;
+  }
+  e.memory_bytes = saturating_mul(e.positions, per_position);
+  if (e.reference > 0)
+    e.memory_bytes = saturating_add(e.memory_bytes,
+                                    saturating_mul(e.positions + 1, entries * kRationalEntryBytes));
+  return e;
 }
 
 nlohmann::ordered_json to_json(const TmVerifyReport& r) {

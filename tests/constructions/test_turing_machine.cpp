@@ -409,3 +409,27 @@ TEST_CASE("tm: BB(5) — indexed and brute-force attention agree on its first 30
   CHECK(!r.halted);
   CHECK(r.ones == simulate(m, {}, 200'000, false).ones);
 }
+
+// The work estimate verify tm checks before its first step, against the work verify_tm counts
+// (the incremental evaluator's, and the reference evaluator's × kExactOperationWork), for BB(5)
+// over a range of steps and inputs (on a blank tape it runs past every cap; on 600 ones it halts
+// early, which the estimate foresees), brute force and indexed: an upper bound, within 2x.
+TEST_CASE("tm: the work estimate bounds the counted work within 2x", "[tm][verify][work]") {
+  const TuringMachine m = parse_machine("1RB1LC_1RC1RB_1RD0LE_1LA1LD_1RZ0LA");  // BB(5)
+  for (const bool index : {false, true})
+    for (const std::size_t input : {0u, 30u, 600u})
+      for (const std::uint64_t steps : {1u, 50u, 200u, 201u, 1500u}) {
+        TmVerifyOptions o;
+        o.max_steps = steps;
+        o.attention_index = index;
+        const std::vector<std::size_t> tape(input, 1);
+        const TmVerifyReport r = verify_tm(m, tape, o);
+        REQUIRE(r.report.holds);
+        const TmWorkEstimate e = estimate_verify_tm_work(m, tape, o);
+        INFO("index " << index << ", input " << input << ", steps " << steps << ": counted "
+                      << r.work << ", estimate " << e.total());
+        CHECK(e.positions == input + 1 + r.steps);  // on 600 ones BB(5) halts after 77 steps
+        CHECK(r.work <= e.total());
+        CHECK(e.total() <= 2 * r.work);
+      }
+}

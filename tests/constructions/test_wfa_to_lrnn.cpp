@@ -390,3 +390,89 @@ TEST_CASE("wfa to lrnn: an inconsistent Wfa is a bug, not input", "[construction
   a.transition.pop_back();
   CHECK_THROWS_AS(wfa_to_lrnn(a, WfaFamily::general), std::invalid_argument);
 }
+
+namespace {
+
+bool same_factors(const std::vector<ElementaryFactor>& a, const std::vector<ElementaryFactor>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t x = 0; x < a.size(); ++x)
+    if (a[x].kind != b[x].kind || a[x].i != b[x].i || a[x].j != b[x].j || a[x].c != b[x].c ||
+        a[x].diag != b[x].diag)
+      return false;
+  return true;
+}
+
+// A chain: state i → i + 1 (the matrix of a chain WFA's symbol, transposed or not).
+Matrix<Rational> chain_matrix(std::size_t d, bool transposed) {
+  Matrix<Rational> m(d, d, Rational(0));
+  for (std::size_t i = 0; i + 1 < d; ++i) (transposed ? m(i + 1, i) : m(i, i + 1)) = 1;
+  return m;
+}
+
+}  // namespace
+
+// The sparse elimination (factor_elementary) against its dense twin (factor_elementary_plain):
+// the same factor list, factor for factor, on every kind of seeded matrix of sizes 1..9 (dense,
+// singular, pivoting, permutations, triangular, sparse), and on chains up to 60 states.
+TEST_CASE("factorization: the sparse elimination equals its dense twin", "[constructions][wfa]") {
+  std::mt19937_64 rng(20260302);
+  for (unsigned i = 0; i < 400; ++i) {
+    const std::size_t d = 1 + i % 9;
+    Matrix<Rational> m = test_matrix(rng, d, i / 9);
+    if (i % 5 == 0)  // sparser still: zero most entries
+      for (std::size_t r = 0; r < d; ++r)
+        for (std::size_t c = 0; c < d; ++c)
+          if (rng() % 3 != 0) m(r, c) = 0;
+    INFO("d = " << d << ", kind " << (i / 9) % 9 << ", case " << i);
+    CHECK(same_factors(factor_elementary(m), factor_elementary_plain(m)));
+  }
+  for (const std::size_t d : {2u, 3u, 17u, 60u})
+    for (const bool transposed : {false, true}) {
+      const Matrix<Rational> m = chain_matrix(d, transposed);
+      const auto fs = factor_elementary(m);
+      CHECK(same_factors(fs, factor_elementary_plain(m)));
+      std::vector<Matrix<Rational>> mats;
+      for (const auto& f : fs) mats.push_back(f.matrix(d));
+      CHECK(product_in_application_order(mats, d) == m);
+      CHECK(fs.size() <= 2 * d + 1);  // a chain: about two transvections a state
+    }
+  CHECK_THROWS_AS(factor_elementary_plain(Matrix<Rational>(2, 3, Rational(0))),
+                  std::invalid_argument);
+}
+
+// The memory check of wfa_to_lrnn: a chain WFA's sub-step models hold |Σ|·K dense d×d matrices
+// (K ≈ 2d for DPLR, 6d for DeltaNet), refused above the limit with the estimate and the option,
+// before anything of that size is built; the count of factors it uses equals the built one.
+TEST_CASE("wfa → lrnn: the model's memory is estimated and refused above --max-memory",
+          "[constructions][wfa]") {
+  Wfa a;
+  a.alphabet = Alphabet({"a", "b"}, "test");
+  const std::size_t d = 40;
+  for (std::size_t i = 0; i < d; ++i) {
+    a.state_names.push_back(std::to_string(i));
+    a.initial.push_back(Rational(i == 0 ? 1 : 0));
+    a.final.push_back(Rational(i + 1 == d ? 1 : 0));
+  }
+  a.transition.assign(2, chain_matrix(d, false));
+  for (const WfaFamily family : {WfaFamily::dplr, WfaFamily::deltanet}) {
+    try {
+      wfa_to_lrnn(a, family, WfaKeys::any, 1);  // 1 MiB
+      FAIL("expected a refusal");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      CHECK(what.find("--max-memory: the " + to_string(family) +
+                      " model of this 40-state WFA would take about ") == 0);
+      CHECK(what.find("(raise --max-memory to run it anyway)") != std::string::npos);
+    }
+    const Construction c = wfa_to_lrnn(a, family, WfaKeys::any, 1024);
+    const std::size_t K = c.model.alphabet.size() / 2;
+    const auto fs = factor_elementary(transpose(a.transition[0]));
+    CHECK(K == (family == WfaFamily::dplr ? fs.size() : householder_factor_count(fs)));
+    CHECK(K == (family == WfaFamily::dplr ? fs.size()
+                                          : factor_householder(transpose(a.transition[0])).size()));
+  }
+  CHECK_THROWS_AS(wfa_to_lrnn(a, WfaFamily::deltanet, WfaKeys::unit, 1), InputError);
+  CHECK(unit_monomial_factor_count(transpose(a.transition[0]), 2) ==
+        factor_unit_monomial(transpose(a.transition[0]), 2).size());
+  CHECK_NOTHROW(wfa_to_lrnn(a, WfaFamily::general, WfaKeys::any, 1));  // 2·40² entries: small
+}

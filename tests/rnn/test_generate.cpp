@@ -245,3 +245,35 @@ TEST_CASE("generate: model files carry the generation rule", "[generate]") {
                     "g.json: /generation/stop: expected an array of alphabet symbols, got the "
                     "string \"a\"");
 }
+
+// estimate_incremental_work against the work the engine counts (IncrementalModel::work), on
+// seeded random stacks (every LRNN family, both attention kinds, windows, input maps, Elman) and
+// on the Turing-machine hybrid shape, over 1..400 positions: the estimate is an upper bound and
+// within a factor of 2 (plus 64 operations a position for one-hot choices on tiny layers).
+TEST_CASE("generate: the work estimate bounds the counted work within 2x", "[generate][work]") {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 24; ++trial) {
+    const bool integer = trial % 2 == 0;
+    const Model m = random_stack(rng, integer);
+    for (const bool index : {false, true}) {
+      IncrementalOptions o;
+      o.integer_fast_path = integer;
+      o.attention_index = index;
+      for (const std::uint64_t positions : {1u, 7u, 60u, 400u}) {
+        std::uint64_t counted = 0;
+        try {
+          IncrementalModel im(m, o);
+          for (std::uint64_t t = 0; t < positions; ++t) im.feed(rng() % 3);
+          if (integer && !im.on_integers()) continue;  // replayed: counted twice (header)
+          counted = im.work();
+        } catch (const InputError&) {  // the index's precondition on a random key
+          continue;
+        }
+        const std::uint64_t estimate = estimate_incremental_work(m, positions, o);
+        INFO("trial " << trial << ", index " << index << ", " << positions << " positions");
+        CHECK(counted <= estimate);
+        CHECK(estimate <= 2 * counted + 64 * positions);
+      }
+    }
+  }
+}

@@ -1,6 +1,9 @@
 // Issue 14 ("Nothing crashes"), model files: nesting depth, UTF-8 names, sizes that a file
 // declares but does not contain, and the d = 1024 diagonal model whose run took 20 s.
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -121,4 +124,36 @@ TEST_CASE("diagonal families: the O(d) step equals the dense step in every domai
       eq(L, evaluate(a, L, w).outputs(), evaluate(b, L, w).outputs());
     }
   }
+}
+
+// The input size limit of every file reader (read_file_bytes): a regular file is refused by its
+// size before it is read, a device or a pipe after the limit's worth of bytes; exactly the limit
+// is admitted; RNNCC_MAX_INPUT_MIB and set_max_input_mib set it (0: none).
+TEST_CASE("file readers refuse inputs larger than the input size limit", "[rnn][input]") {
+  const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                           "/rnncc-input-limit-test.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string((std::size_t{1} << 20) + 1, ' ');
+  }
+  set_max_input_mib(1);
+  CHECK(max_input_mib() == 1);
+  CHECK_THROWS_WITH(read_text_file(path, "model file"),
+                    path + ": the model file is larger than the input size limit of 1 MiB (raise "
+                           "--max-input or RNNCC_MAX_INPUT_MIB to read it anyway)");
+  CHECK_THROWS_WITH(read_text_file("/dev/zero", "circuit file"),
+                    "/dev/zero: the circuit file is larger than the input size limit of 1 MiB "
+                    "(raise --max-input or RNNCC_MAX_INPUT_MIB to read it anyway)");
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << std::string(std::size_t{1} << 20, 'x');
+  }
+  CHECK(read_text_file(path, "model file").size() == (std::size_t{1} << 20));
+  check_input_size(path, "model file", std::size_t{1} << 20);
+  CHECK_THROWS_AS(check_input_size(path, "model file", (std::size_t{1} << 20) + 1), InputError);
+  set_max_input_mib(0);  // no limit
+  CHECK_NOTHROW(check_input_size(path, "model file", std::uint64_t{1} << 50));
+  set_max_input_mib(kDefaultMaxInputMiB);
+  std::remove(path.c_str());
+  CHECK_THROWS_WITH(read_text_file(path, "model file"), path + ": cannot open the model file");
 }
