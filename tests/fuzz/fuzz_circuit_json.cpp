@@ -4,10 +4,15 @@
 // DomainError) is the expected answer to bad input; anything else escaping is a finding.
 #include "circuits/io/circuit_json.hpp"
 #include "tests/fuzz/circuit_fuzz.hpp"
+#include "tests/fuzz/fuzz_stats.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  rnncc::fuzz::stats().input();
   rnncc::fuzz::diagnosed([&] {
-    rnncc::fuzz::exercise(rnncc::circuit_from_json(rnncc::fuzz::text_of(data, size), "fuzz.json"));
+    const rnncc::CompiledCircuit c =
+        rnncc::circuit_from_json(rnncc::fuzz::text_of(data, size), "fuzz.json");
+    rnncc::fuzz::stats().accept();
+    rnncc::fuzz::exercise(c);
   });
   return 0;
 }
