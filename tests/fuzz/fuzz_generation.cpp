@@ -21,6 +21,7 @@
 #include "algebra/error.hpp"
 #include "rnn/generate.hpp"
 #include "tests/fuzz/fuzz_stats.hpp"
+#include "tests/fuzz/json_mutator.hpp"
 #include "tests/fuzz/model_fuzz.hpp"
 
 namespace {
@@ -31,6 +32,9 @@ namespace {
 }
 
 }  // namespace
+
+// Mutations that keep the input JSON (json_mutator.hpp).
+RNNCC_FUZZ_JSON_MUTATOR()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rnncc;
@@ -44,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const DomainError&) {
     return 0;
   }
-  fuzz::stats().accept();
+  fuzz::stats().accept(data, size);
   const GenerationRule rule = gm.rule.value_or(GenerationRule{});
   const std::string first = generative_model_to_json(gm.model, rule).dump();
   try {

@@ -19,6 +19,10 @@
 #include "constructions/matmul3.hpp"
 #include "tests/fuzz/construction_check.hpp"
 #include "tests/fuzz/fuzz_stats.hpp"
+#include "tests/fuzz/json_mutator.hpp"
+
+// Mutations that keep the input JSON (json_mutator.hpp).
+RNNCC_FUZZ_JSON_MUTATOR()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rnncc;
@@ -30,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const InputError&) {
     return 0;
   }
-  fuzz::stats().accept();
+  fuzz::stats().accept(data, size);
   const std::string written = generators_to_json(g);
   std::vector<Matrix3> again;
   try {

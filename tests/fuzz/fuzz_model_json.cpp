@@ -20,7 +20,11 @@
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
 #include "tests/fuzz/fuzz_stats.hpp"
+#include "tests/fuzz/json_mutator.hpp"
 #include "tests/fuzz/model_fuzz.hpp"
+
+// Mutations that keep the input JSON (json_mutator.hpp).
+RNNCC_FUZZ_JSON_MUTATOR()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -33,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const rnncc::DomainError&) {
     return 0;
   }
-  rnncc::fuzz::stats().accept();
+  rnncc::fuzz::stats().accept(data, size);
   const std::string first = rnncc::model_to_json(model).dump();
   std::string second;
   try {

@@ -18,6 +18,7 @@
 #include "constructions/position_router.hpp"
 #include "tests/fuzz/construction_check.hpp"
 #include "tests/fuzz/fuzz_stats.hpp"
+#include "tests/fuzz/json_mutator.hpp"
 
 namespace {
 
@@ -43,6 +44,9 @@ Matrix2 product(const std::vector<Matrix2>& block) {  // G = M_k ⋯ M_1
 
 }  // namespace
 
+// Mutations that keep the input JSON (json_mutator.hpp).
+RNNCC_FUZZ_JSON_MUTATOR()
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rnncc;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -53,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const InputError&) {
     return 0;
   }
-  fuzz::stats().accept();
+  fuzz::stats().accept(data, size);
   for (std::size_t b = 0; b < spec.blocks.size(); ++b) {
     const Matrix2 g = product(spec.blocks[b]);
     if (order_2x2(g) != order_by_powers(g, 12)) finding("order_2x2 ≠ order by powers", b);
