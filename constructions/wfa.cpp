@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
@@ -255,18 +256,23 @@ static Wfa parse_wfa_json_unchecked(std::string_view text, const std::string& so
   JsonCursor states = root.at("states");
   if (states.value().is_array()) {
     if (states.array().empty()) states.fail("at least one state name");
+    // The limit of the number form, checked before the names are: comparing every pair of
+    // names took 12 s for 60 000 of them under the sanitizers (the size-scaling fuzz target).
+    if (states.array().size() > att_max_states)
+      states.error("expected at most " + std::to_string(att_max_states) + " states, got " +
+                   std::to_string(states.array().size()));
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < states.array().size(); ++i) {
       JsonCursor s = states[i];
       std::string name = s.string();
       if (name.empty()) s.fail("a non-empty state name");
-      for (const std::string& earlier : a.state_names)
-        if (earlier == name) s.error("state name '" + name + "' is repeated");
+      if (!seen.insert(name).second) s.error("state name '" + name + "' is repeated");
       a.state_names.push_back(std::move(name));
     }
   } else {
     if (!states.value().is_number_integer())
       states.fail("a number of states (an integer in 1..4096) or an array of state names");
-    const std::size_t n = states.size_value(1, 4096);
+    const std::size_t n = states.size_value(1, att_max_states);
     for (std::size_t i = 0; i < n; ++i) a.state_names.push_back(std::to_string(i));
   }
   const std::size_t d = a.state_names.size();

@@ -23,8 +23,16 @@ std::string listing(const std::vector<std::string>& symbols) {
 
 Alphabet::Alphabet(std::vector<std::string> symbols, const std::string& where)
     : symbols_(std::move(symbols)) {
-  std::unordered_set<std::string_view> seen;
   if (symbols_.empty()) throw InputError(where, "expected a non-empty alphabet, got []");
+  sorted_.resize(symbols_.size());
+  for (std::size_t i = 0; i < sorted_.size(); ++i) sorted_[i] = i;
+  // Equal symbols end up adjacent, in the order of their ids (stable); the first repeat is the
+  // least id that equals an earlier symbol, as a scan of the file would meet it.
+  std::stable_sort(sorted_.begin(), sorted_.end(),
+                   [&](std::size_t a, std::size_t b) { return symbols_[a] < symbols_[b]; });
+  std::size_t repeat = symbols_.size();
+  for (std::size_t k = 1; k < sorted_.size(); ++k)
+    if (symbols_[sorted_[k]] == symbols_[sorted_[k - 1]]) repeat = std::min(repeat, sorted_[k]);
   for (std::size_t i = 0; i < symbols_.size(); ++i) {
     const std::string& s = symbols_[i];
     if (s.empty()) throw InputError(where + "/" + std::to_string(i), "expected a non-empty symbol");
@@ -35,16 +43,18 @@ Alphabet::Alphabet(std::vector<std::string> symbols, const std::string& where)
     if (std::any_of(s.begin(), s.end(), is_separator))
       throw InputError(where + "/" + std::to_string(i),
                        "symbol '" + s + "' contains whitespace or ','; those separate symbols");
-    if (!seen.insert(s).second)  // a set, not a rescan: an alphabet of 10^6 symbols is linear
+    if (i == repeat)
       throw InputError(where + "/" + std::to_string(i), "symbol '" + s + "' is repeated");
     if (s.size() != 1) single_characters_ = false;
   }
 }
 
 std::optional<std::size_t> Alphabet::find(std::string_view symbol) const {
-  for (std::size_t i = 0; i < symbols_.size(); ++i)
-    if (symbols_[i] == symbol) return i;
-  return std::nullopt;
+  const auto it =
+      std::lower_bound(sorted_.begin(), sorted_.end(), symbol,
+                       [&](std::size_t id, std::string_view s) { return symbols_[id] < s; });
+  if (it == sorted_.end() || symbols_[*it] != symbol) return std::nullopt;
+  return *it;
 }
 
 std::vector<std::size_t> Alphabet::tokenize(std::string_view input, const std::string& where,

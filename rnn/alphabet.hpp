@@ -14,12 +14,14 @@ class Alphabet {
  public:
   Alphabet() = default;
   // Throws InputError (where = `where`) for an empty alphabet, an empty or repeated symbol, or
-  // a symbol containing whitespace or ','.
+  // a symbol containing whitespace or ','. O(|Σ| log |Σ|) symbol comparisons: repeats are found
+  // in sorted order (comparing every pair was quadratic: 0.25 s for 13 000 symbols).
   Alphabet(std::vector<std::string> symbols, const std::string& where);
 
   std::size_t size() const { return symbols_.size(); }
   const std::string& symbol(std::size_t id) const { return symbols_.at(id); }
   const std::vector<std::string>& symbols() const { return symbols_; }
+  // The id of `symbol`, by binary search in the symbols' sorted order (O(log |Σ|)).
   std::optional<std::size_t> find(std::string_view symbol) const;
   // True when every symbol is one character, so an input is read character by character.
   bool single_characters() const { return single_characters_; }
@@ -34,6 +36,7 @@ class Alphabet {
 
  private:
   std::vector<std::string> symbols_;
+  std::vector<std::size_t> sorted_;  // the ids, ordered by symbol (find's binary search)
   bool single_characters_ = true;
 };
 

@@ -33,6 +33,7 @@
 
 #include "algebra/modp_ops.hpp"
 #include "verify/check_certificate.hpp"
+#include "verify/check_certificate_json.hpp"
 
 namespace rnncc {
 namespace {
@@ -292,6 +293,7 @@ void check_morphism_certificate(const SubjectFile& f, const SubjectFile& g, cons
   if (c.at("field") != "Q") throw std::runtime_error("/field: a morphism certificate is over Q");
   if (c.contains("basis")) throw std::runtime_error("/basis: a morphism certificate has none");
   const nlohmann::json& mj = c.at("morphism");
+  check_members(mj, "/morphism", {"from", "denominator", "rows"});
   const std::string from = mj.at("from").get<std::string>();
   if (from != "f" && from != "g")
     throw std::runtime_error("/morphism/from: expected \"f\" or \"g\"");

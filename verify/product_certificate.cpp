@@ -25,34 +25,67 @@ std::string key(const std::vector<Rational>& v) {
   return k;
 }
 
-// The state of every machine state (replayed along its BFS word): a model's configuration
-// flattened layer by layer, a WFA's vector α·M_u.
-std::vector<std::vector<Rational>> machine_states(const FiniteMachine& fm, const SubjectFile& s) {
+// One WFA step: y = x·M_sym.
+std::vector<Rational> wfa_step(const Wfa& a, const std::vector<Rational>& x, std::size_t sym) {
+  std::vector<Rational> y(a.states(), Rational(0));
+  for (std::size_t i = 0; i < a.states(); ++i)
+    if (x[i] != 0)
+      for (std::size_t j = 0; j < a.states(); ++j) y[j] += x[i] * a.transition[sym](i, j);
+  return y;
+}
+
+std::vector<Rational> flatten(const Configuration& c) {
+  std::vector<Rational> flat;
+  for (const Matrix<Rational>& x : c)
+    for (const Rational& v : x.data()) flat.push_back(v);
+  return flat;
+}
+
+}  // namespace
+
+std::vector<std::vector<Rational>> machine_states_by_replay(const FiniteMachine& fm,
+                                                            const SubjectFile& s) {
   std::vector<std::vector<Rational>> out;
   for (std::size_t q = 0; q < fm.states(); ++q) {
     const std::vector<std::size_t> w = fm.word(q);
-    std::vector<Rational> flat;
     if (const Wfa* a = std::get_if<Wfa>(&s.content)) {
-      flat = a->initial;
-      for (std::size_t sym : w) {
-        std::vector<Rational> y(a->states(), Rational(0));
-        for (std::size_t i = 0; i < a->states(); ++i)
-          if (flat[i] != 0)
-            for (std::size_t j = 0; j < a->states(); ++j)
-              y[j] += flat[i] * a->transition[sym](i, j);
-        flat = std::move(y);
-      }
+      std::vector<Rational> flat = a->initial;
+      for (std::size_t sym : w) flat = wfa_step(*a, flat, sym);
+      out.push_back(std::move(flat));
     } else {
       const Model& m = std::get<Model>(s.content);
       Configuration c = initial_configuration(m);
       for (std::size_t sym : w) step_configuration(m, c, sym);
-      for (const Matrix<Rational>& x : c)
-        for (const Rational& v : x.data()) flat.push_back(v);
+      out.push_back(flatten(c));
     }
-    out.push_back(std::move(flat));
   }
   return out;
 }
+
+std::vector<std::vector<Rational>> machine_states(const FiniteMachine& fm, const SubjectFile& s) {
+  for (std::size_t q = 1; q < fm.states(); ++q)
+    if (fm.parent[q] >= q) return machine_states_by_replay(fm, s);  // not in BFS order
+  std::vector<std::vector<Rational>> out(fm.states());
+  if (fm.states() == 0) return out;
+  if (const Wfa* a = std::get_if<Wfa>(&s.content)) {
+    out[0] = a->initial;
+    for (std::size_t q = 1; q < fm.states(); ++q)
+      out[q] = wfa_step(*a, out[fm.parent[q]], fm.symbol[q]);
+    return out;
+  }
+  const Model& m = std::get<Model>(s.content);
+  std::vector<Configuration> config(fm.states());
+  config[0] = initial_configuration(m);
+  out[0] = flatten(config[0]);
+  for (std::size_t q = 1; q < fm.states(); ++q) {
+    config[q] = config[fm.parent[q]];
+    step_configuration(m, config[q], fm.symbol[q]);
+    out[q] = flatten(config[q]);
+  }
+  return out;
+}
+
+namespace {
 
 ojson named(const SubjectFile& s) {
   return {{"file", s.path}, {"digest", subject_digest(s)}};

@@ -22,6 +22,15 @@ namespace rnncc {
 // Otherwise the reason (naming the file).
 std::optional<std::string> not_product_certifiable(const SubjectFile& s);
 
+// The state vector of every state q of `fm` (read from `s`, the file fm was built from): a
+// model's configuration flattened layer by layer, a WFA's α·M_u, u the BFS word of q. Each
+// state is stepped once from its BFS parent's (parent[q] < q: states are numbered in the order
+// the search reached them), one step per state; machine_states_by_replay is the plain twin that
+// replays every word from the start (quadratic along a chain: 150 s for a 5 003-state cycle).
+std::vector<std::vector<Rational>> machine_states(const FiniteMachine& fm, const SubjectFile& s);
+std::vector<std::vector<Rational>> machine_states_by_replay(const FiniteMachine& fm,
+                                                            const SubjectFile& s);
+
 // rnncc-product-certificate/1 of an equivalence proved by decide_finite_equivalence(mf, mg),
 // mf = finite_machine(a.content), mg = finite_machine(b.content).
 nlohmann::ordered_json product_certificate(const FiniteMachine& mf, const FiniteMachine& mg,

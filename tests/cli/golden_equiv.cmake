@@ -9,6 +9,8 @@ rnncc_golden(check-certificate 0 check_certificate.txt stdout check-certificate 
 rnncc_golden(check-certificate-tampered 1 check_certificate_tampered.txt stderr check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att tests/cli/models/binary_value_tampered.cert.json)
 rnncc_golden(err-certificate-other-models 2 err_certificate_other_models.txt stderr check-certificate tests/cli/models/binary_value_broken.json examples/wfa_binary_value.att tests/cli/models/binary_value.cert.json)
 rnncc_golden(err-certificate-not-json 2 err_certificate_not_json.txt stderr check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att examples/wfa_binary_value.att)
+# Members a format does not define are refused by their JSON pointer (issue 25, item 4).
+rnncc_golden(err-certificate-misspelled-member 1 err_certificate_misspelled_member.txt stderr check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att tests/cli/models/binary_value_misspelled.cert.json)
 rnncc_golden(err-equiv-alphabets 2 err_equiv_alphabets.txt stderr equiv examples/wfa_binary_value.att examples/wfa_count_ab.att)
 rnncc_golden(err-equiv-nonlinear 2 err_equiv_nonlinear.txt stderr equiv examples/relu_counter.json examples/relu_counter.json)
 rnncc_golden(err-equiv-modulus 2 err_equiv_modulus.txt stderr equiv examples/gated_deltanet.json examples/gated_deltanet.json --modulus 15)

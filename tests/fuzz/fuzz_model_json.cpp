@@ -5,6 +5,11 @@
 // Round trip: a model that parses is written back (model_to_json), read again, and written
 // again; the two writings must be equal and the second reading must succeed. A mismatch aborts
 // (a finding: the writer and the reader disagree).
+//
+// Then the model is run and compiled under small work caps (model_fuzz.hpp): the plain and the
+// prepared evaluator on a short string must agree, and compile_model for a short length, a
+// target and a scan picked per input must stay within --max-gates 2^14 and its own estimate —
+// a runaway is a finding (timeout, memory), like a crash.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -14,9 +19,16 @@
 
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/fuzz/fuzz_stats.hpp"
+#include "tests/fuzz/json_mutator.hpp"
+#include "tests/fuzz/model_fuzz.hpp"
+
+// Mutations that keep the input JSON (json_mutator.hpp).
+RNNCC_FUZZ_JSON_MUTATOR()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  rnncc::fuzz::stats().input();
   rnncc::Model model;
   try {
     model = rnncc::parse_model(text, "fuzz.json");
@@ -25,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const rnncc::DomainError&) {
     return 0;
   }
+  rnncc::fuzz::stats().accept(data, size);
   const std::string first = rnncc::model_to_json(model).dump();
   std::string second;
   try {
@@ -39,5 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                  second.c_str());
     std::abort();
   }
+  const std::size_t choice = rnncc::fuzz::choice(data, size);
+  rnncc::fuzz::exercise_evaluation(model, choice);
+  rnncc::fuzz::exercise_compilation(model, choice);
   return 0;
 }

@@ -1,7 +1,11 @@
 # Model, automaton, machine and certificate formats (rnn/, constructions/, verify/).
-rnncc_fuzz_target(model_json fuzz_model_json.cpp)
+rnncc_fuzz_target(model_json fuzz_model_json.cpp LIBS rnncc_gpu rnncc_circuits)
 rnncc_fuzz_target(wfa_att fuzz_wfa_att.cpp LIBS rnncc_constructions)
 rnncc_fuzz_target(wfa_json fuzz_wfa_json.cpp LIBS rnncc_equiv)
 rnncc_fuzz_target(bbchallenge fuzz_bbchallenge.cpp LIBS rnncc_constructions)
 rnncc_fuzz_target(certificate fuzz_certificate.cpp LIBS rnncc_equiv)
+rnncc_fuzz_target(generation fuzz_generation.cpp LIBS rnncc_gpu rnncc_circuits)
+rnncc_fuzz_target(generators fuzz_generators.cpp LIBS rnncc_constructions)
+rnncc_fuzz_target(router_reflections fuzz_router_reflections.cpp LIBS rnncc_constructions)
+rnncc_fuzz_target(cli_values fuzz_cli_values.cpp LIBS rnncc_equiv rnncc_gpu rnncc_circuits)
 rnncc_fuzz_target(safetensors fuzz_safetensors.cpp)
