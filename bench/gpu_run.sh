@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
-#   bash gpu-run/run.sh [tests] [compiled-tests] [bench] [compiled] [cli] [headline]
+#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [cli] [headline]
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
+# `sanitize` runs NVIDIA's compute-sanitizer over the GPU tests that drive each kernel family —
+# the interpreter (gpu_tests), the NVRTC-compiled kernels (gpu_compiled_tests) and the prefix
+# walk (prefix_gpu_tests) — with each tool of $SAN_TOOLS (default: memcheck racecheck initcheck),
+# each case under a limit of $SAN_TIMEOUT seconds (default 60); one row per tool and case:
+# the sanitizer's error count, the test's verdict and the time.
 set -uo pipefail
 root=$PWD
 cd "$(dirname "$0")"
@@ -25,6 +30,34 @@ for what in "$@"; do
       ./kernel_source_tests -r compact 2>&1 | tail -3
       ./gpu_compiled_tests -r compact 2>&1 | tee "$OUT/gpu_compiled_tests.log" | tail -15
       summary+=("compiled tests: $(tail -1 "$OUT/gpu_compiled_tests.log")")
+      ;;
+    prefix-tests)
+      ./prefix_gpu_tests -r compact 2>&1 | tee "$OUT/prefix_gpu_tests.log" | tail -5
+      summary+=("prefix tests: $(tail -1 "$OUT/prefix_gpu_tests.log")")
+      ;;
+    sanitize)
+      cases=(
+        "gpu_tests|GPU boolean kernel equals the CPU twin on random circuits of every kind"
+        "gpu_tests|GPU arithmetic kernel equals the CPU twin mod several primes, shadow included"
+        "gpu_tests|GPU chunked launches equal one launch"
+        "gpu_compiled_tests|compiled boolean kernels equal the CPU twin on random circuits"
+        "gpu_compiled_tests|compiled arithmetic kernels equal the CPU twin mod 1 and 4 primes"
+        "prefix_gpu_tests|GPU prefix sharing on 3 symbols and a planted bug equals the CPU walk"
+        "prefix_gpu_tests|GPU prefix sharing equals the CPU walk on the WFA families")
+      for tool in ${SAN_TOOLS:-memcheck racecheck initcheck}; do
+        for c in "${cases[@]}"; do
+          bin=${c%%|*} name=${c#*|}
+          log="$OUT/sanitize_${tool}_${bin}_$(echo "$name" | tr -c 'A-Za-z0-9' _ | cut -c1-40).log"
+          start=$(date +%s.%N)
+          timeout "${SAN_TIMEOUT:-60}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+            --print-limit 20 "./$bin" -r compact "$name" >"$log" 2>&1
+          rc=$? secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
+          errors=$(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+ (error|hazard)s?' "$log" | tail -1)
+          verdict=$(grep -E '^(Passed|Failed)|test cases' "$log" | tail -1)
+          summary+=("$(printf '%-9s %-18s rc=%-3s %6.1fs  %s | %s | %s' "$tool" "$bin" "$rc" "$secs" \
+            "${errors:-no summary}" "${verdict:-no verdict}" "$name")")
+        done
+      done
       ;;
     compiled)
       # A fresh kernel cache, so the first run of each kernel reports NVRTC's compile time.

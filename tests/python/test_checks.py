@@ -35,7 +35,13 @@ def test_verify_max_work(cli):
         rnncc.verify("mod-count", k=3, random=200, max_work=7999)
     rc, _, err = cli("verify", "mod-count", "--k", 3, "--random", 200, "--max-work", 7999)
     assert rc == 2 and "about 8000 symbol steps" in err
-    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, timing=False).verdict == "proved"
+    # 8000 admits the testing methods; the every-length proof is estimated on its own
+    # (dimension³ · |Σ| · 256 = 10³ · 2 · 256 = 512000) and refused below that, as the CLI does.
+    assert rnncc.verify("mod-count", k=3, random=200, max_work=8000, prove=False,
+                        timing=False).verdict == "tested"
+    with pytest.raises(rnncc.InputError, match=r"every-length proof would take about 512000 "):
+        rnncc.verify("mod-count", k=3, random=200, max_work=511999)
+    assert rnncc.verify("mod-count", k=3, random=200, max_work=512000, timing=False).verdict == "proved"
 
 
 @pytest.mark.parametrize("a,b,method", [

@@ -139,8 +139,9 @@ TEST_CASE("file readers refuse inputs larger than the input size limit", "[rnn][
   set_max_input_mib(1);
   CHECK(max_input_mib() == 1);
   CHECK_THROWS_WITH(read_text_file(path, "model file"),
-                    path + ": the model file is larger than the input size limit of 1 MiB (raise "
-                           "--max-input or RNNCC_MAX_INPUT_MIB to read it anyway)");
+                    path +
+                        ": the model file is larger than the input size limit of 1 MiB (raise "
+                        "--max-input or RNNCC_MAX_INPUT_MIB to read it anyway)");
   CHECK_THROWS_WITH(read_text_file("/dev/zero", "circuit file"),
                     "/dev/zero: the circuit file is larger than the input size limit of 1 MiB "
                     "(raise --max-input or RNNCC_MAX_INPUT_MIB to read it anyway)");
