@@ -118,7 +118,8 @@ void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std:
   if (work == 0) return;
   const auto* l = std::get_if<LrnnLayer>(&c.model.layers[0].layer);
   const std::uint64_t dim_f = c.target.automaton->states(), dim_x = l->d * l->m + 1;
-  const bool words = c.modulus || uses_multimodular(dim_f, dim_x, false);
+  const bool multimodular = !c.modulus && uses_multimodular(dim_f, dim_x, false);
+  const bool words = c.modulus || multimodular;
   check_work(
       option, work, max_work, "verify's every-length proof would take",
       words ? "operations modulo primes" : "operations",
@@ -126,8 +127,11 @@ void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std:
           std::to_string(dim_f) + " states of f + " + std::to_string(dim_x) +
           " of the model, |Σ| = " + std::to_string(c.target.alphabet.size()) +
           ": dimension^3 · |Σ|" +
-          (words ? ""
-                 : ", each exact operation counted as " + std::to_string(kModularOpsPerFieldOp)) +
+          (multimodular ? " · " + std::to_string(kMultimodularRuns) +
+                              " (the basis modulo a first prime, up to three more for the "
+                              "reconstruction)"
+           : words ? ""
+                   : ", each exact operation counted as " + std::to_string(kModularOpsPerFieldOp)) +
           "; --no-proof skips the proof");
 }
 

@@ -519,7 +519,11 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
       route != Route::nonlinear_composed) {
     const std::optional<std::size_t> gates = estimate_model_gates(model, n, o);
     const std::uint64_t limit = saturating_product(o.compile.budget.max_memory_mib, 1u << 20);
-    if (!gates || saturating_product(*gates, kCertainBytesPerGate) > limit) {
+    // A circuit past --max-gates is refused by the route's own gate check, before it builds
+    // anything: that refusal names the cause (the size), and its numbers do not depend on the
+    // machine's memory.
+    const bool past_max_gates = gates && *gates > o.compile.budget.max_gates;
+    if (!past_max_gates && (!gates || saturating_product(*gates, kCertainBytesPerGate) > limit)) {
       const CompileMemoryEstimate e = estimate_compile_memory(model, n, o);
       check_memory("--max-memory", e.bytes, o.compile.budget.max_memory_mib, "compiling would take",
                    e.detail);

@@ -358,8 +358,7 @@ TEST_CASE("diagonal threshold: the memory estimate refuses before building",
     const std::string what = e.what();
     CHECK(what.find(" gates × " + std::to_string(kDiagonalThresholdBytesPerGate) +
                     " bytes a gate, measured for compile_diagonal_threshold), more than the "
-                    "limit of 16 MiB (raise --max-memory to build it anyway)") !=
-          std::string::npos);
+                    "limit of 16 MiB (raise --max-memory to run it anyway)") != std::string::npos);
   }
   o.budget.max_memory_mib = 1 << 20;
   CHECK(compile_diagonal_threshold(s.model, 4, o).circuit.size() > 0);
