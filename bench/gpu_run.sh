@@ -24,16 +24,16 @@ for what in "$@"; do
   case $what in
     tests)
       ./gpu_tests -r compact 2>&1 | tee "$OUT/gpu_tests.log" | tail -15
-      summary+=("tests: $(tail -1 "$OUT/gpu_tests.log")")
+      summary+=("tests: $(grep -E '^(Passed|Failed)|test cases' "$OUT/gpu_tests.log" | tail -1)")
       ;;
     compiled-tests)
       ./kernel_source_tests -r compact 2>&1 | tail -3
       ./gpu_compiled_tests -r compact 2>&1 | tee "$OUT/gpu_compiled_tests.log" | tail -15
-      summary+=("compiled tests: $(tail -1 "$OUT/gpu_compiled_tests.log")")
+      summary+=("compiled tests: $(grep -E '^(Passed|Failed)|test cases' "$OUT/gpu_compiled_tests.log" | tail -1)")
       ;;
     prefix-tests)
       ./prefix_gpu_tests -r compact 2>&1 | tee "$OUT/prefix_gpu_tests.log" | tail -5
-      summary+=("prefix tests: $(tail -1 "$OUT/prefix_gpu_tests.log")")
+      summary+=("prefix tests: $(grep -E '^(Passed|Failed)|test cases' "$OUT/prefix_gpu_tests.log" | tail -1)")
       ;;
     sanitize)
       cases=(
@@ -44,18 +44,23 @@ for what in "$@"; do
         "gpu_compiled_tests|compiled arithmetic kernels equal the CPU twin mod 1 and 4 primes"
         "prefix_gpu_tests|GPU prefix sharing on 3 symbols and a planted bug equals the CPU walk"
         "prefix_gpu_tests|GPU prefix sharing equals the CPU walk on the WFA families")
+      # SAN_SUITES=1: each whole suite as well (every test case of the binary).
+      if [ -n "${SAN_SUITES:-}" ]; then cases+=("gpu_tests|" "gpu_compiled_tests|" "prefix_gpu_tests|"); fi
       for tool in ${SAN_TOOLS:-memcheck racecheck initcheck}; do
         for c in "${cases[@]}"; do
           bin=${c%%|*} name=${c#*|}
+          spec=${name//,/\\,}   # Catch2 reads a bare comma as "or"
+          filter=("$spec"); [ -z "$name" ] && filter=() name="(every test case)"
           log="$OUT/sanitize_${tool}_${bin}_$(echo "$name" | tr -c 'A-Za-z0-9' _ | cut -c1-40).log"
           start=$(date +%s.%N)
           timeout "${SAN_TIMEOUT:-60}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
-            --print-limit 20 "./$bin" -r compact "$name" >"$log" 2>&1
+            --print-limit 20 "./$bin" -r compact "${filter[@]}" >"$log" 2>&1
           rc=$? secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
           errors=$(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+ (error|hazard)s?' "$log" | tail -1)
           verdict=$(grep -E '^(Passed|Failed)|test cases' "$log" | tail -1)
           summary+=("$(printf '%-9s %-18s rc=%-3s %6.1fs  %s | %s | %s' "$tool" "$bin" "$rc" "$secs" \
             "${errors:-no summary}" "${verdict:-no verdict}" "$name")")
+          echo "${summary[-1]}" >>"$OUT/sanitize.txt"
         done
       done
       ;;

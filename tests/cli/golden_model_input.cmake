@@ -8,3 +8,6 @@ rnncc_golden(model-input-att-not-utf8 2 model_input_att_not_utf8.txt stderr veri
 rnncc_golden(model-input-tm-not-utf8 2 model_input_tm_not_utf8.txt stderr verify tm tests/cli/models/not_utf8_tm.txt)
 rnncc_golden(model-input-certificate-deep 2 model_input_certificate_deep.txt stderr check-certificate examples/binary_value_wfa.json examples/wfa_binary_value.att tests/cli/models/deep_certificate.json)
 rnncc_golden(model-input-number-overflow 2 model_input_number_overflow.txt stderr run tests/cli/models/number_overflow.json a)
+# 47 s under the sanitizers (the 100-state sparse WFA's every-length proof); the unit case
+# "verify on the 100-state sparse WFA of issue 14 answers within seconds" is labelled alike.
+set_tests_properties("cli: model-input-verify-sparse-wfa" PROPERTIES LABELS slow)
