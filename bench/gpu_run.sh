@@ -44,8 +44,17 @@ for what in "$@"; do
         "gpu_compiled_tests|compiled arithmetic kernels equal the CPU twin mod 1 and 4 primes"
         "prefix_gpu_tests|GPU prefix sharing on 3 symbols and a planted bug equals the CPU walk"
         "prefix_gpu_tests|GPU prefix sharing equals the CPU walk on the WFA families")
-      # SAN_SUITES=1: each whole suite as well (every test case of the binary).
-      if [ -n "${SAN_SUITES:-}" ]; then cases+=("gpu_tests|" "gpu_compiled_tests|" "prefix_gpu_tests|"); fi
+      # SAN_SUITES=1: each whole suite as well (every test case of the binary);
+      # SAN_SUITES=cases: instead, every test case of the three binaries, one run each.
+      if [ "${SAN_SUITES:-}" = cases ]; then
+        cases=()
+        for bin in gpu_tests gpu_compiled_tests prefix_gpu_tests; do
+          while IFS= read -r name; do [ -n "$name" ] && cases+=("$bin|$name"); done \
+            < <("./$bin" --list-test-names-only)
+        done
+      elif [ -n "${SAN_SUITES:-}" ]; then
+        cases+=("gpu_tests|" "gpu_compiled_tests|" "prefix_gpu_tests|")
+      fi
       for tool in ${SAN_TOOLS:-memcheck racecheck initcheck}; do
         for c in "${cases[@]}"; do
           bin=${c%%|*} name=${c#*|}
