@@ -474,10 +474,9 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
       a.spec.count = std::min(chunk_patterns, o.patterns.count - done);
       launch_all(&a);
       if (o.store) {
-        const auto part = dstore.download("stored outputs");
         const std::uint64_t words = (a.spec.count + 63) / 64;
-        r.stored.insert(r.stored.end(), part.begin(),
-                        part.begin() + static_cast<std::ptrdiff_t>(words * p.outputs));
+        const auto part = dstore.download(words * p.outputs, "stored outputs");
+        r.stored.insert(r.stored.end(), part.begin(), part.end());
       }
     }
     const auto ones = dones.download("output counts");
@@ -516,9 +515,8 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
       a.spec.count = std::min(chunk_patterns, o.patterns.count - done);
       launch_all(&a);
       if (o.store) {
-        const auto part = dstore.download("stored outputs");
-        r.stored.insert(r.stored.end(), part.begin(),
-                        part.begin() + static_cast<std::ptrdiff_t>(a.spec.count * np * p.outputs));
+        const auto part = dstore.download(a.spec.count * np * p.outputs, "stored outputs");
+        r.stored.insert(r.stored.end(), part.begin(), part.end());
       }
     }
     const auto sums = dsums.download("output sums");
@@ -535,8 +533,8 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
   if (first != std::numeric_limits<ull>::max()) r.first_mismatch = first;
   const unsigned ns = std::min<unsigned>(dnsamples.download("mismatch sample count")[0],
                                          static_cast<unsigned>(o.max_first_mismatches));
-  const auto samples = dsamples.download("mismatch samples");
-  r.first_mismatches.assign(samples.begin(), samples.begin() + ns);
+  const auto samples = dsamples.download(ns, "mismatch samples");
+  r.first_mismatches.assign(samples.begin(), samples.end());
   std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
   r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
                            r.first_mismatches.end());

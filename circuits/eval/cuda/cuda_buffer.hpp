@@ -40,10 +40,18 @@ struct Buffer {
   void fill(int byte, const std::string& what) {
     if (n) check(cudaMemset(p, byte, n * sizeof(T)), "cudaMemset", "clearing " + what);
   }
-  std::vector<T> download(const std::string& what) const {
-    std::vector<T> v(n);
-    if (n)
-      check(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy",
+  std::vector<T> download(const std::string& what) const { return download(n, what); }
+  // The first `count` elements only: a buffer the kernel fills in part (the mismatch samples,
+  // the last chunk's stored outputs) is never copied beyond what was written, so that
+  // compute-sanitizer's initcheck sees no read of uninitialized device memory
+  // (docs/reliability.md, "GPU kernels under compute-sanitizer").
+  std::vector<T> download(std::size_t count, const std::string& what) const {
+    if (count > n)
+      throw GpuError("downloading " + what + ": " + std::to_string(count) +
+                     " elements asked of a buffer of " + std::to_string(n));
+    std::vector<T> v(count);
+    if (count)
+      check(cudaMemcpy(v.data(), p, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy",
             "downloading " + what);
     return v;
   }
