@@ -173,9 +173,9 @@ class DomBuilder {
   std::vector<Frame> stack_;
 };
 
-// Byte offset of the bracket that opens level `limit + 1` in `text`, a valid JSON prefix up to
-// there (the parser read it): brackets inside strings do not count.
-std::size_t too_deep_offset(std::string_view text, std::size_t limit) {
+}  // namespace
+
+std::size_t json_nesting_offset(std::string_view text, std::size_t limit) {
   std::size_t depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -189,14 +189,12 @@ std::size_t too_deep_offset(std::string_view text, std::size_t limit) {
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > limit) return i;
-    } else if (c == ']' || c == '}') {
+    } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
   }
   return text.size();
 }
-
-}  // namespace
 
 json parse_json(std::string_view text, const std::string& source) {
   try {
@@ -204,7 +202,7 @@ json parse_json(std::string_view text, const std::string& source) {
     json::sax_parse(text.begin(), text.end(), &builder);
     return std::move(builder.root());
   } catch (const TooDeep&) {
-    auto [line, col] = line_column(text, too_deep_offset(text, json_depth_limit));
+    auto [line, col] = line_column(text, json_nesting_offset(text, json_depth_limit));
     throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col),
                      "JSON nested deeper than " + std::to_string(json_depth_limit) +
                          " levels (the limit of every rnncc JSON format, docs/formats.md)");

@@ -29,6 +29,12 @@ Rational rational_from_json(const nlohmann::json& value, const std::string& wher
 // deeper input is refused while parsing, before any recursive walk could overflow the stack.
 inline constexpr std::size_t json_depth_limit = 64;
 
+// Byte offset of the bracket that opens nesting level `limit + 1` in `text`, or text.size()
+// when none does: brackets inside strings do not count, nor a closing bracket with nothing open
+// (text need not be JSON). parse_json locates its depth error with it; the fuzz mutator
+// (tests/fuzz/json_mutator.hpp) leaves deeper documents to byte mutations.
+std::size_t json_nesting_offset(std::string_view text, std::size_t limit);
+
 // Parses JSON text, rejecting duplicate members and nesting deeper than json_depth_limit;
 // malformed text is an InputError at source:line:column.
 nlohmann::json parse_json(std::string_view text, const std::string& source);

@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rnn/json_cursor.hpp"
 #include "tests/fuzz/fuzz_stats.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
@@ -42,34 +43,13 @@ inline void json_nodes(nlohmann::json& v, std::vector<nlohmann::json*>& out, int
     for (auto& child : v) json_nodes(child, out, depth + 1);
 }
 
-// Whether `text` nests brackets deeper than 64 (outside strings): then it is left to the byte
-// mutations, since writing such a document back would recurse once per level.
-inline bool too_deep(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > 64) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
 // The edited document, written compactly or indented (at random), or nullopt when `text` is not
 // JSON; compact when indented would pass `max_size` (libFuzzer's current length limit).
 inline std::optional<std::string> mutate_json(std::string_view text, std::mt19937_64& rng,
                                               std::size_t max_size) {
-  if (too_deep(text)) return std::nullopt;
+  // Deeper than the readers' limit: left to the byte mutations, since writing such a document
+  // back would recurse once per level.
+  if (rnncc::json_nesting_offset(text, rnncc::json_depth_limit) < text.size()) return std::nullopt;
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded()) return std::nullopt;
   std::vector<nlohmann::json*> nodes;
