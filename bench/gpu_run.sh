@@ -6,7 +6,8 @@
 # the interpreter (gpu_tests), the NVRTC-compiled kernels (gpu_compiled_tests) and the prefix
 # walk (prefix_gpu_tests) — with each tool of $SAN_TOOLS (default: memcheck racecheck initcheck),
 # each case under a limit of $SAN_TIMEOUT seconds (default 60); one row per tool and case:
-# the sanitizer's error count, the test's verdict and the time.
+# the sanitizer's error count, the test's verdict and the time. SAN_CASES="bin|test name;…" runs
+# those cases only (e.g. a racecheck of two long cases under a larger SAN_TIMEOUT).
 set -uo pipefail
 root=$PWD
 cd "$(dirname "$0")"
@@ -46,7 +47,9 @@ for what in "$@"; do
         "prefix_gpu_tests|GPU prefix sharing equals the CPU walk on the WFA families")
       # SAN_SUITES=1: each whole suite as well (every test case of the binary);
       # SAN_SUITES=cases: instead, every test case of the three binaries, one run each.
-      if [ "${SAN_SUITES:-}" = cases ]; then
+      if [ -n "${SAN_CASES:-}" ]; then
+        IFS=';' read -r -a cases <<<"$SAN_CASES"
+      elif [ "${SAN_SUITES:-}" = cases ]; then
         cases=()
         for bin in gpu_tests gpu_compiled_tests prefix_gpu_tests; do
           while IFS= read -r name; do [ -n "$name" ] && cases+=("$bin|$name"); done \

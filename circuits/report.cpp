@@ -13,6 +13,8 @@ CircuitReport report_circuit(const CompiledCircuit& cc) {
   CircuitReport r;
   r.stats = compute_stats(cc.circuit);
   r.combine_levels = cc.combine_levels;
+  r.dead_gates_swept = cc.dead_gates_swept;
+  r.dead_gates_note = cc.dead_gates_note;
   r.constants = r.stats.by_kind[static_cast<std::size_t>(GateKind::constant)];
   const auto live = live_table(cc.circuit);
   std::size_t used = 0;
@@ -68,6 +70,10 @@ nlohmann::ordered_json to_json(const CircuitReport& r) {
   j["and_nodes"] = optional(r.and_nodes);
   j["and_levels"] = optional(r.and_levels);
   j["width"] = s.width;
+  if (r.dead_gates_swept) {
+    j["dead_gates_swept"] = *r.dead_gates_swept;
+    if (!r.dead_gates_note.empty()) j["dead_gates_note"] = r.dead_gates_note;
+  }
   return j;
 }
 
@@ -87,7 +93,12 @@ std::string format_text(const CircuitReport& r) {
                  "NOT as a level",
                  s.depth, s.bounded_fanin_depth, s.depth_counting_not)
            : fmt::format("{} (unbounded fan-in), {} (fan-in 2)", s.depth, s.bounded_fanin_depth);
-  std::string gates;
+  std::string gates, swept;
+  if (r.dead_gates_swept)
+    swept = fmt::format(
+        "swept         {} dead gates before writing; the figures are the written "
+        "circuit's{}\n",
+        *r.dead_gates_swept, r.dead_gates_note.empty() ? "" : " (" + r.dead_gates_note + ")");
   if (r.logic_gates)
     gates = fmt::format("logic gates   {} and/or/xor, {} not\n", *r.logic_gates, *r.not_gates);
   return fmt::format(
@@ -99,13 +110,14 @@ std::string format_text(const CircuitReport& r) {
       "combine levels {}\n"
       "AIG           {}\n"
       "widest level  {} gates\n"
-      "by kind       {}\n",
+      "by kind       {}\n"
+      "{}",
       s.size, s.operations(), s.inputs, r.constants, s.outputs, depth, r.depth_lower_bound,
       s.live_size, gates, s.max_fanin, r.combine_levels,
       r.and_levels ? fmt::format("{} ANDs, {} levels (after strash, as ABC's print_stats)",
                                  *r.and_nodes, *r.and_levels)
                    : std::string("— (arithmetic gates)"),
-      widest, kinds);
+      widest, kinds, swept);
 }
 
 }  // namespace rnncc

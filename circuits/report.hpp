@@ -32,6 +32,11 @@ struct CircuitReport {
   // and xor gates, and the not gates apart. On an AIG (a file read from AIGER) logic_gates is
   // ABC's `print_stats` "and" and Yosys's `$_AND_` count, not_gates Yosys's `$_NOT_`.
   std::optional<std::size_t> logic_gates, not_gates;
+  // The circuit's CompiledCircuit::dead_gates_swept and dead_gates_note (`rnncc compile`,
+  // `rnncc.compile`: compile_as_written): the figures above then describe the circuit as
+  // written, what `rnncc stats` of the file says. Unset for a circuit read back.
+  std::optional<std::size_t> dead_gates_swept;
+  std::string dead_gates_note;
 };
 
 CircuitReport report_circuit(const CompiledCircuit& c);

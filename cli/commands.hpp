@@ -45,6 +45,8 @@ struct CompileFlags : TargetText {  // the options as text (circuits/compile/tar
   std::size_t length = 0;
 };
 void add_compile_flags(CLI::App* cmd, CompileFlags& flags);
+// The circuit as `rnncc compile` writes it (compile_as_written: the dead gates swept), which
+// `rnncc draw MODEL` draws too.
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& flags);
 
 }  // namespace rnncc::cli

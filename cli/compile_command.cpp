@@ -59,7 +59,7 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
 }
 
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {
-  return compile_model(load_model(model_path), f.length, parse_target_options(f));
+  return compile_as_written(load_model(model_path), f.length, parse_target_options(f));
 }
 
 namespace {
@@ -137,21 +137,23 @@ Action add_compile_command(CLI::App& app) {
         " MiB, to what this machine can give, so that the estimate refuses such work first)";
     set_activity("compiling " + f->model_path + " for n = " + std::to_string(f->flags.length),
                  lower);
-    CompiledCircuit c = compile_from_flags(f->model_path, f->flags);
+    // The circuit as written: only the live gates. --stats describes it, as `stats` of the
+    // file does, and says how many dead gates the sweep removed (compile_as_written).
+    const Model model = load_model(f->model_path);
+    const TargetOptions options = parse_target_options(f->flags);
+    const CompiledCircuit c = compile_as_written(model, f->flags.length, options);
     const bool report = f->stats || f->output.empty();
     if (report) check_report_memory(c, f->flags.max_memory_mib);
     if (out) {
       task.emplace(progress(), "writing " + f->output, 0, "");
       set_activity("writing " + f->output, lower);
-      write_circuit(sweep_dead_gates(c), *out);  // only the live gates, streamed
+      write_circuit(c, *out);  // streamed
     }
     task.reset();
     if (report) {
       set_activity("measuring the circuit (--stats)", lower);
       print_report(c, f->json);
       // Where the circuit's function is not the model's sequential rule, say which it is.
-      const Model model = load_model(f->model_path);
-      const TargetOptions options = parse_target_options(f->flags);
       const char* note = circuit_function_note(model, options);
       if (note && !f->json) std::cout << "function: " << note << "\n";
       // The threshold routes' depth bound for every n, and where this n stands.

@@ -1,6 +1,7 @@
 #include "cli/limits.hpp"
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,21 +56,22 @@ void check_forward_basis_memory(std::uint64_t dimension, std::uint64_t symbols,
                    std::to_string(kRationalEntryBytes) + " bytes");
 }
 
-void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
-                       const std::string& option) {
-  const std::uint64_t sigma = c.target.alphabet.size();
+namespace {
+
+// The checks' symbol steps over |Σ| = sigma symbols, f of every length or of fixed_length only.
+void check_check_work(std::uint64_t sigma, std::optional<std::size_t> fixed_length,
+                      const VerifyOptions& o, std::uint64_t max_work, const std::string& option) {
   std::uint64_t work = 0;
   std::vector<std::string> parts;
-  const std::uint64_t random_length =
-      c.target.fixed_length ? *c.target.fixed_length : o.max_random_length;
+  const std::uint64_t random_length = fixed_length ? *fixed_length : o.max_random_length;
   if (o.random > 0) {
     work = saturating_add(work, saturating_mul(o.random, random_length));
     parts.push_back("--random " + std::to_string(o.random) + " × length " +
                     std::to_string(random_length));
   }
   if (o.exhaustive && !o.gpu) {
-    const std::uint64_t lo = c.target.fixed_length ? *c.target.fixed_length : 1;
-    const std::uint64_t hi = c.target.fixed_length ? *c.target.fixed_length : *o.exhaustive;
+    const std::uint64_t lo = fixed_length ? *fixed_length : 1;
+    const std::uint64_t hi = fixed_length ? *fixed_length : *o.exhaustive;
     std::uint64_t e = 0, strings = 0;
     // Stops once past the cap: at most cap + 1 rounds (|Σ| = 1), whatever L is.
     for (std::uint64_t n = lo; n <= hi && sigma > 0 && strings <= o.exhaustive_cap; ++n) {
@@ -93,46 +95,94 @@ void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint6
   std::string detail;
   for (const std::string& p : parts) detail += (detail.empty() ? "" : "; ") + p;
   check_work(option, work, max_work, "verify would take", "symbol steps", detail);
+}
+
+}  // namespace
+
+void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
+                       const std::string& option) {
+  check_check_work(c.target.alphabet.size(), c.target.fixed_length, o, max_work, option);
   check_verify_proof_work(c, o, max_work, option);
 }
 
-std::uint64_t verify_proof_work(const Construction& c, const VerifyOptions& o) {
-  if (!o.prove || !c.target.automaton || c.target.fixed_length || c.target.promise ||
-      (c.grammar && !o.k_induction) || c.model.layers.size() != 1)
-    return 0;
-  const auto* l = std::get_if<LrnnLayer>(&c.model.layers[0].layer);
-  if (!l) return 0;
-  const std::uint64_t dim_f = c.target.automaton->states(), dim_x = l->d * l->m + 1;
-  const std::uint64_t ops =
-      saturating_mul(saturating_pow(dim_f + dim_x, 3), c.target.alphabet.size());
-  if (c.modulus) return ops;
+void check_verify_work(const PlannedShape& s, const VerifyOptions& o, std::uint64_t max_work,
+                       const std::string& option) {
+  check_check_work(s.alphabet, std::nullopt, o, max_work, option);  // f of every length
+  check_verify_proof_work(s, o, max_work, option);
+}
+
+namespace {
+
+// The proof's forward basis: D = dim_f + dim_x over |Σ| symbols (see the header).
+struct ProofDimensions {
+  std::uint64_t dim_f = 0, dim_x = 0, symbols = 0;
+  bool modulus = false;
+};
+
+std::uint64_t proof_work(const ProofDimensions& p) {
+  const std::uint64_t ops = saturating_mul(saturating_pow(p.dim_f + p.dim_x, 3), p.symbols);
+  if (p.modulus) return ops;
   // Multimodular: the forward basis modulo a first prime and up to three more for the
   // morphism's reconstruction (verify/equivalence.cpp), each D³·|Σ| at most.
-  if (uses_multimodular(dim_f, dim_x, false)) return saturating_mul(ops, kMultimodularRuns);
+  if (uses_multimodular(p.dim_f, p.dim_x, false)) return saturating_mul(ops, kMultimodularRuns);
   return saturating_mul(ops, kModularOpsPerFieldOp);
 }
 
-void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
-                             const std::string& option) {
-  const std::uint64_t work = verify_proof_work(c, o);
-  if (work == 0) return;
-  const auto* l = std::get_if<LrnnLayer>(&c.model.layers[0].layer);
-  const std::uint64_t dim_f = c.target.automaton->states(), dim_x = l->d * l->m + 1;
-  const bool multimodular = !c.modulus && uses_multimodular(dim_f, dim_x, false);
-  const bool words = c.modulus || multimodular;
+void check_proof_work(const ProofDimensions& p, std::uint64_t max_work, const std::string& option) {
+  const std::uint64_t work = proof_work(p);
+  const bool multimodular = !p.modulus && uses_multimodular(p.dim_f, p.dim_x, false);
+  const bool words = p.modulus || multimodular;
   check_work(
       option, work, max_work, "verify's every-length proof would take",
       words ? "operations modulo primes" : "operations",
-      "a forward basis of dimension " + std::to_string(dim_f + dim_x) + " = " +
-          std::to_string(dim_f) + " states of f + " + std::to_string(dim_x) +
-          " of the model, |Σ| = " + std::to_string(c.target.alphabet.size()) +
-          ": dimension^3 · |Σ|" +
+      "a forward basis of dimension " + std::to_string(p.dim_f + p.dim_x) + " = " +
+          std::to_string(p.dim_f) + " states of f + " + std::to_string(p.dim_x) +
+          " of the model, |Σ| = " + std::to_string(p.symbols) + ": dimension^3 · |Σ|" +
           (multimodular ? " · " + std::to_string(kMultimodularRuns) +
                               " (the basis modulo a first prime, up to three more for the "
                               "reconstruction)"
            : words ? ""
                    : ", each exact operation counted as " + std::to_string(kModularOpsPerFieldOp)) +
           "; --no-proof skips the proof");
+}
+
+std::optional<ProofDimensions> proof_dimensions(const Construction& c, const VerifyOptions& o) {
+  if (!o.prove || !c.target.automaton || c.target.fixed_length || c.target.promise ||
+      (c.grammar && !o.k_induction) || c.model.layers.size() != 1)
+    return std::nullopt;
+  const auto* l = std::get_if<LrnnLayer>(&c.model.layers[0].layer);
+  if (!l) return std::nullopt;
+  return ProofDimensions{c.target.automaton->states(), l->d * l->m + 1, c.target.alphabet.size(),
+                         c.modulus.has_value()};
+}
+
+std::optional<ProofDimensions> proof_dimensions(const PlannedShape& s, const VerifyOptions& o) {
+  if (!o.prove) return std::nullopt;
+  return ProofDimensions{s.target_states, s.layer_d * s.layer_m + 1, s.alphabet, false};
+}
+
+}  // namespace
+
+std::uint64_t verify_proof_work(const Construction& c, const VerifyOptions& o) {
+  const std::optional<ProofDimensions> p = proof_dimensions(c, o);
+  return p ? proof_work(*p) : 0;
+}
+
+void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
+                             const std::string& option) {
+  if (const std::optional<ProofDimensions> p = proof_dimensions(c, o))
+    check_proof_work(*p, max_work, option);
+}
+
+std::uint64_t verify_proof_work(const PlannedShape& s, const VerifyOptions& o) {
+  const std::optional<ProofDimensions> p = proof_dimensions(s, o);
+  return p ? proof_work(*p) : 0;
+}
+
+void check_verify_proof_work(const PlannedShape& s, const VerifyOptions& o, std::uint64_t max_work,
+                             const std::string& option) {
+  if (const std::optional<ProofDimensions> p = proof_dimensions(s, o))
+    check_proof_work(*p, max_work, option);
 }
 
 CLI::Option* add_max_memory_option(CLI::App* cmd, std::size_t& mib, const std::string& what) {

@@ -82,6 +82,16 @@ void check_verify_work(const Construction& c, const VerifyOptions& o, std::uint6
 std::uint64_t verify_proof_work(const Construction& c, const VerifyOptions& o);
 void check_verify_proof_work(const Construction& c, const VerifyOptions& o, std::uint64_t max_work,
                              const std::string& option = "--max-work");
+// The same from the shape a builder reports before it builds (constructions/registry.hpp,
+// PlannedShape: an automaton target and one LRNN layer; no modulus): how `verify wfa` refuses
+// a 1 448-state chain's proof from its arcs, before the 4.2 million dense entries exist.
+std::uint64_t verify_proof_work(const PlannedShape& s, const VerifyOptions& o);
+// check_verify_work from the planned shape: the same refusals, in the same order, before the
+// construction is built.
+void check_verify_work(const PlannedShape& s, const VerifyOptions& o, std::uint64_t max_work,
+                       const std::string& option = "--max-work");
+void check_verify_proof_work(const PlannedShape& s, const VerifyOptions& o, std::uint64_t max_work,
+                             const std::string& option = "--max-work");
 
 // --max-memory MIB on `cmd` (default algebra/memory.hpp default_max_memory_mib(), half the
 // machine's memory), bound to `mib`; `what` says what is estimated ("the trace: positions ×

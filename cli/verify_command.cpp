@@ -280,6 +280,10 @@ Action add_verify_command(CLI::App& app) {
     // Opened before the work; committed only when a proof wrote a certificate.
     std::optional<OutputFile> certificate;
     if (!f->certificate.empty()) certificate.emplace(f->certificate);
+    // The estimates from the planned shape, before a large input is built densely.
+    args.before_build = [&](const PlannedShape& shape) {
+      check_verify_work(shape, f->options, f->max_work);
+    };
     const Construction c = k->kind->build(args, verify_registry());
     if (f->options.exhaustive && *f->options.exhaustive == 0 && !c.target.fixed_length)
       throw InputError("--exhaustive", "give a length: every string of length 1..L");

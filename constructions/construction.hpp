@@ -102,6 +102,17 @@ struct Construction {
   std::vector<std::string> notes;
 };
 
+// What a construction will be, known before it is built: a target that is an automaton with
+// `target_states` states over `alphabet` symbols (no promise, no grammar, every length, no
+// modulus) and a model of one LRNN layer of state d × m. Builders whose input can be large for
+// its size (the `wfa` kind: |Σ| dense d×d matrices from a file of a few kB) report it before the
+// dense build (ConstructionArgs::before_build, constructions/registry.hpp), so that a command
+// refuses on its own estimate at once (verify's every-length proof, cli/limits.hpp). A lower
+// bound where the exact d is known only after building (the unit-key DeltaNet's 2d copies).
+struct PlannedShape {
+  std::size_t target_states = 0, alphabet = 0, layer_d = 0, layer_m = 1;
+};
+
 // The construction with its model X replaced by `model` (read from `source`, named in the
 // diagnostics): f, encode, the compared output and the modulus stay the construction's, so
 // `verify KIND --model FILE` checks a user's model, or an emitted and edited one, against the

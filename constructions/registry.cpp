@@ -193,6 +193,7 @@ OptionValues ConstructionKind::resolve(const ConstructionArgs& args,
   OptionValues v;
   v.input_ = args.input;
   v.max_memory_mib_ = args.max_memory_mib.value_or(default_max_memory_mib());
+  v.before_build_ = args.before_build;
   for (const OptionSpec& o : options) {
     OptionValues::Entry e{&o, o.default_value, false};
     for (const auto& [option_name, value] : args.options)  // the last one given counts
@@ -219,6 +220,8 @@ Construction ConstructionKind::build(const ConstructionArgs& args, const Registr
       own.options.emplace_back(option_name, value);
   }
   if (model_file && model_file->empty()) throw InputError("--model", "expected a model file");
+  // The planned shape is the construction's own model's: not that of a --model replacing it.
+  if (!model_file) own.before_build = args.before_build;
   Construction c = build_from(resolve(own, registry));
   if (model_file) c = with_model(std::move(c), load_model(*model_file), *model_file);
   return c;

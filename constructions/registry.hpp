@@ -53,6 +53,9 @@ struct ConstructionArgs {
   // dense matrices, its sub-step factors) estimate it before building and refuse above it
   // (algebra/memory.hpp). Unset: default_max_memory_mib().
   std::optional<std::size_t> max_memory_mib;
+  // Called by a builder with the construction's PlannedShape before its dense build (the `wfa`
+  // kind); may throw (InputError) to refuse. Not called when --model replaces the model.
+  std::function<void(const PlannedShape&)> before_build{};
   ConstructionArgs& set(std::string name, std::string value = {}) {
     options.emplace_back(std::move(name), std::move(value));
     return *this;
@@ -73,6 +76,10 @@ class OptionValues {
   std::optional<Rational> rational(std::string_view name) const;
   std::vector<Rational> rationals(std::string_view name) const;   // empty when unset
   std::size_t max_memory_mib() const { return max_memory_mib_; }  // ConstructionArgs's
+  // ConstructionArgs::before_build, when set.
+  void before_build(const PlannedShape& shape) const {
+    if (before_build_) before_build_(shape);
+  }
 
  private:
   friend struct ConstructionKind;
@@ -85,6 +92,7 @@ class OptionValues {
   std::string input_;
   std::vector<Entry> entries_;
   std::size_t max_memory_mib_ = 0;
+  std::function<void(const PlannedShape&)> before_build_;
 };
 
 struct ConstructionKind {

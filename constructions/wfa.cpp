@@ -53,6 +53,36 @@ Rational evaluate(const Wfa& a, const std::vector<std::size_t>& w) {
   return f;
 }
 
+Wfa dense_wfa(const WfaArcs& arcs) {
+  const std::size_t d = arcs.states();
+  Wfa a;
+  a.alphabet = arcs.alphabet;
+  a.state_names = arcs.state_names;
+  a.initial.assign(d, Rational(0));
+  for (const auto& [q, w] : arcs.initial) a.initial.at(q) = w;
+  a.final.assign(d, Rational(0));
+  for (const auto& [q, w] : arcs.finals) a.final.at(q) = w;
+  a.transition.assign(arcs.alphabet.size(), Matrix<Rational>(d, d, Rational(0)));
+  for (const WfaArcs::Arc& arc : arcs.arcs)
+    a.transition.at(arc.label)(arc.src, arc.dst) = arc.weight;
+  return a;
+}
+
+WfaArcs wfa_arcs(const Wfa& a) {
+  WfaArcs out;
+  out.alphabet = a.alphabet;
+  out.state_names = a.state_names;
+  for (std::size_t q = 0; q < a.states(); ++q)
+    if (a.initial[q] != 0) out.initial.emplace_back(q, a.initial[q]);
+  for (std::size_t q = 0; q < a.states(); ++q)
+    if (a.final[q] != 0) out.finals.emplace_back(q, a.final[q]);
+  for (std::size_t s = 0; s < a.transition.size(); ++s)
+    for (std::size_t p = 0; p < a.states(); ++p)
+      for (std::size_t q = 0; q < a.states(); ++q)
+        if (a.transition[s](p, q) != 0) out.arcs.push_back({p, q, s, a.transition[s](p, q)});
+  return out;
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------------------
@@ -89,16 +119,11 @@ std::vector<Token> tokens_of(std::string_view line) {
   return out;
 }
 
-struct AttArc {
-  std::size_t src, dst, label;
-  Rational weight;
-};
-
 class AttReader {
  public:
   AttReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
 
-  Wfa read() {
+  WfaArcs read() {
     if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);  // UTF-8 byte-order mark
     std::size_t line_no = 0, first_final_line = 0;
     std::optional<std::size_t> initial;
@@ -125,8 +150,8 @@ class AttReader {
       const std::size_t first = state_id(t[0]);
       if (!initial) initial = first;  // the first line's source is the initial state
       if (t.size() >= 3) {            // arc
-        AttArc arc{first, state_id(t[1]), label_id(t[2]),
-                   t.size() == 4 ? weight(t[3], false) : Rational(1)};
+        WfaArcs::Arc arc{first, state_id(t[1]), label_id(t[2]),
+                         t.size() == 4 ? weight(t[3], false) : Rational(1)};
         auto key = std::make_tuple(arc.src, arc.dst, arc.label);
         if (auto it = arc_index_.find(key); it != arc_index_.end())
           arcs_[it->second].weight += arc.weight;  // a repeated arc adds weights
@@ -153,16 +178,12 @@ class AttReader {
                        "expected at least one arc 'src dst label [weight]': the alphabet is the "
                        "set of arc labels, and this file has only final-state lines");
 
-    Wfa a;
+    WfaArcs a;
     a.alphabet = Alphabet(labels_, source_);
-    a.state_names = names_;
-    const std::size_t d = names_.size();
-    a.initial.assign(d, Rational(0));
-    a.initial[*initial] = 1;
-    a.final.assign(d, Rational(0));
-    for (auto& [q, w] : finals_) a.final[q] = w;
-    a.transition.assign(labels_.size(), Matrix<Rational>(d, d, Rational(0)));
-    for (const AttArc& arc : arcs_) a.transition[arc.label](arc.src, arc.dst) = arc.weight;
+    a.state_names = std::move(names_);
+    a.initial = {{*initial, Rational(1)}};
+    a.finals = std::move(finals_);
+    a.arcs = std::move(arcs_);
     return a;
   }
 
@@ -222,16 +243,20 @@ class AttReader {
   std::unordered_map<std::string, std::size_t> state_index_;
   std::vector<std::string> names_, labels_;
   std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::size_t> arc_index_;
-  std::vector<AttArc> arcs_;
+  std::vector<WfaArcs::Arc> arcs_;
   std::map<std::size_t, std::size_t> final_line_;  // state → line of its final weight
   std::vector<std::pair<std::size_t, Rational>> finals_;
 };
 
 }  // namespace
 
-Wfa parse_wfa_att(std::string_view text, const std::string& source) {
+WfaArcs parse_wfa_att_arcs(std::string_view text, const std::string& source) {
   return parse_as_kind(text, source, {FileKind::wfa},
                        [&] { return AttReader(text, source).read(); });
+}
+
+Wfa parse_wfa_att(std::string_view text, const std::string& source) {
+  return dense_wfa(parse_wfa_att_arcs(text, source));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -302,6 +327,12 @@ Wfa load_wfa(const std::string& path) {
   const std::string text = read_text_file(path, "WFA file");
   if (path.ends_with(".json")) return parse_wfa_json(text, path);
   return parse_wfa_att(text, path);
+}
+
+WfaArcs load_wfa_arcs(const std::string& path) {
+  const std::string text = read_text_file(path, "WFA file");
+  if (path.ends_with(".json")) return wfa_arcs(parse_wfa_json(text, path));
+  return parse_wfa_att_arcs(text, path);
 }
 
 }  // namespace rnncc

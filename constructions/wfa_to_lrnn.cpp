@@ -56,9 +56,8 @@ void check_wfa(const Wfa& a) {
 // |Σ|·K dense d×d matrices A and d×1 matrices B (sub-steps: K per symbol) and `vectors` more
 // dense vectors of d rationals (records, Householder keys), plus the two copies of the WFA that
 // the target keeps (its value function and its automaton), at kRationalEntryBytes an entry.
-void check_model_memory(const Wfa& a, const std::string& family, std::size_t K, std::size_t d,
-                        std::uint64_t vectors, std::size_t max_memory_mib) {
-  const std::uint64_t S = a.alphabet.size(), n = a.states();
+void check_model_memory(std::uint64_t S, std::uint64_t n, const std::string& family, std::size_t K,
+                        std::size_t d, std::uint64_t vectors, std::size_t max_memory_mib) {
   const std::uint64_t features = saturating_mul(S, K);
   const std::uint64_t entries =
       saturating_add(saturating_add(saturating_mul(features, saturating_mul(d, d + 1)),
@@ -253,6 +252,7 @@ std::vector<ElementaryFactor> factors_in_application_order(
 class SparseSquare {
  public:
   // W = a, or aᵀ when `transposed` (without a dense copy of it).
+  explicit SparseSquare(std::size_t d) : rows_(d), cols_(d) {}  // W = 0
   explicit SparseSquare(const Matrix<Rational>& a, bool transposed = false)
       : rows_(a.rows()), cols_(a.cols()) {
     for (std::size_t i = 0; i < a.rows(); ++i)
@@ -404,9 +404,41 @@ std::vector<ElementaryFactor> factor_sparse(SparseSquare w) {
   return factors_in_application_order(left, right, std::move(delta));
 }
 
-// factor_elementary(transpose(m)) without the dense transpose.
-std::vector<ElementaryFactor> factor_transpose(const Matrix<Rational>& m) {
-  return factor_sparse(SparseSquare(m, true));
+// The sub-step factors of every A_σ = M_σᵀ and K, the longest factor list (at least 1),
+// counted before any Householder key or model matrix is built, so that the memory check refuses
+// a model too large at once; `vectors` counts the Householder keys (deltanet) and the records.
+struct FactorPlan {
+  std::vector<std::vector<ElementaryFactor>> elementary;
+  std::size_t K = 1;
+  std::uint64_t vectors = 0;
+};
+
+FactorPlan plan_factors(std::vector<SparseSquare> transposed, WfaFamily family) {
+  FactorPlan plan;
+  for (SparseSquare& w : transposed) {
+    plan.elementary.push_back(factor_sparse(std::move(w)));
+    const std::size_t k = family == WfaFamily::dplr
+                              ? plan.elementary.back().size()
+                              : householder_factor_count(plan.elementary.back());
+    plan.K = std::max(plan.K, k);
+    plan.vectors += family == WfaFamily::dplr ? 0 : k;
+  }
+  plan.vectors += saturating_mul(transposed.size() * plan.K,
+                                 family == WfaFamily::dplr ? 3 : 2);  // records
+  return plan;
+}
+
+// A_σ = M_σᵀ of every symbol, sparse: from the dense matrices, or straight from the arcs.
+std::vector<SparseSquare> transposed_matrices(const Wfa& a) {
+  std::vector<SparseSquare> out;
+  for (const Matrix<Rational>& m : a.transition) out.emplace_back(m, true);
+  return out;
+}
+
+std::vector<SparseSquare> transposed_matrices(const WfaArcs& a) {
+  std::vector<SparseSquare> out(a.alphabet.size(), SparseSquare(a.states()));
+  for (const WfaArcs::Arc& arc : a.arcs) out.at(arc.label).add(arc.dst, arc.src, arc.weight);
+  return out;
 }
 
 }  // namespace
@@ -671,7 +703,7 @@ std::optional<Construction> wfa_to_deltanet_unit(const Wfa& a, std::size_t max_m
     K = std::max(K, k);
     keys += k;
   }
-  check_model_memory(a, "deltanet (unit keys)", K, D, keys, max_memory_mib);
+  check_model_memory(sigma_count, d, "deltanet (unit keys)", K, D, keys, max_memory_mib);
   std::vector<std::vector<HouseholderFactor>> fs;
   for (const Matrix<Rational>& m : at) fs.push_back(factor_unit_monomial(m, copies));
   at.clear();
@@ -765,6 +797,26 @@ Target wfa_target(const Wfa& a) {
   return t;
 }
 
+namespace {
+
+Construction general_construction(const Wfa& a) {
+  Construction c;
+  c.name = "wfa-general";
+  c.target = wfa_target(a);
+  c.model = general_model(a);
+  c.encode = [](const std::vector<std::size_t>& w) { return w; };
+  c.embedding = identity_embedding(a.alphabet.size());
+  c.input_forms = c.embedding;
+  c.claims.push_back(state_size_claim(a, c.model));
+  c.claims.push_back(steps_claim(c, 1, false, "steps per symbol"));
+  return c;
+}
+
+// The DPLR or DeltaNet construction from its factor plan (memory already checked).
+Construction structured_construction(const Wfa& a, WfaFamily family, FactorPlan plan);
+
+}  // namespace
+
 Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys, std::size_t max_memory_mib) {
   check_wfa(a);
   if (keys == WfaKeys::unit) {
@@ -780,37 +832,43 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys, std::size
     return c;
   }
   const std::size_t d = a.states(), sigma_count = a.alphabet.size();
+  if (family == WfaFamily::general) {
+    check_model_memory(sigma_count, d, "general", 1, d, 0, max_memory_mib);
+    return general_construction(a);
+  }
+  FactorPlan plan = plan_factors(transposed_matrices(a), family);
+  check_model_memory(sigma_count, d, to_string(family), plan.K, d, plan.vectors, max_memory_mib);
+  return structured_construction(a, family, std::move(plan));
+}
+
+Construction wfa_to_lrnn(const WfaArcs& arcs, WfaFamily family, WfaKeys keys,
+                         std::size_t max_memory_mib,
+                         const std::function<void(const PlannedShape&)>& before_build) {
+  const std::size_t d = arcs.states(), sigma_count = arcs.alphabet.size();
+  if (d == 0 || sigma_count == 0) throw std::invalid_argument("WFA with no states or no symbols");
+  if (before_build) before_build(PlannedShape{d, sigma_count, d, 1});
+  // The unit-key construction needs the dense matrices (spectral norms, monomial splits): its
+  // memory is checked after the WFA is built densely, as wfa_to_lrnn(Wfa) does.
+  if (keys == WfaKeys::unit) return wfa_to_lrnn(dense_wfa(arcs), family, keys, max_memory_mib);
+  if (family == WfaFamily::general) {
+    check_model_memory(sigma_count, d, "general", 1, d, 0, max_memory_mib);
+    return general_construction(dense_wfa(arcs));
+  }
+  FactorPlan plan = plan_factors(transposed_matrices(arcs), family);
+  check_model_memory(sigma_count, d, to_string(family), plan.K, d, plan.vectors, max_memory_mib);
+  const Wfa a = dense_wfa(arcs);
+  check_wfa(a);
+  return structured_construction(a, family, std::move(plan));
+}
+
+namespace {
+
+Construction structured_construction(const Wfa& a, WfaFamily family, FactorPlan plan) {
+  const std::size_t d = a.states(), sigma_count = a.alphabet.size(), K = plan.K;
+  std::vector<std::vector<ElementaryFactor>>& elementary = plan.elementary;
+  std::vector<std::vector<HouseholderFactor>> householder;
   Construction c;
   c.name = "wfa-" + to_string(family);
-
-  if (family == WfaFamily::general) {
-    check_model_memory(a, "general", 1, d, 0, max_memory_mib);
-    c.target = wfa_target(a);
-    c.model = general_model(a);
-    c.encode = [](const std::vector<std::size_t>& w) { return w; };
-    c.embedding = identity_embedding(sigma_count);
-    c.input_forms = c.embedding;
-    c.claims.push_back(state_size_claim(a, c.model));
-    c.claims.push_back(steps_claim(c, 1, false, "steps per symbol"));
-    return c;
-  }
-
-  // Factor every A_σ = M_σᵀ (sparse elimination); K = the longest factor list (at least 1),
-  // counted before any Householder key or model matrix is built, so that the memory check
-  // refuses a model too large at once.
-  std::vector<std::vector<ElementaryFactor>> elementary;
-  std::vector<std::vector<HouseholderFactor>> householder;
-  std::size_t K = 1;
-  std::uint64_t vectors = 0;  // Householder keys (deltanet), records
-  for (const Matrix<Rational>& m : a.transition) {
-    elementary.push_back(factor_transpose(m));
-    const std::size_t k = family == WfaFamily::dplr ? elementary.back().size()
-                                                    : householder_factor_count(elementary.back());
-    K = std::max(K, k);
-    vectors += family == WfaFamily::dplr ? 0 : k;
-  }
-  vectors += saturating_mul(sigma_count * K, family == WfaFamily::dplr ? 3 : 2);  // records
-  check_model_memory(a, to_string(family), K, d, vectors, max_memory_mib);
   c.target = wfa_target(a);
   if (family == WfaFamily::deltanet) {
     for (const std::vector<ElementaryFactor>& e : elementary)
@@ -877,6 +935,8 @@ Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys, std::size
   return c;
 }
 
+}  // namespace
+
 // ---- the `wfa` kind (constructions/registry.hpp) ----
 
 void register_wfa_to_lrnn(Registry& registry) {
@@ -897,16 +957,15 @@ void register_wfa_to_lrnn(Registry& registry) {
                              .default_value = "any",
                              .allowed = {"any", "unit"}}},
                 .build_from = [](const OptionValues& v) {
-                  const Wfa a = load_wfa(v.input());
                   const std::string& family = v.text("--family");
                   const bool unit = v.text("--beta-range") == "unit";
                   if (unit && family != "deltanet")
                     throw InputError("--beta-range",
                                      "unit applies to --family deltanet only, not " + family);
-                  return family == "pd"
-                             ? dwfa_to_pd(a)
-                             : wfa_to_lrnn(a, parse_wfa_family(family).value(),
-                                           unit ? WfaKeys::unit : WfaKeys::any, v.max_memory_mib());
+                  if (family == "pd") return dwfa_to_pd(load_wfa(v.input()));
+                  return wfa_to_lrnn(load_wfa_arcs(v.input()), parse_wfa_family(family).value(),
+                                     unit ? WfaKeys::unit : WfaKeys::any, v.max_memory_mib(),
+                                     [&v](const PlannedShape& shape) { v.before_build(shape); });
                 }});
 }
 

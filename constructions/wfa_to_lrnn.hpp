@@ -73,6 +73,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -177,5 +178,14 @@ Circuit wfa_circuit(const Wfa& a, std::size_t n);
 // max_memory_mib: InputError naming --max-memory (algebra/memory.hpp, check_memory).
 Construction wfa_to_lrnn(const Wfa& a, WfaFamily family, WfaKeys keys = WfaKeys::any,
                          std::size_t max_memory_mib = default_max_memory_mib());
+// The same from the arcs as a file lists them: `before_build` (when set) is told the planned
+// shape, then the memory is estimated from the arcs — K from the sparse elimination of each
+// M_σᵀ built from the arcs — and only then the WFA is built densely. So a refusal costs the
+// file's size and the nonzero entries, not |Σ|·d² rationals (docs/reliability.md: a 1 448-state
+// chain). The construction equals wfa_to_lrnn(dense_wfa(arcs), …) (tests/constructions/
+// test_wfa_to_lrnn.cpp). Unit keys: estimated after the dense build, as above.
+Construction wfa_to_lrnn(const WfaArcs& arcs, WfaFamily family, WfaKeys keys,
+                         std::size_t max_memory_mib,
+                         const std::function<void(const PlannedShape&)>& before_build = {});
 
 }  // namespace rnncc

@@ -461,7 +461,7 @@ CompiledCircuit compile(const Model& model, std::size_t n, const std::string& ta
   a.int_bits = int_bits;
   const TargetOptions t = parse_target_options(a, "");
   py::gil_scoped_release unlocked;
-  return compile_model(model, n, t);
+  return compile_as_written(model, n, t);  // as `rnncc compile` writes and measures it
 }
 
 // Circuit.eval on a boolean circuit: rows of 0/1 in, rows of 0/1 out, 64 patterns a word.

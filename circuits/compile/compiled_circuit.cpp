@@ -1,6 +1,7 @@
 #include "circuits/compile/compiled_circuit.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace rnncc {
 
@@ -22,6 +23,16 @@ std::string to_string(RegionKind k) {
       return "accept";
   }
   return "?";
+}
+
+std::size_t combine_levels_of(const std::vector<Region>& regions) {
+  std::map<std::uint32_t, std::size_t> deepest;  // layer → its deepest combine level
+  for (const Region& r : regions)
+    if (r.kind == RegionKind::combine)
+      deepest[r.layer] = std::max<std::size_t>(deepest[r.layer], r.level);
+  std::size_t levels = 0;
+  for (const auto& [layer, level] : deepest) levels += level;
+  return levels;
 }
 
 std::uint32_t CompiledCircuit::region_of(GateId g) const {

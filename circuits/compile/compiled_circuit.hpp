@@ -3,7 +3,9 @@
 // with. io/, report, viz, verify and bench include this header, not a compiler.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,19 @@ struct CompiledCircuit {
   std::size_t combine_levels = 0;    // longest chain of combines (over layers, summed)
   std::size_t requested_gates = 0;   // builder requests, before sharing
   std::size_t hash_table_bytes = 0;  // the builder's hash table at its largest (freed after)
+  // Set by sweep_dead_gates (circuits/passes/dead_gates.hpp): the dead gates it removed, and
+  // where the compiler's structure made them, why (compile_as_written, circuits/compile/
+  // target.hpp: what `rnncc compile` and `rnncc.compile` return, write and measure). Unset for a
+  // circuit as a compiler built it or as a file holds it.
+  std::optional<std::size_t> dead_gates_swept;
+  std::string dead_gates_note;
 };
+
+// The combine levels the regions record: for each layer the deepest combine region's level (the
+// chain depth of its result), summed over the layers — CompiledCircuit::combine_levels of a
+// compiler that records its combines, and what a circuit file's regions say (circuits/io). 0
+// when no region is a combine.
+std::size_t combine_levels_of(const std::vector<Region>& regions);
 
 namespace detail {
 

@@ -18,6 +18,7 @@
 #include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/compile/nonlinear.hpp"
 #include "circuits/compile/threshold.hpp"
+#include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 
 namespace rnncc {
@@ -535,6 +536,28 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
 const char* circuit_function_note(const Model& model, const TargetOptions& options) {
   return choose(model, options) == Route::diagonal_threshold ? diagonal_threshold_function()
                                                              : nullptr;
+}
+
+CompiledCircuit compile_as_written(const Model& model, std::size_t n,
+                                   const TargetOptions& options) {
+  CompiledCircuit c = sweep_dead_gates(compile_model(model, n, options));
+  if (c.dead_gates_swept && *c.dead_gates_swept > 0)
+    if (const char* why = dead_gates_note(model, options)) c.dead_gates_note = why;
+  return c;
+}
+
+const char* dead_gates_note(const Model& model, const TargetOptions& options) {
+  const Route r = choose(model, options);
+  const Scan& scan = options.compile.scan;
+  if ((r != Route::lrnn && r != Route::lrnn_boolean) ||
+      options.compile.outputs != OutputMode::last || scan.chunk > 0 ||
+      scan.kind == ScanKind::sequential)
+    return nullptr;
+  return scan.kind == ScanKind::brent_kung
+             ? "outputs = last reads the last prefix only: Brent–Kung's down-sweep, which "
+               "computes the other prefixes, is dead"
+             : "outputs = last reads the last prefix only: the gates that compute only the other "
+               "prefixes are dead";
 }
 
 std::optional<ThresholdDepthBound> threshold_depth_bound(const Model& model, std::size_t n,

@@ -73,6 +73,12 @@ TargetOptions parse_target_options(const TargetText& text, const std::string& pr
 // above) for models the target has no compiler for, and whatever the chosen compiler throws.
 CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& options);
 
+// The circuit as `rnncc compile` and the Python package's `compile` return, write and measure
+// it: compile_model, then the dead gates swept (sweep_dead_gates, circuits/passes/dead_gates.hpp;
+// dead_gates_swept set) and, where the compiler's structure made them, dead_gates_note — so
+// that `compile --stats` and `stats` of the file it wrote say the same (docs/circuits.md).
+CompiledCircuit compile_as_written(const Model& model, std::size_t n, const TargetOptions& options);
+
 // Which compiler compile_model would use ("compile_lrnn", …); InputError as compile_model.
 std::string compiler_name(const Model& model, const TargetOptions& options);
 
@@ -80,6 +86,12 @@ std::string compiler_name(const Model& model, const TargetOptions& options);
 // rule in a way the CLI must state: a one-line description (today the input-dependent diagonal
 // threshold route, "product rounded once …"); nullptr otherwise.
 const char* circuit_function_note(const Model& model, const TargetOptions& options);
+
+// Why a circuit of these options has dead gates by construction, for `compile --stats` to say
+// beside the number swept: with outputs = last and a parallel scan of the LRNN routes, only the
+// last prefix is read, so the gates that compute only the other prefixes are dead (Brent–Kung's
+// whole down-sweep: its combine levels drop from 2·log₂ n − 2 to log₂ n). nullptr otherwise.
+const char* dead_gates_note(const Model& model, const TargetOptions& options);
 
 // The depth bound of the threshold routes that have one (compile_diagonal_threshold,
 // compile_time_invariant_threshold; threshold.hpp, ThresholdDepthBound) at length n, or nullopt

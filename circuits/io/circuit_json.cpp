@@ -77,6 +77,8 @@ nlohmann::ordered_json circuit_to_json(const CompiledCircuit& cc) {
                          {"source", r.source}});
     j["regions"] = std::move(regions);
   }
+  // The compiler's figure where the regions do not record it (threshold routes).
+  if (cc.combine_levels != combine_levels_of(cc.regions)) j["combine_levels"] = cc.combine_levels;
   return j;
 }
 
@@ -86,7 +88,7 @@ static CompiledCircuit circuit_from_json_unchecked(std::string_view text,
   // (4e2147483647) at line:column.
   const nlohmann::json doc = parse_json(text, source);
   JsonCursor root(doc, source, "");
-  root.only({"format", "gates", "outputs", "regions", "comment"});
+  root.only({"format", "gates", "outputs", "regions", "combine_levels", "comment"});
   if (root.string_member_or("format", "rnncc-circuit/1") != "rnncc-circuit/1")
     root.at("format").fail("\"rnncc-circuit/1\"");
   CircuitBuilder b;
@@ -193,10 +195,11 @@ static CompiledCircuit circuit_from_json_unchecked(std::string_view text,
                             .level = u32("level"),
                             .target = u32("target"),
                             .source = u32("source")});
-      if (*k == RegionKind::combine)
-        cc.combine_levels = std::max<std::size_t>(cc.combine_levels, u32("level"));
     }
+    cc.combine_levels = combine_levels_of(cc.regions);
   }
+  if (root.has("combine_levels"))
+    cc.combine_levels = root.at("combine_levels").size_value(0, 0xFFFFFFFFu);
   cc.circuit = b.finish(std::move(outputs), std::move(names));
   return cc;
 }
@@ -332,6 +335,8 @@ void write_circuit_json(const CompiledCircuit& cc, TextSink& out) {
     }
     out << ']';
   }
+  if (cc.combine_levels != combine_levels_of(cc.regions))
+    out << ",\"combine_levels\":" << cc.combine_levels;
   out << "}\n";
 }
 

@@ -1,6 +1,7 @@
 // Dead-gate removal (the math in the header).
 #include "circuits/passes/dead_gates.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,10 +68,15 @@ CompiledCircuit sweep_dead_gates(const CompiledCircuit& cc, DeadGateStats* stats
   }
   if (!any_dead) {
     if (stats) *stats = {.gates_in = c.size(), .gates_out = c.size(), .dead = 0};
-    return cc;
+    CompiledCircuit same = cc;
+    same.dead_gates_swept = 0;
+    return same;
   }
   CompiledCircuit out;
-  out.circuit = sweep_dead_gates(c, {}, stats);
+  DeadGateStats swept;
+  out.circuit = sweep_dead_gates(c, {}, &swept);
+  if (stats) *stats = swept;
+  out.dead_gates_swept = swept.dead;
   out.combine_levels = cc.combine_levels;
   out.requested_gates = cc.requested_gates;
   out.hash_table_bytes = cc.hash_table_bytes;
@@ -86,6 +92,12 @@ CompiledCircuit sweep_dead_gates(const CompiledCircuit& cc, DeadGateStats* stats
     if (new_id[std::min<std::size_t>(end, c.size())] == r.first_gate) continue;  // emptied
     out.regions.push_back(r);
   }
+  // The combines left: a swept Brent–Kung scan keeps its up-sweep only (log₂ n levels, not
+  // 2·log₂ n − 2), as the written file's regions say. A compiler that records no combine
+  // regions keeps its own figure.
+  if (std::any_of(out.regions.begin(), out.regions.end(),
+                  [](const Region& r) { return r.kind == RegionKind::combine; }))
+    out.combine_levels = combine_levels_of(out.regions);
   return out;
 }
 

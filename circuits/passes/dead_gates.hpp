@@ -37,8 +37,8 @@ Circuit sweep_dead_gates(const Circuit& c, std::span<const GateId> keep = {},
 
 // A compiled circuit as it is written to a file (circuit_file_text in circuits/io/circuit_json.hpp
 // and `rnncc compile -o`): sweep_dead_gates(cc.circuit), the regions renumbered to the kept ids
-// (a region left without gates dropped), the builder figures kept. cc itself, copied, when
-// nothing is dead.
+// (a region left without gates dropped), the builder figures kept, dead_gates_swept set. cc
+// itself, copied (dead_gates_swept = 0), when nothing is dead.
 CompiledCircuit sweep_dead_gates(const CompiledCircuit& cc, DeadGateStats* stats = nullptr);
 
 }  // namespace rnncc

@@ -213,3 +213,28 @@ TEST_CASE("the netlist writers' streamed and string forms agree", "[circuits][js
     }
   }
 }
+
+// combine_levels: read from the combine regions (per layer the deepest level, summed), or from
+// the member a writer adds where the regions do not record it; a bad value is located.
+TEST_CASE("combine levels: from the regions, or the member where they do not say it",
+          "[circuits][json]") {
+  const std::string gates = R"("gates": [{"op": "input"}, {"op": "input"},
+      {"op": "add", "in": [0, 1]}, {"op": "mul", "in": [2, 1]}], "outputs": [{"gate": 3}])";
+  const std::string regions = R"("regions": [
+      {"kind": "input", "first_gate": 0, "layer": 0, "level": 0, "target": 0, "source": 0},
+      {"kind": "combine", "first_gate": 2, "layer": 0, "level": 3, "target": 0, "source": 0},
+      {"kind": "combine", "first_gate": 3, "layer": 1, "level": 2, "target": 0, "source": 0}])";
+  CHECK(circuit_from_json("{" + gates + "," + regions + "}", "c.json").combine_levels == 5);
+  const CompiledCircuit plain = circuit_from_json("{" + gates + "}", "c.json");
+  CHECK(plain.combine_levels == 0);
+  CompiledCircuit threshold = plain;
+  threshold.combine_levels = 4;  // a compiler's figure without combine regions
+  const std::string text = circuit_to_json(threshold).dump();
+  CHECK(text.find("\"combine_levels\":4") != std::string::npos);
+  CHECK(circuit_from_json(text, "c.json").combine_levels == 4);
+  TextSink streamed;
+  write_circuit_json(threshold, streamed);
+  CHECK(circuit_from_json(streamed.take(), "c.json").combine_levels == 4);
+  CHECK(circuit_to_json(plain).dump().find("combine_levels") == std::string::npos);
+  expect_error("{" + gates + R"(, "combine_levels": -1})", "c.json: /combine_levels", "expected");
+}

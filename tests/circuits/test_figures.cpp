@@ -321,3 +321,68 @@ TEST_CASE("figures agree with ABC and Yosys on EPFL benchmarks", "[circuits][fig
   CHECK(m.stats.depth == 274);
   CHECK(m.stats.depth_counting_not == 534);
 }
+
+// `rnncc compile --stats` describes the circuit as written (issue 27, item 2): the report of the
+// swept circuit equals the report of its JSON file read back — size, depth, combine levels and
+// the rest — on every example the route compiles, for parallel and sequential scans, last and
+// all outputs, and the three targets. Hand-checked: DPLR d = 3 at n = 64 under Brent–Kung keeps
+// 3 369 of 4 030 gates and 6 of 10 combine levels (the up-sweep; the down-sweep is dead).
+TEST_CASE("compile --stats: the swept circuit's report equals its file's", "[circuits][figures]") {
+  const std::vector<std::string> examples{
+      "dplr_d3.json",         "mamba_diagonal.json",  "parity_deltanet.json",
+      "s4_decay.json",        "gated_deltanet.json",  "majority_counter.json",
+      "s5_word_problem.json", "rwkv7_overwrite.json", "counter_rational.json"};
+  std::size_t compared = 0;
+  for (const std::string& name : examples) {
+    const Model model = load_model(test::example(name));
+    for (const char* target : {"arith", "boolean", "threshold"})
+      for (const char* scan : {"brent-kung", "sklansky", "sequential"})
+        for (const char* outputs : {"last", "all"}) {
+          TargetText text;
+          text.target = target;
+          text.precision = std::string(target) == "arith" ? "exact" : "log:2";
+          text.scan = scan;
+          text.outputs = outputs;
+          const TargetOptions options = parse_target_options(text);
+          CompiledCircuit compiled;
+          try {
+            compiled = compile_model(model, 8, options);
+          } catch (const InputError&) {
+            continue;  // this route does not compile this model
+          }
+          DeadGateStats dead;
+          const CompiledCircuit written = sweep_dead_gates(compiled, &dead);
+          const CompiledCircuit read =
+              circuit_from_json(circuit_to_json(written).dump(), "written.json");
+          INFO(name << " " << target << " " << scan << " " << outputs);
+          nlohmann::ordered_json as_compiled = to_json(report_circuit(written));
+          CHECK(as_compiled.at("dead_gates_swept") == dead.dead);
+          as_compiled.erase("dead_gates_swept");  // what only the compile knows
+          as_compiled.erase("dead_gates_note");
+          CHECK(to_json(report_circuit(read)).dump() == as_compiled.dump());
+          CHECK(written.circuit.size() + dead.dead == compiled.circuit.size());
+          ++compared;
+        }
+  }
+  CHECK(compared >= 40);
+
+  TargetText text;
+  text.scan = "brent-kung";
+  const Model dplr = load_model(test::example("dplr_d3.json"));
+  const CompiledCircuit compiled = compile_model(dplr, 64, parse_target_options(text));
+  CHECK(compiled.circuit.size() == 4030);
+  CHECK(compiled.combine_levels == 10);
+  DeadGateStats dead;
+  const CompiledCircuit written = sweep_dead_gates(compiled, &dead);
+  CHECK(written.circuit.size() == 3369);
+  CHECK(written.combine_levels == 6);
+  CHECK(dead.dead == 661);
+  CHECK(std::string(dead_gates_note(dplr, parse_target_options(text))).find("down-sweep") !=
+        std::string::npos);
+  const CompiledCircuit as_written = compile_as_written(dplr, 64, parse_target_options(text));
+  CHECK(as_written.circuit.size() == 3369);
+  CHECK(as_written.dead_gates_swept == std::optional<std::size_t>(661));
+  CHECK(as_written.dead_gates_note.find("down-sweep") != std::string::npos);
+  text.scan = "sequential";
+  CHECK(dead_gates_note(dplr, parse_target_options(text)) == nullptr);
+}

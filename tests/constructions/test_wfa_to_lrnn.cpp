@@ -15,6 +15,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/evaluate.hpp"
+#include "rnn/model_json.hpp"
 
 using namespace rnncc;
 
@@ -475,4 +476,75 @@ TEST_CASE("wfa → lrnn: the model's memory is estimated and refused above --max
   CHECK(unit_monomial_factor_count(transpose(a.transition[0]), 2) ==
         factor_unit_monomial(transpose(a.transition[0]), 2).size());
   CHECK_NOTHROW(wfa_to_lrnn(a, WfaFamily::general, WfaKeys::any, 1));  // 2·40² entries: small
+}
+
+// The arcs path (WfaArcs, what `construct/verify wfa` read): the same construction as the dense
+// path on seeded WFAs of every family — the model byte for byte, the claims and f — and the
+// planned shape reported before anything dense is built, so that a hook that refuses runs first.
+TEST_CASE("wfa → lrnn from the arcs equals the dense path, and plans before it builds",
+          "[constructions][wfa]") {
+  std::mt19937_64 rng(20261203);
+  for (int round = 0; round < 24; ++round) {
+    const std::size_t d = 1 + rng() % 6, symbols = 1 + rng() % 3;
+    const Wfa a = random_wfa(rng, d, symbols);
+    const WfaArcs arcs = wfa_arcs(a);
+    const Wfa back = dense_wfa(arcs);
+    REQUIRE(back.initial == a.initial);
+    REQUIRE(back.final == a.final);
+    REQUIRE(back.transition == a.transition);
+    REQUIRE(back.state_names == a.state_names);
+    std::size_t nonzero = 0;
+    for (const Matrix<Rational>& m : a.transition)
+      for (const Rational& x : m.data()) nonzero += x != 0;
+    CHECK(arcs.arcs.size() == nonzero);
+    for (const WfaFamily family : {WfaFamily::general, WfaFamily::dplr, WfaFamily::deltanet}) {
+      std::vector<PlannedShape> planned;
+      const Construction dense = wfa_to_lrnn(a, family);
+      const Construction sparse = wfa_to_lrnn(arcs, family, WfaKeys::any, default_max_memory_mib(),
+                                              [&](const PlannedShape& s) { planned.push_back(s); });
+      REQUIRE(planned.size() == 1);
+      CHECK(planned[0].target_states == d);
+      CHECK(planned[0].alphabet == symbols);
+      const LrnnLayer& layer = std::get<LrnnLayer>(sparse.model.layers[0].layer);
+      CHECK(planned[0].layer_d * planned[0].layer_m == layer.d * layer.m);
+      CHECK(model_to_json(sparse.model).dump() == model_to_json(dense.model).dump());
+      REQUIRE(sparse.claims.size() == dense.claims.size());
+      for (std::size_t i = 0; i < dense.claims.size(); ++i) {
+        CHECK(sparse.claims[i].name == dense.claims[i].name);
+        CHECK(sparse.claims[i].measured == dense.claims[i].measured);
+      }
+      const std::vector<std::size_t> w{0, symbols - 1, 0};
+      CHECK(sparse.target.value(w) == dense.target.value(w));
+      CHECK(model_value(sparse, w) == dense.target.value(w));
+    }
+  }
+  // A planned-shape hook that refuses runs before the dense build and the memory estimate.
+  const WfaArcs arcs = wfa_arcs(random_wfa(rng, 3, 2));
+  struct Refused {};
+  CHECK_THROWS_AS(wfa_to_lrnn(arcs, WfaFamily::deltanet, WfaKeys::any, 1,
+                              [](const PlannedShape&) { throw Refused{}; }),
+                  Refused);
+}
+
+// A chain of 4 000 states read from its arcs: the DeltaNet model (K ≈ 6d sub-steps of dense
+// d×d matrices) is refused from the sparse elimination alone. Building the WFA densely first
+// would hold 2·4000² = 32 million rationals (about 2 GB) before the refusal.
+TEST_CASE("wfa → lrnn: a large chain's model is refused from its arcs", "[constructions][wfa]") {
+  const std::size_t d = 4000;
+  WfaArcs arcs;
+  arcs.alphabet = Alphabet({"a", "b"}, "test");
+  for (std::size_t i = 0; i < d; ++i) arcs.state_names.push_back(std::to_string(i));
+  arcs.initial = {{0, Rational(1)}};
+  arcs.finals = {{d - 1, Rational(1)}};
+  for (std::size_t s = 0; s < 2; ++s)
+    for (std::size_t i = 0; i + 1 < d; ++i) arcs.arcs.push_back({i, i + 1, s, Rational(s + 1)});
+  for (const WfaFamily family : {WfaFamily::dplr, WfaFamily::deltanet}) {
+    try {
+      wfa_to_lrnn(arcs, family, WfaKeys::any, 4096);
+      FAIL("expected a refusal");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Matchers::StartsWith("--max-memory: the " + to_string(family) +
+                                                       " model of this 4000-state WFA"));
+    }
+  }
 }

@@ -208,8 +208,8 @@ def test_repr_svg_never_raises():
     small = rnncc.compile(s5, 2)
     full = small._repr_svg_()
     assert full.lstrip().startswith("<?xml") and full == small.draw(max_nodes=4000)
-    # n = 32: 4810 gates, the collapsed view
-    n32 = rnncc.compile(s5, 32)
+    # n = 64 with every output: 7489 gates as written, the collapsed view
+    n32 = rnncc.compile(s5, 64, outputs="all")
     assert n32.size > 4000
     svg = n32._repr_svg_()
     assert svg == n32.draw(collapse=True) and len(svg) <= rnncc.Circuit.svg_max_bytes
@@ -217,7 +217,7 @@ def test_repr_svg_never_raises():
     mid = rnncc.compile("examples/dplr_d3.json", 32)
     assert rnncc.Circuit.svg_full_max_nodes < mid.size <= 4000
     assert mid._repr_svg_() == mid.draw(collapse=True)
-    huge = rnncc.compile(s5, 64)
+    huge = rnncc.compile(s5, 128, outputs="all")
     assert huge.size > 10000 and huge._repr_svg_().lstrip().startswith("<?xml")
     huge.svg_collapsed_max_nodes = 1  # the collapsed view refused as well: no picture, no error
     assert huge._repr_svg_() is None

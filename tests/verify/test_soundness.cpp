@@ -361,15 +361,15 @@ TEST_CASE("verify KIND --model FILE checks a model file against the construction
   // construct → write → verify --model: a DPLR model reads K sub-steps per symbol, which
   // `verify model --against` cannot check.
   const Construction built =
-      wfa->build(ConstructionArgs{att, {}, {}}.set("--family", "dplr"), registry);
+      wfa->build(ConstructionArgs{att, {}, {}, {}}.set("--family", "dplr"), registry);
   const std::string path = "soundness_dplr_model.json";
   const auto write = [&](const Model& m) {
     std::ofstream(path) << model_to_json(m).dump(2) << "\n";
   };
   write(built.model);
   auto build_with = [&](const std::string& file) {
-    return wfa->build(ConstructionArgs{att, {}, {}}.set("--family", "dplr").set("--model", file),
-                      registry);
+    return wfa->build(
+        ConstructionArgs{att, {}, {}, {}}.set("--family", "dplr").set("--model", file), registry);
   };
   VerifyOptions o;
   o.prove = false;  // the testing methods alone
