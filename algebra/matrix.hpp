@@ -18,7 +18,9 @@ template <class T>
 class Matrix {
  public:
   Matrix() = default;
-  Matrix(std::size_t rows, std::size_t cols, const T& fill = T())
+  // Value-initialized entries (T(): 0 for the number types), constructed in place, not copied.
+  Matrix(std::size_t rows, std::size_t cols) : rows_(rows), cols_(cols), data_(rows * cols) {}
+  Matrix(std::size_t rows, std::size_t cols, const T& fill)
       : rows_(rows), cols_(cols), data_(rows * cols, fill) {}
 
   std::size_t rows() const { return rows_; }

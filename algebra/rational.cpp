@@ -77,6 +77,15 @@ std::size_t bit_length(const Integer& z) {
   return boost::multiprecision::msb(boost::multiprecision::abs(z)) + 1;
 }
 
+std::size_t numerator_bits(const Rational& q) {
+  const mpz_srcptr n = mpq_numref(q.backend().data());
+  return mpz_sgn(n) == 0 ? 0 : mpz_sizeinbase(n, 2);
+}
+
+std::size_t denominator_bits(const Rational& q) {
+  return mpz_sizeinbase(mpq_denref(q.backend().data()), 2);
+}
+
 Integer floor(const Rational& q) {
   Integer n = numerator(q), d = denominator(q), quotient, remainder;
   boost::multiprecision::divide_qr(n, d, quotient, remainder);  // truncates toward zero

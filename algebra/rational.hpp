@@ -35,6 +35,12 @@ std::string to_string(const Integer& z);
 // Number of bits of |z| (0 for z = 0) — the measure used for bit-growth reports.
 std::size_t bit_length(const Integer& z);
 
+// bit_length of q's numerator and of its denominator (q in lowest terms, denominator > 0), read
+// in place: numerator(q) and denominator(q) return new Integers, a malloc and a free each, which
+// dominated scans of millions of entries (rnn/run_report.cpp's estimates of a d = 1024 layer).
+std::size_t numerator_bits(const Rational& q);
+std::size_t denominator_bits(const Rational& q);
+
 // Floor and ceiling of a rational.
 Integer floor(const Rational& q);
 Integer ceil(const Rational& q);

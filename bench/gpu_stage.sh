@@ -6,6 +6,7 @@
 # The straight-line anchors (bench/straightline_anchor.cpp → .cu → nvcc -O3 -arch=sm_90) of the
 # EPFL circuits named in $ANCHORS (default: multiplier hyp) are built once into build-gpu/anchors/
 # (hyp's 214k-AND kernel takes nvcc many minutes) with ptxas's -v report beside each.
+# Without precompiled headers (RNNCC_PCH=OFF): ccache does not cache a compile that reads one.
 # NVRTC is not staged: the device image has CUDA 13 (run.sh puts its lib64 on LD_LIBRARY_PATH).
 # The device tool sends the session's checkout, not a helper's worktree: GPU_RUN_DIR=PATH stages
 # into another folder (one that checkout's .git/info/exclude ignores); GPU_RUN_LEAN=1 leaves out
@@ -13,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DRNNCC_WITH_SAT=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DRNNCC_WITH_SAT=OFF -DRNNCC_PCH=OFF \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build build-gpu --target gpu_tests gpu_compiled_tests kernel_source_tests prefix_gpu_tests \
   gpu_eval gpu_headline rnncc straightline_anchor

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "algebra/gmp_pool.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"
@@ -15,6 +16,16 @@
 
 #ifndef RNNCC_VERSION
 #define RNNCC_VERSION "unknown"
+#endif
+
+// AddressSanitizer builds keep GMP on malloc, so that every GMP buffer stays checked there
+// (algebra/gmp_pool.hpp).
+#if defined(__SANITIZE_ADDRESS__)
+#define RNNCC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RNNCC_ASAN 1
+#endif
 #endif
 
 namespace {
@@ -111,6 +122,9 @@ int check_standard_output(int rc) {
 // unfinished outputs, and SIGXFSZ is ignored so that `ulimit -f` is a write error
 // (circuits/io/output_file.hpp).
 int main(int argc, char** argv) {
+#ifndef RNNCC_ASAN
+  rnncc::gmp_pool::install();  // small integers' and rationals' limbs from slabs, not malloc
+#endif
   rnncc::cli::install_terminate_handler(argc, argv);
   rnncc::install_output_cleanup_handlers();
   const int rc =

@@ -44,7 +44,7 @@ void expect_features(std::size_t got, std::size_t features) {
 }
 
 Matrix<Rational> diag(const Vector& v) {
-  Matrix<Rational> m(v.size(), v.size(), Rational(0));
+  Matrix<Rational> m(v.size(), v.size());
   for (std::size_t i = 0; i < v.size(); ++i) m(i, i) = v[i];
   return m;
 }

@@ -147,15 +147,17 @@ double log2_add(double a, double b) {  // log₂(2^a + 2^b); −1e300 stands for
 }
 
 // log₂ of the largest |entry| (−∞ as a very negative number for 0).
+// log₂ of |x| rounded up from its bits: ⌈log₂|p/q|⌉ ≤ bits(p) − bits(q) + 1. Entries are read in
+// place (numerator_bits, denominator_bits): a d = 1024 layer has two million of them.
+double log2_bound(const Rational& x) {
+  return static_cast<double>(numerator_bits(x)) - static_cast<double>(denominator_bits(x)) + 1.0;
+}
+
 double log2_abs_max(const std::vector<const Matrix<Rational>*>& ms) {
   double best = -1e300;
   for (const Matrix<Rational>* m : ms)
     for (const Rational& x : m->data())
-      if (x != 0) {
-        const Rational a = abs(x);
-        best = std::max(best, static_cast<double>(bit_length(numerator(a))) -
-                                  static_cast<double>(bit_length(denominator(a))) + 1.0);
-      }
+      if (x.sign() != 0) best = std::max(best, log2_bound(x));
   return best;
 }
 
@@ -165,12 +167,7 @@ double log2_row_norm(const Matrix<Rational>& m) {
   for (std::size_t i = 0; i < m.rows(); ++i) {
     double row = -1e300;
     for (std::size_t j = 0; j < m.cols(); ++j)
-      if (m(i, j) != 0) {
-        const Rational a = abs(m(i, j));
-        const double x = static_cast<double>(bit_length(numerator(a))) -
-                         static_cast<double>(bit_length(denominator(a))) + 1.0;
-        row = log2_add(row, x);
-      }
+      if (m(i, j).sign() != 0) row = log2_add(row, log2_bound(m(i, j)));
     best = std::max(best, row);
   }
   return best;
@@ -182,7 +179,7 @@ double log2_denominators(const std::vector<const Matrix<Rational>*>& ms) {
   Integer l = 1;
   for (const Matrix<Rational>* m : ms)
     for (const Rational& x : m->data())
-      if (denominator(x) != 1) l = boost::multiprecision::lcm(l, Integer(denominator(x)));
+      if (denominator_bits(x) > 1) l = boost::multiprecision::lcm(l, Integer(denominator(x)));
   return static_cast<double>(bit_length(l)) - (l == 1 ? 1.0 : 0.0);
 }
 

@@ -365,7 +365,10 @@ TEST_CASE("compile --stats: the swept circuit's report equals its file's", "[cir
         }
   }
   CHECK(compared >= 40);
+}
 
+TEST_CASE("compile --stats: the DPLR example at n = 64 with Brent–Kung, swept as written",
+          "[circuits][figures]") {
   TargetText text;
   text.scan = "brent-kung";
   const Model dplr = load_model(test::example("dplr_d3.json"));
