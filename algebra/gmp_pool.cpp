@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <vector>
 
 namespace rnncc::gmp_pool {
@@ -31,9 +32,11 @@ thread_local ThreadPool local{};
 std::mutex slabs_mutex;
 std::vector<void*>* const slabs = new std::vector<void*>;  // never destroyed: reachable at exit
 
-[[noreturn]] void out_of_memory(std::size_t bytes) {
-  std::fprintf(stderr, "GNU MP: Cannot allocate memory (size=%zu)\n", bytes);
-  std::abort();
+// GMP's default allocator aborts; a std::bad_alloc reaches the CLI's error boundary instead
+// ("out of memory while …", exit 3; cli/error_boundary.hpp), through GMP's frames (x86-64 C code
+// carries unwind tables) or, where it cannot, through the terminate handler, which says the same.
+[[noreturn]] void out_of_memory(std::size_t) {
+  throw std::bad_alloc();
 }
 
 std::size_t class_of(std::size_t bytes) {

@@ -25,7 +25,8 @@ namespace rnncc::gmp_pool {
 inline constexpr std::size_t kPoolBytes = 32;
 
 // GMP's three functions (gmp.h, "Custom Allocation"): sizes in bytes; `old_bytes` and `bytes`
-// are the sizes the block was allocated with. Out of memory: GMP's own message and abort().
+// are the sizes the block was allocated with. Out of memory: std::bad_alloc (GMP's own functions
+// abort), which the CLI reports as "out of memory while …", exit 3.
 void* allocate(std::size_t bytes);
 void* reallocate(void* block, std::size_t old_bytes, std::size_t new_bytes);
 void release(void* block, std::size_t bytes);

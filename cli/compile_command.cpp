@@ -56,6 +56,9 @@ void add_compile_flags(CLI::App* cmd, CompileFlags& f) {
   cmd->add_option("--max-states", f.max_states,
                   "nonlinear models, boolean: refuse more reachable states than this")
       ->capture_default_str();
+  cmd->add_flag("--valid-output", f.valid_output,
+                "boolean and threshold: append the output 'valid' (every position has exactly one "
+                "symbol), to restrict equivalence checks to strings (docs/formats.md)");
 }
 
 CompiledCircuit compile_from_flags(const std::string& model_path, const CompileFlags& f) {

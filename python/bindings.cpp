@@ -445,7 +445,8 @@ CompiledCircuit compile(const Model& model, std::size_t n, const std::string& ta
                         const std::string& outputs, const std::string& structure,
                         const std::string& rounding, const std::string& overflow,
                         std::size_t max_gates, std::optional<std::size_t> max_memory_mib,
-                        std::size_t max_states, std::optional<unsigned> int_bits) {
+                        std::size_t max_states, std::optional<unsigned> int_bits,
+                        bool valid_output) {
   if (n == 0) throw InputError("n", "0: a length is at least 1");
   TargetText a;
   a.target = target;
@@ -459,6 +460,7 @@ CompiledCircuit compile(const Model& model, std::size_t n, const std::string& ta
   if (max_memory_mib) a.max_memory_mib = *max_memory_mib;
   a.max_states = max_states;
   a.int_bits = int_bits;
+  a.valid_output = valid_output;
   const TargetOptions t = parse_target_options(a, "");
   py::gil_scoped_release unlocked;
   return compile_as_written(model, n, t);  // as `rnncc compile` writes and measures it
@@ -1153,7 +1155,8 @@ void bind_circuits(py::module_& m) {
         py::arg("outputs") = defaults.outputs, py::arg("structure") = defaults.structure,
         py::arg("rounding") = defaults.rounding, py::arg("overflow") = defaults.overflow,
         py::arg("max_gates") = defaults.max_gates, py::arg("max_memory") = py::none(),
-        py::arg("max_states") = defaults.max_states, py::arg("int_bits") = py::none());
+        py::arg("max_states") = defaults.max_states, py::arg("int_bits") = py::none(),
+        py::arg("valid_output") = defaults.valid_output);
   m.def("load_circuit", &load_circuit, py::arg("path"));
 }
 

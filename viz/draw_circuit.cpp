@@ -127,6 +127,8 @@ std::string region_label(const Region& r, const std::string& kind) {
       return fmt::format("chunk {} (UT transform)", r.target + 1);
     case RegionKind::accept:
       return "accept";
+    case RegionKind::valid:
+      return "valid: one symbol a position";
   }
   return "?";
 }

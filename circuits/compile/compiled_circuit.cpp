@@ -21,6 +21,8 @@ std::string to_string(RegionKind k) {
       return "chunk";
     case RegionKind::accept:
       return "accept";
+    case RegionKind::valid:
+      return "valid";
   }
   return "?";
 }

@@ -14,7 +14,17 @@
 namespace rnncc {
 
 // Where a gate came from (side table of the compiled circuit).
-enum class RegionKind : std::uint8_t { input, leaf, combine, readout, input_map, chunk, accept };
+// valid: the input-validity tree (circuits/passes/valid_output.hpp).
+enum class RegionKind : std::uint8_t {
+  input,
+  leaf,
+  combine,
+  readout,
+  input_map,
+  chunk,
+  accept,
+  valid
+};
 std::string to_string(RegionKind k);
 struct Region {
   RegionKind kind = RegionKind::input;

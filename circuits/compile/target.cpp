@@ -20,6 +20,7 @@
 #include "circuits/compile/threshold.hpp"
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "circuits/passes/valid_output.hpp"
 
 namespace rnncc {
 
@@ -89,6 +90,11 @@ TargetOptions parse_target_options(const TargetText& text, const std::string& pr
                      "applies to log:C precision only (the compile uses " + text.precision + ")");
   t.precision.int_bits = text.int_bits;
   t.max_states = text.max_states;
+  if (text.valid_output && t.target == CircuitTarget::arithmetic)
+    throw InputError(prefix.empty() ? "valid_output" : prefix + "valid-output",
+                     "applies to --target boolean or threshold: the output says whether the "
+                     "0/1 inputs spell a string, for equivalence checkers such as ABC's cec");
+  t.valid_output = text.valid_output;
   return t;
 }
 
@@ -543,6 +549,7 @@ CompiledCircuit compile_as_written(const Model& model, std::size_t n,
   CompiledCircuit c = sweep_dead_gates(compile_model(model, n, options));
   if (c.dead_gates_swept && *c.dead_gates_swept > 0)
     if (const char* why = dead_gates_note(model, options)) c.dead_gates_note = why;
+  if (options.valid_output) return with_valid_output(c, model.alphabet.size());
   return c;
 }
 

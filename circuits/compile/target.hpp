@@ -46,6 +46,9 @@ struct TargetOptions {
   Precision precision;            // exact (arith, and the exact boolean route) or log:C
   CompileOptions compile;         // scan, outputs, structure, acceptance, budget (all targets)
   std::size_t max_states = 4096;  // the finite-state route of nonlinear models
+  // Append the output "valid" (boolean and threshold targets): 1 exactly when every position has
+  // one symbol (circuits/passes/valid_output.hpp), for equivalence checks restricted to strings.
+  bool valid_output = false;
 };
 
 // Parses --precision: "exact" or "log:C" (C ≥ 1) into precision.log_c (the rest is kept).
@@ -63,6 +66,7 @@ struct TargetText {
   std::size_t max_memory_mib = default_max_memory_mib();  // Budget::check_memory
   std::size_t max_states = 4096;  // the finite-state route of nonlinear models
   std::optional<unsigned> int_bits;
+  bool valid_output = false;  // --valid-output
 };
 
 // TargetOptions from the text; an InputError names the option as `prefix` + its name ("--" for
@@ -76,7 +80,8 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
 // The circuit as `rnncc compile` and the Python package's `compile` return, write and measure
 // it: compile_model, then the dead gates swept (sweep_dead_gates, circuits/passes/dead_gates.hpp;
 // dead_gates_swept set) and, where the compiler's structure made them, dead_gates_note — so
-// that `compile --stats` and `stats` of the file it wrote say the same (docs/circuits.md).
+// that `compile --stats` and `stats` of the file it wrote say the same (docs/circuits.md). With
+// options.valid_output, the output "valid" is appended after the sweep (with_valid_output).
 CompiledCircuit compile_as_written(const Model& model, std::size_t n, const TargetOptions& options);
 
 // Which compiler compile_model would use ("compile_lrnn", …); InputError as compile_model.

@@ -24,7 +24,7 @@ namespace {
 std::optional<RegionKind> parse_region_kind(std::string_view s) {
   for (RegionKind k :
        {RegionKind::input, RegionKind::leaf, RegionKind::combine, RegionKind::readout,
-        RegionKind::input_map, RegionKind::chunk, RegionKind::accept})
+        RegionKind::input_map, RegionKind::chunk, RegionKind::accept, RegionKind::valid})
     if (to_string(k) == s) return k;
   return std::nullopt;
 }

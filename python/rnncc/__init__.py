@@ -1829,7 +1829,8 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
             scan: str = "brent-kung", outputs: str = "last", structure: str = "auto",
             max_gates: int = 1 << 28, rounding: str = "nearest-even",
             overflow: str = "saturate", int_bits: int | None = None,
-            max_states: int = 4096, max_memory: int | None = None) -> Circuit:
+            max_states: int = 4096, max_memory: int | None = None,
+            valid_output: bool = False) -> Circuit:
     """Compile a model for inputs of length n into a circuit (``rnncc compile MODEL -n n``).
 
     Parameters
@@ -1857,6 +1858,10 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
     max_memory : int, optional
         MiB: refuse circuits whose estimated peak memory passes it (as ``--max-memory``; the
         routes that estimate it, docs/circuits.md).
+    valid_output : bool, default False
+        Boolean and threshold targets: append the output "valid", 1 exactly when every position
+        has one symbol (as ``--valid-output``), so that an equivalence checker restricted to it
+        compares the circuits on strings only (docs/formats.md, "Equivalence on strings").
 
     Returns
     -------
@@ -1886,7 +1891,8 @@ def compile(model, n: int, target: str = "arith", *, precision: str = "exact",
         rounding=_text(rounding, "rounding"), overflow=_text(overflow, "overflow"),
         max_gates=_integer(max_gates, "max_gates"), max_memory=_max_memory(max_memory),
         max_states=_integer(max_states, "max_states"),
-        int_bits=_optional_integer(int_bits, "int_bits", 0, (1 << 32) - 1)))
+        int_bits=_optional_integer(int_bits, "int_bits", 0, (1 << 32) - 1),
+        valid_output=_flag(valid_output, "valid_output")))
 
 
 @_keywords({"length": "n"})

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support.hpp"
 #include "algebra/gmp_pool.hpp"
 #include "algebra/rational.hpp"
 
@@ -93,6 +94,21 @@ TEST_CASE("gmp pool: random allocate, reallocate, release equal a plain twin",
     CHECK(std::memcmp(l.block, l.twin.data(), l.twin.size()) == 0);
     gmp_pool::release(l.block, l.twin.size());
   }
+}
+
+TEST_CASE("gmp pool: out of memory is std::bad_alloc, not an abort", "[algebra][gmp_pool]") {
+#if defined(__SANITIZE_ADDRESS__)
+  RNNCC_SKIP("AddressSanitizer aborts on a failed malloc (allocator_may_return_null=0)");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  RNNCC_SKIP("AddressSanitizer aborts on a failed malloc (allocator_may_return_null=0)");
+#endif
+#endif
+  const std::size_t huge = ~std::size_t{0} / 2;
+  CHECK_THROWS_AS(gmp_pool::allocate(huge), std::bad_alloc);
+  void* p = gmp_pool::allocate(16);
+  CHECK_THROWS_AS(gmp_pool::reallocate(p, 16, huge), std::bad_alloc);
+  gmp_pool::release(p, 16);  // a failed reallocate leaves the block as it was
 }
 
 TEST_CASE("gmp pool: blocks freed by another thread", "[algebra][gmp_pool]") {

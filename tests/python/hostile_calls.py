@@ -211,7 +211,8 @@ def group_compile(fx):
             "rounding": choices(), "overflow": choices(),
             "max_gates": limits() + [1], "max_states": limits(),
             "int_bits": ["2", NAN, 2.5, -1, HUGE, 3],  # 3: an option of log:C only
-            "max_memory": ["x", NAN, 2.5, True, 0, -1, HUGE]}),
+            "max_memory": ["x", NAN, 2.5, True, 0, -1, HUGE],
+            "valid_output": flags() + [True]}),  # True: fx.M compiles to an arithmetic circuit
         *calls("rnncc.draw", r.draw, (fx.S5, 2), {"format": "dot"}, wrong={
             0: [None, 3, NAN, "/nonexistent/m.json"],
             1: ["2", NAN, 2.5, True, 0, -1, HUGE],

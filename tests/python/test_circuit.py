@@ -122,3 +122,25 @@ def test_compile_diagnostics(tmp_path):
     bad.write_text("aag 1 1 0 1 0\n2\n3\nnonsense\n")
     with pytest.raises(rnncc.InputError, match=str(bad)):
         rnncc.load_circuit(bad)
+
+
+def test_valid_output(cli, tmp_path):
+    """valid_output appends "valid" (exactly one symbol a position), as --valid-output does."""
+    c = rnncc.compile("examples/s5_word_problem.json", 2, "boolean", valid_output=True)
+    plain = rnncc.compile("examples/s5_word_problem.json", 2, "boolean")
+    assert c.stats()["outputs"] == plain.stats()["outputs"] + 1
+    # Inputs x[1,s], x[1,c], x[2,s], x[2,c]: the strings are the 4 rows with one 1 a position.
+    rows = [[(k >> i) & 1 for i in range(4)] for k in range(16)]
+    out = c.eval(rows)
+    for row, y in zip(rows, out):
+        assert y[-1] == int(row[0] + row[1] == 1 and row[2] + row[3] == 1)
+    assert [list(y[:-1]) for y in out] == [list(y) for y in plain.eval(rows)]
+    path = tmp_path / "v.json"
+    rc, _, _ = cli("compile", "examples/s5_word_problem.json", "-n", 2, "--target", "boolean",
+                   "--valid-output", "-o", path)
+    assert rc == 0
+    back = rnncc.load_circuit(path).stats()
+    assert (back["size"], back["depth"], back["outputs"]) == (
+        c.stats()["size"], c.stats()["depth"], c.stats()["outputs"])
+    with pytest.raises(rnncc.InputError, match="valid_output"):
+        rnncc.compile("examples/s5_word_problem.json", 2, valid_output=True)
