@@ -44,9 +44,10 @@
 #include "circuits/eval/program.hpp"
 #include "circuits/eval/wide.hpp"
 #include "circuits/io/aiger.hpp"
+#include "peers.hpp"
 
 using namespace rnncc;
-using Clock = std::chrono::steady_clock;
+using namespace rnncc::bench;
 
 namespace {
 
@@ -55,19 +56,6 @@ struct Args {
   std::vector<std::string> circuits{"multiplier", "hyp"};
   unsigned log2_patterns = 20, sweep_log2_patterns = 18, max_threads = 0;
 };
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-bool have_taskset() {
-  return std::system("command -v taskset >/dev/null 2>&1") == 0;
-}
 
 void pin_to(int cpu) {
   cpu_set_t set;
@@ -79,68 +67,6 @@ void pin_to(int cpu) {
       CPU_SET(i, &set);
   }
   sched_setaffinity(0, sizeof set, &set);
-}
-
-// The process's CPU seconds (what ABC's clock() measures).
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-// Median wall seconds of 3 runs after a warm-up (the seed varies so no run reuses inputs); the
-// median CPU seconds in *cpu if given.
-double time_wide(const Program& p, std::uint64_t patterns, const WideOptions& wo,
-                 double* cpu = nullptr) {
-  RunOptions ro;
-  ro.patterns.count = patterns;
-  run_program_wide(p, ro, wo);
-  std::vector<double> t, c;
-  for (int i = 0; i < 3; ++i) {
-    ro.patterns.seed += 1;
-    const double c0 = cpu_seconds();
-    const auto t0 = Clock::now();
-    run_program_wide(p, ro, wo);
-    t.push_back(seconds_since(t0));
-    c.push_back(cpu_seconds() - c0);
-  }
-  if (cpu) *cpu = median(c);
-  return median(t);
-}
-
-// ABC `sim` commands, started together (one per CPU in `cpus`, or unpinned), each's printed
-// "Time = t sec" (the last one: "Simulation of 1 frames with W words … Time = t sec").
-std::vector<double> abc_sim_seconds(const Args& a, const std::string& aig, std::uint64_t words,
-                                    const std::vector<int>& cpus) {
-  // -m: any circuit, not a miter (else it stops at the first asserted output); -F 1: one frame;
-  // -n: the new front-based simulator (fsim), whose words are 32-bit: 32·W patterns.
-  static const bool taskset = have_taskset();
-  std::vector<FILE*> procs;
-  for (int cpu : cpus) {
-    const std::string pin = taskset && cpu >= 0 ? fmt::format("taskset -c {} ", cpu) : "";
-    const std::string cmd = fmt::format(
-        "{}{} -c 'read_aiger {}; strash; sim -m -F 1 -W {} -n' 2>&1", pin, a.abc, aig, words);
-    procs.push_back(popen(cmd.c_str(), "r"));
-  }
-  static const std::regex sim_time(R"(Time\s*=\s*([0-9.]+)\s*sec)");
-  std::vector<double> out;
-  for (FILE* f : procs) {
-    if (!f) continue;
-    std::string text;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, f)) text += buf;
-    const int rc = pclose(f);
-    double t = 0;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), sim_time);
-         it != std::sregex_iterator(); ++it)
-      t = std::stod((*it)[1]);
-    if (rc != 0 || t <= 0) {
-      std::fprintf(stderr, "abc failed (rc %d): %s\n", rc, text.c_str());
-      continue;
-    }
-    out.push_back(t);
-  }
-  return out;
 }
 
 std::string sci(double x) {
@@ -248,7 +174,7 @@ int main(int argc, char** argv) {
     // and CPU (like for like with ABC on a loaded machine); the ratio uses the CPU time.
     double c1 = 0;
     const double t1 = time_wide(p, P, wo, &c1);
-    const auto abc1 = abc_sim_seconds(a, path, abc_words, {0});
+    const auto abc1 = abc_sim_seconds(a.abc, path, abc_words, {0});
     const double r1 = ops * static_cast<double>(P) / t1, rc1 = ops * static_cast<double>(P) / c1;
     const double abc_r1 = abc1.empty() ? 0 : ops * 32.0 * static_cast<double>(abc_words) / abc1[0];
     fmt::print(
@@ -299,7 +225,7 @@ int main(int argc, char** argv) {
       if (n == cores) {
         std::vector<int> cpus(cores);
         for (unsigned i = 0; i < cores; ++i) cpus[i] = static_cast<int>(i);
-        const auto abcn = abc_sim_seconds(a, path, abc_words, cpus);
+        const auto abcn = abc_sim_seconds(a.abc, path, abc_words, cpus);
         double sum = 0;
         for (double t : abcn) sum += ops * 32.0 * static_cast<double>(abc_words) / t;
         fmt::print(

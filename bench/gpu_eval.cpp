@@ -1,7 +1,7 @@
 // GPU bulk evaluation against its ceilings and against the CPU, side by side in one run
 // (docs/performance.md, "GPU"). On the device machine:
 //
-//   gpu_eval [--epfl DIR] [--log2-patterns 22] [--cpu-log2-patterns 16] [--abc PATH]
+//   gpu_eval [--epfl DIR] [--log2-patterns 22] [--cpu-log2-patterns 24] [--abc PATH]
 //            [--dplr MODEL.json] [--dplr-n 256] [--json OUT.json]
 //
 // Sections (each figure is the median of 3 timed runs after a warm-up; kernel time by events):
@@ -9,12 +9,13 @@
 //   boolean     EPFL multiplier and hyp, 2^22 random patterns, several block sizes: two-input
 //               gate evaluations/s (ANDs × patterns / s), the spill traffic as a fraction of the
 //               copy bandwidth, the naive per-level roofline (copy bandwidth / 24 bytes per AND
-//               word × 64), the project's CPU evaluator on all cores (evaluate_bits_batch), and
-//               ABC's simulator (`sim -F 1 -W w`, single-threaded) on the same circuit;
+//               word × 64), the project's fastest CPU path (the wide evaluator on all cores,
+//               bench/peers.hpp) and the best peer: ABC's simulator as one process per core
+//               (`sim -m -F 1 -W w -n`, pinned, rates summed) on the same circuit;
 //   arithmetic  a compiled d = 3 DPLR circuit mod 1 and 4 primes (± float shadow): gate
 //               evaluations/s (each prime's evaluation of a gate counted once), the fraction of
-//               the measured Montgomery peak, and the CPU evaluator (evaluate_batch mod one
-//               prime, all cores) against the one-prime GPU run;
+//               the measured Montgomery peak, and the wide evaluator mod one prime on all cores
+//               (the fastest CPU path) against the one-prime GPU run;
 //   compiled    (issue 15) the same circuits through the NVRTC-compiled kernels
 //               (circuits/eval/cuda/compiled.hpp) beside the interpreter and the anchor — the AIG
 //               as a plain straight-line kernel built by nvcc -O3 (bench/straightline_anchor.cpp;
@@ -47,10 +48,11 @@
 #include "circuits/eval/kernel_source.hpp"
 #include "circuits/eval/program.hpp"
 #include "circuits/io/aiger.hpp"
+#include "peers.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;
-using Clock = std::chrono::steady_clock;
+using namespace rnncc::bench;
 
 namespace {
 
@@ -60,17 +62,8 @@ struct Args {
   bool nvrtc_only = false;
   std::vector<std::size_t> parts = {
       4096};  // --parts 4096,16384: partition sizes of the compiled runs
-  unsigned log2_patterns = 22, cpu_log2_patterns = 16, dplr_n = 256, arith_log2_patterns = 24;
+  unsigned log2_patterns = 22, cpu_log2_patterns = 24, dplr_n = 256, arith_log2_patterns = 24;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Median kernel seconds of 3 runs after a warm-up (seed varies, so no run reuses inputs).
 double time_gpu(const Program& p, RunOptions ro, const gpu::LaunchConfig& lc, gpu::Timing* last) {
@@ -84,35 +77,6 @@ double time_gpu(const Program& p, RunOptions ro, const gpu::LaunchConfig& lc, gp
     if (last) *last = tm;
   }
   return median(t);
-}
-
-// ABC's `sim` on the same AIG: parses the "Time =" it prints; patterns = 32·W (one frame).
-std::optional<double> abc_sim_rate(const std::string& abc, const std::string& aig, std::size_t ands,
-                                   unsigned words) {
-  // -m: any circuit (not a miter, so it simulates every frame); -n: the fast front-based
-  // simulator (fsim), whose words are 32-bit: 32·W patterns per frame.
-  const std::string cmd =
-      fmt::format("{} -c 'read_aiger {}; strash; sim -m -F 1 -W {} -n' 2>&1", abc, aig, words);
-  const auto t0 = Clock::now();
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, f)) out += buf;
-  const int rc = pclose(f);
-  const double wall = seconds_since(t0);
-  if (rc != 0) {
-    std::fprintf(stderr, "abc failed (%d): %s\n", rc, out.c_str());
-    return std::nullopt;
-  }
-  // ABC prints "Time = X sec" for `sim`; without it, the process's wall time.
-  static const std::regex sim_time(R"(Time\s*=\s*([0-9.]+)\s*sec)");
-  double t = wall;
-  for (auto it = std::sregex_iterator(out.begin(), out.end(), sim_time);
-       it != std::sregex_iterator(); ++it)
-    t = std::stod((*it)[1]);  // the last: "Simulation of 1 frames with W words … Time = t sec"
-  if (t <= 0) t = wall;
-  return static_cast<double>(ands) * 32.0 * words / t;
 }
 
 // The anchor binary's line "anchor ands=N patterns=P seconds=S rate=R regs=G local=L".
@@ -458,38 +422,34 @@ int main(int argc, char** argv) {
                                p.slots, p.spill_reads, p.spill_stores, 100 * spill_bytes / s / bw);
       }
     }
-    // CPU: the project's bit-parallel evaluator on all cores.
-    const std::uint64_t cpu_words = (std::uint64_t{1} << a.cpu_log2_patterns) / 64;
-    std::vector<bits::Word> in(cpu_words * c.inputs().size());
-    patterns::Spec spec{patterns::Mode::bits_random, 1, 2, 0, 0, cpu_words * 64};
-    for (std::uint64_t w = 0; w < cpu_words; ++w)
-      for (std::uint32_t i = 0; i < c.inputs().size(); ++i)
-        in[w * c.inputs().size() + i] = patterns::bool_word(spec, w, i);
-    evaluate_bits_batch(
-        c, std::span(in).first(c.inputs().size() * std::min<std::uint64_t>(cpu_words, 64)));
-    const auto t0 = Clock::now();
-    evaluate_bits_batch(c, in);
-    const double cpu_s = seconds_since(t0);
-    const double cpu_rate = static_cast<double>(ands) * static_cast<double>(cpu_words * 64) / cpu_s;
-    // ABC.
+    // The fastest CPU path: the wide evaluator on all cores (the chosen block, the best ISA).
+    const std::uint64_t cpu_patterns = std::uint64_t{1} << a.cpu_log2_patterns;
+    WideOptions wo;
+    const Program wide =
+        lower_program(c, wide_program_options(choose_block_words(
+                             lower_program(c, wide_program_options(32)), cpu_patterns, cores)));
+    const double cpu_rate = static_cast<double>(ands) * static_cast<double>(cpu_patterns) /
+                            time_wide(wide, cpu_patterns, wo);
+    // The best peer: ABC's simulator, one pinned process per core, 2^20 patterns each.
     const unsigned abc_words = 32768;
-    const auto abc = abc_sim_rate(a.abc, path, ands, abc_words);
+    const double abc = abc_processes_rate(a.abc, path, ands, abc_words, cores);
     const double naive = bw / 24.0 * 64.0;
     J["boolean"][name] = {{"ands", ands},
                           {"patterns", patterns},
                           {"configs", rows},
                           {"best_gate_evaluations_per_s", best},
-                          {"cpu_gate_evaluations_per_s", cpu_rate},
+                          {"cpu_wide_gate_evaluations_per_s", cpu_rate},
                           {"cpu_threads", cores},
-                          {"abc_sim_gate_evaluations_per_s", abc ? *abc : 0.0},
+                          {"abc_processes", cores},
+                          {"abc_sim_gate_evaluations_per_s", abc},
                           {"naive_per_level_roofline", naive}};
     table.push_back(
-        fmt::format("boolean {:10} ANDs {:7}  GPU {:.3g} gate-evals/s [{}]  CPU({} thr) {:.3g}  "
-                    "GPU/CPU {:.0f}x  "
-                    "ABC sim {}  GPU/ABC {}  naive roofline {:.3g} (GPU/naive {:.2f}x)",
-                    name, ands, best, best_cfg, cores, cpu_rate, best / cpu_rate,
-                    abc ? fmt::format("{:.3g}", *abc) : "n/a",
-                    abc ? fmt::format("{:.0f}x", best / *abc) : "n/a", naive, best / naive));
+        fmt::format("boolean {:10} ANDs {:7}  GPU {:.3g} gate-evals/s [{}]  CPU wide ({} thr) "
+                    "{:.3g}  GPU/CPU {:.1f}x  ABC sim ({} proc) {}  GPU/ABC {}  naive roofline "
+                    "{:.3g} (GPU/naive {:.2f}x)",
+                    name, ands, best, best_cfg, cores, cpu_rate, best / cpu_rate, cores,
+                    abc > 0 ? fmt::format("{:.3g}", abc) : "n/a",
+                    abc > 0 ? fmt::format("{:.0f}x", best / abc) : "n/a", naive, best / naive));
   }
 
   // ---- arithmetic ----
@@ -548,24 +508,20 @@ int main(int argc, char** argv) {
         }
       }
     }
-    // CPU: evaluate_batch mod p on all cores.
-    const std::uint64_t cpu_patterns = std::uint64_t{1} << std::min(a.cpu_log2_patterns, 14u);
-    patterns::Spec spec{patterns::Mode::strings_random,
-                        1,
-                        static_cast<std::uint32_t>(m.alphabet.size()),
-                        a.dplr_n,
-                        0,
-                        cpu_patterns};
-    std::vector<std::vector<std::uint64_t>> rows_in(cpu_patterns,
-                                                    std::vector<std::uint64_t>(c.inputs().size()));
-    for (std::uint64_t k = 0; k < cpu_patterns; ++k)
-      for (std::uint32_t i = 0; i < c.inputs().size(); ++i)
-        rows_in[k][i] = patterns::int_value(spec, k, i);
-    const ModP F(primes4[0]);
-    const auto t0 = Clock::now();
-    evaluate_batch(c, F, rows_in);
-    const double cpu_s = seconds_since(t0);
-    const double cpu_rate = static_cast<double>(ops) * static_cast<double>(cpu_patterns) / cpu_s;
+    // The fastest CPU path: the wide evaluator mod the first prime on all cores.
+    // The same strings as the GPU runs (random strings of length n), 2^20 of them.
+    const std::uint64_t cpu_patterns = std::uint64_t{1} << std::min(a.cpu_log2_patterns, 20u);
+    const Program wide = lower_program(c, wide_program_options(32));
+    RunOptions cro;
+    cro.primes = {primes4[0]};
+    cro.patterns = {patterns::Mode::strings_random,
+                    1,
+                    static_cast<std::uint32_t>(m.alphabet.size()),
+                    a.dplr_n,
+                    0,
+                    cpu_patterns};
+    const double cpu_rate = static_cast<double>(ops) * static_cast<double>(cpu_patterns) /
+                            time_wide(wide, cro, WideOptions{});
     J["arithmetic"] = {{"model", a.dplr},
                        {"n", a.dplr_n},
                        {"operations", ops},
@@ -573,11 +529,11 @@ int main(int argc, char** argv) {
                        {"patterns", patterns},
                        {"configs", rows},
                        {"best_gate_evaluations_per_s_per_prime", best1},
-                       {"cpu_gate_evaluations_per_s", cpu_rate},
+                       {"cpu_wide_gate_evaluations_per_s", cpu_rate},
                        {"cpu_threads", cores}};
     table.push_back(fmt::format(
-        "arith CPU({} thr) {:.3g} gate-evals/s mod one prime; GPU/CPU (one prime) {:.0f}x", cores,
-        cpu_rate, best1 / cpu_rate));
+        "arith CPU wide ({} thr) {:.3g} gate-evals/s mod one prime; GPU/CPU (one prime) {:.1f}x",
+        cores, cpu_rate, best1 / cpu_rate));
   }
   if (!a.json.empty()) std::ofstream(a.json) << J.dump(2) << "\n";
   std::printf("\n==== %s, %d SMs ====\n", d.name.c_str(), d.multiprocessors);
