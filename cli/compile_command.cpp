@@ -13,6 +13,7 @@
 #include "algebra/error.hpp"
 #include "algebra/memory.hpp"
 #include "algebra/precision.hpp"
+#include "algebra/ranks.hpp"
 #include "algebra/suggest.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
@@ -254,6 +255,7 @@ Action add_eval_command(CLI::App& app) {
     std::string path, device = "cpu";
     BulkOptions options;
     bool json = false, outputs = false;
+    std::optional<std::string> checkpoint;
     std::uint64_t max_work = kDefaultMaxWork, max_patterns = 100000,
                   max_values = std::uint64_t{1} << 22;
     std::size_t max_memory_mib = default_max_memory_mib();
@@ -275,6 +277,9 @@ Action add_eval_command(CLI::App& app) {
   cmd->add_flag("--outputs", f->outputs,
                 "print every output of every pattern, exactly (arithmetic: multi-modular + CRT)");
   cmd->add_flag("--json", f->json, "print JSON");
+  cmd->add_option("--checkpoint", f->checkpoint,
+                  "evaluate in blocks, recorded in this file; a rerun resumes where a killed "
+                  "run stopped (also under mpirun: docs/performance.md, \"Past one machine\")");
   cmd->add_option("--max-work", f->max_work,
                   "refuse evaluations estimated above this many word operations (patterns × "
                   "gates; boolean: 64 patterns a word)")
@@ -298,6 +303,12 @@ Action add_eval_command(CLI::App& app) {
     check_eval_work(c.circuit, f->options, f->outputs, f->max_work, f->max_patterns, f->max_values);
     set_activity("evaluating " + f->path,
                  f->outputs ? "--batch (or --max-patterns, --max-values)" : "--batch");
+    Ranks& ranks = world_ranks();
+    const bool sharded = f->checkpoint || launcher_ranks() > 0;
+    if (f->outputs && sharded)
+      throw InputError(f->checkpoint ? "--checkpoint" : "mpirun",
+                       "--outputs prints every pattern from one process: run it without "
+                       "mpirun and --checkpoint");
     if (f->outputs) {
       std::optional<ProgressTask> task;
       task.emplace(progress(), "evaluating " + f->path + " exactly", 0, "");
@@ -330,7 +341,9 @@ Action add_eval_command(CLI::App& app) {
     }
     f->options.progress = &progress();
     f->options.progress_label = "evaluating " + f->path;
-    const BulkResult r = evaluate_bulk(c.circuit, f->options);
+    const BulkResult r =
+        sharded ? evaluate_bulk_sharded(c.circuit, f->options, ranks, f->checkpoint, f->path)
+                : evaluate_bulk(c.circuit, f->options);
     if (!r.notice.empty()) std::cerr << "rnncc: " << r.notice << "\n";
     const std::string kind = r.boolean ? "boolean" : fmt::format("arithmetic mod {}", r.modulus);
     if (f->json) {

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <iostream>
 
+#include "algebra/error.hpp"
 #include "algebra/gmp_pool.hpp"
+#include "algebra/ranks.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"
@@ -86,6 +88,14 @@ int run_rnncc(int argc, char** argv) {
     std::cerr << rnncc::cli::usage_error(app, e);
     return 2;
   }
+  // Under mpirun only the commands that shard their work run (algebra/ranks.hpp); any other
+  // would run R times over, its outputs racing.
+  if (rnncc::world_ranks().size() > 1)
+    for (const CLI::App* sub : app.get_subcommands())
+      if (sub->get_name() != "verify" && sub->get_name() != "eval")
+        throw rnncc::InputError("mpirun", "`rnncc " + sub->get_name() +
+                                              "` does not shard its work: only verify and eval "
+                                              "run over MPI ranks; run it without mpirun");
   for (auto& action : actions)
     if (int rc = action(); rc >= 0) return rc;
   return 2;
@@ -127,7 +137,18 @@ int main(int argc, char** argv) {
 #endif
   rnncc::cli::install_terminate_handler(argc, argv);
   rnncc::install_output_cleanup_handlers();
-  const int rc =
-      rnncc::cli::run_guarded([&] { return run_rnncc(argc, argv); }, argc, argv, std::cerr);
-  return check_standard_output(rc);
+  const int rc = rnncc::cli::run_guarded(
+      [&] {
+        // Launched by mpirun: MPI starts, and ranks other than 0 print nothing (rank 0 prints
+        // the one report; errors reach every rank alike, algebra/sharded_run.hpp).
+        if (rnncc::start_ranks(&argc, &argv) && rnncc::world_ranks().rank() != 0) {
+          (void)std::freopen("/dev/null", "w", stdout);
+          (void)std::freopen("/dev/null", "w", stderr);
+        }
+        return run_rnncc(argc, argv);
+      },
+      argc, argv, std::cerr);
+  const int checked = check_standard_output(rc);
+  rnncc::stop_ranks();
+  return checked;
 }

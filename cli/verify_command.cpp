@@ -7,7 +7,11 @@
 #include <memory>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "algebra/error.hpp"
+#include "algebra/ranks.hpp"
+#include "algebra/sharded_run.hpp"
 #include "algebra/suggest.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/circuit_json.hpp"
@@ -125,7 +129,21 @@ struct VerifyCommand {
   std::size_t max_memory = 0;              // --max-memory (MiB)
   std::optional<std::size_t> sat;          // --sat N
   std::optional<std::size_t> k_induction;  // --k-induction K
+  std::optional<std::string> checkpoint;   // --checkpoint FILE
 };
+
+// The options that choose the construction and the exhaustive range, as given ("--n 4
+// --exhaustive 9"): the words a checkpoint keeps to refuse another job's file.
+std::string given_options(const CLI::App& app) {
+  std::string out;
+  for (const CLI::Option* o : app.get_options()) {
+    const std::string name = o->get_name();
+    if (!o->count() || name == "--checkpoint" || name == "--json" || name == "--quiet") continue;
+    out += (out.empty() ? "" : " ") + name;
+    for (const std::string& v : o->results()) out += " " + v;
+  }
+  return out;
+}
 
 // verify KIND --as-printed: both versions of an erratum (verify.hpp, verify_as_printed).
 int verify_as_printed_command(const KindCommand& k, const ConstructionArgs& args,
@@ -226,6 +244,10 @@ Action add_verify_command(CLI::App& app) {
                   "(the graph-walk / dgc RNN)");
     k->add_flag("--no-timing", f->no_timing, "leave the proof's time out (reproducible output)");
     k->add_flag("--json", f->json, "print the report as JSON");
+    k->add_option("--checkpoint", f->checkpoint,
+                  "run the exhaustive method in blocks, recorded in this file; a rerun resumes "
+                  "where a killed run stopped (also under mpirun: docs/performance.md, \"Past "
+                  "one machine\")");
     k->add_option("--max-work", f->max_work,
                   "refuse checks estimated above this many symbol steps (random, exhaustive, "
                   "identity), and proofs above this many operations")
@@ -278,8 +300,10 @@ Action add_verify_command(CLI::App& app) {
     }
     if (f->as_printed) return verify_as_printed_command(*k, args, *f);
     // Opened before the work; committed only when a proof wrote a certificate.
+    // Under mpirun, rank 0 alone writes (and prints: cli/main.cpp).
     std::optional<OutputFile> certificate;
-    if (!f->certificate.empty()) certificate.emplace(f->certificate);
+    const bool writer = world_ranks().rank() == 0;
+    if (!f->certificate.empty() && writer) certificate.emplace(f->certificate);
     // The estimates from the planned shape, before a large input is built densely.
     args.before_build = [&](const PlannedShape& shape) {
       check_verify_work(shape, f->options, f->max_work);
@@ -289,8 +313,18 @@ Action add_verify_command(CLI::App& app) {
       throw InputError("--exhaustive", "give a length: every string of length 1..L");
     check_verify_work(c, f->options, f->max_work);
     f->options.progress = &progress();
+    if (f->checkpoint || launcher_ranks() > 0) {
+      if (f->as_printed) throw InputError("--checkpoint", "not with --as-printed");
+      f->options.ranks = &world_ranks();
+      f->options.checkpoint = f->checkpoint;
+      f->options.job = fmt::format("{} {}, model {:016x}", k->kind->name, given_options(*k->app),
+                                   checkpoint_hash(model_to_json(c.model).dump()));
+    }
     VerifyReport r = verify(c, f->options);
-    if (r.proof && !r.proof->certificate_json.empty()) {
+    if (!r.sharding.empty()) std::cerr << "rnncc: " << r.sharding << "\n";
+    if (r.proof && !r.proof->certificate_json.empty() && !certificate) {
+      r.proof->certificate = f->certificate;  // written by rank 0
+    } else if (r.proof && !r.proof->certificate_json.empty()) {
       certificate->write(r.proof->certificate_json);
       certificate->commit();
       r.proof->certificate = f->certificate;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "algebra/modp_ops.hpp"
+#include "algebra/sharded_run.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
@@ -193,9 +195,18 @@ class Checker {
     return std::pair{c_.target.value(w), trace.outputs().back()(c_.out_row, c_.out_col)};
   }
 
-  std::size_t circuits_compiled() const { return circuits_rational_.size() + circuits_mod_.size(); }
+  std::size_t circuits_compiled() const { return compiled_.size(); }
   // The shortest encoding length whose circuit was not compiled (over the work budget).
   std::optional<std::size_t> first_over_budget() const { return first_over_budget_; }
+  // What checks on other ranks compiled or found over budget (a sharded run folds them in, so
+  // every rank's figures are those of the whole run): (length, mod) pairs and a length.
+  const std::set<std::pair<std::size_t, bool>>& compiled() const { return compiled_; }
+  void merge(const std::set<std::pair<std::size_t, bool>>& compiled,
+             std::optional<std::size_t> over_budget) {
+    compiled_.insert(compiled.begin(), compiled.end());
+    if (over_budget && (!first_over_budget_ || *over_budget < *first_over_budget_))
+      first_over_budget_ = over_budget;
+  }
 
   // Multiply-adds compile_model spends on X at length n: a Sklansky scan makes
   // (n/2)·⌈log₂ n⌉ compositions of d×d maps (d³ + d²·m each, zeros included: the builder folds
@@ -271,6 +282,7 @@ class Checker {
       o.compile.acceptance = false;
       o.compile.scan = ScanKind::sklansky;
       it = cache.emplace(n, compile_model(c_.model, n, o).circuit).first;
+      compiled_.emplace(n, mod);
     }
     return it->second;
   }
@@ -281,6 +293,7 @@ class Checker {
   bool compilable_ = false;
   std::optional<std::size_t> first_over_budget_;
   std::map<std::size_t, Circuit> circuits_rational_, circuits_mod_;
+  std::set<std::pair<std::size_t, bool>> compiled_;  // (length, mod) of every circuit compiled
   std::optional<PreparedModel<RationalField>> prepared_q_;
   std::optional<PreparedModel<ModP>> prepared_mod_;
 };
@@ -319,7 +332,7 @@ class Verification {
         checker_(c, o),
         sigma_(c.target.alphabet),
         S_(sigma_.size()),
-        seed_(o.seed ? *o.seed : drawn_seed()) {
+        seed_(o.seed ? *o.seed : shared_seed(o.ranks)) {
     report_.construction = c.name;
     report_.claims = c.claims;
     report_.seed = seed_;
@@ -671,6 +684,7 @@ class Verification {
           "--exhaustive",
           fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}", total,
                       S_, lo, hi, gpu_ ? "GPU " : "", cap));
+    if (o_.ranks) return exhaustive_sharded(lo, hi);
     if (gpu_) {
       std::uint64_t count = 0;
       DeviceSummary summary;
@@ -727,6 +741,195 @@ class Verification {
     report_.checked["exhaustive"] = count;
     domain_complete_ = true;
     covered("exhaustive", lo, hi);
+  }
+
+  // The exhaustive method sharded (VerifyOptions::ranks; algebra/sharded_run.hpp). Blocks are
+  // slices [first, first + count) of Σ^n in lex order, n = lo..hi, of a size fixed by the path
+  // that checks length n (the GPU: 2^26 strings; prefix sharing: 2^20; string by string: 2^12),
+  // so the plan is the same on every rank and for any R. A block is checked without touching
+  // the run's state and returns its figures and its first failure (the CPU checker confirms a
+  // failure the GPU or prefix sharing reports); the fold, on every rank, adds the figures in
+  // block order and records the first failure — the (length, lex)-least failing string, as the
+  // unsharded method finds it. Which path runs is rank 0's choice (a rank without the GPU runs
+  // the GPU's blocks with the device program's CPU twin).
+  void exhaustive_sharded(std::size_t lo, std::size_t hi) {
+    enum class Path { plain, prefix, device };
+    struct Block {
+      std::size_t n;
+      std::uint64_t first, count;
+      Path path;
+    };
+    gpu_ = o_.ranks->broadcast(gpu_ ? "1" : "0") == "1";
+    const bool local_gpu = gpu_ && gpu::probe().available;
+    std::optional<PrefixSubject> subject;
+    if (!c_.target.fixed_length && !gpu_) subject = prefix_subject(c_);
+    std::vector<Block> blocks;
+    for (std::size_t n = lo; n <= hi; ++n) {
+      std::uint64_t strings = 1;
+      for (std::size_t i = 0; i < n; ++i) strings *= S_;  // ≤ the cap (checked above)
+      Path path = Path::plain;
+      if (gpu_) {
+        path = Path::device;
+      } else {
+        const bool circuit =
+            o_.three_way && checker_.compilable() &&
+            c_.encode(std::vector<std::size_t>(n, 0)).size() <= o_.three_way_max_tokens;
+        if (subject && !circuit && !prefix_not_applicable(*subject, n)) path = Path::prefix;
+      }
+      const std::uint64_t size = path == Path::device   ? std::uint64_t{1} << 26
+                                 : path == Path::prefix ? std::uint64_t{1} << 20
+                                                        : std::uint64_t{1} << 12;
+      for (std::uint64_t f = 0; f < strings; f += size)
+        blocks.push_back({n, f, std::min(size, strings - f), path});
+    }
+    auto string_at = [&](std::size_t n, std::uint64_t index) {
+      std::vector<std::size_t> w(n);
+      for (std::size_t i = n; i-- > 0; index /= S_) w[i] = static_cast<std::size_t>(index % S_);
+      return w;
+    };
+    auto index_of = [&](const std::vector<std::size_t>& w) {
+      std::uint64_t index = 0;
+      for (std::size_t x : w) index = index * S_ + x;
+      return index;
+    };
+    // Confirmed by the CPU checker without recording (the fold records it on every rank).
+    auto confirmed = [&](const std::vector<std::size_t>& w) {
+      return in_domain(w) && checker_.check(w, o_.three_way).has_value();
+    };
+    ShardedRunOptions so;
+    so.blocks = blocks.size();
+    so.checkpoint = o_.checkpoint;
+    so.progress = o_.progress;
+    so.progress_label = "exhaustive";
+    so.job =
+        fmt::format("verify {} ({}): exhaustive lengths {}..{}, {} blocks, {}{}", c_.name, o_.job,
+                    lo, hi, blocks.size(), gpu_ ? "gpu" : "cpu", o_.three_way ? ", three-way" : "");
+    const ShardedRunResult run = run_sharded(*o_.ranks, so, [&](std::uint64_t b) {
+      const Block& k = blocks[b];
+      nlohmann::json j;
+      std::optional<std::uint64_t> fail, unconfirmed;
+      std::uint64_t strings = 0, outside = 0;
+      if (k.path == Path::plain) {
+        std::vector<std::size_t> w = string_at(k.n, k.first);
+        for (std::uint64_t i = 0; i < k.count; ++i) {
+          if (!in_domain(w)) {
+            ++outside;
+          } else {
+            ++strings;
+            if (checker_.check(w, o_.three_way)) {
+              fail = k.first + i;
+              break;
+            }
+          }
+          std::size_t at = k.n;  // the next string in lex order
+          while (at > 0 && ++w[at - 1] == S_) w[--at] = 0;
+        }
+      } else {
+        DeviceCheckReport r;
+        if (k.path == Path::prefix) {
+          PrefixCheckOptions po;
+          po.length = k.n;
+          po.first = k.first;
+          po.count = k.count;
+          r = prefix_check(*subject, po);
+        } else {
+          DeviceCheckOptions d;
+          d.length = k.n;
+          d.first = k.first;
+          d.count = k.count;
+          d.threads = o_.gpu_threads;
+          d.device = local_gpu ? CheckDevice::gpu : CheckDevice::cpu;
+          r = device_check(c_, d);
+          j["device"] = r.device;
+          j["prefix"] = r.method == kPrefixMethod;
+          j["mismatches"] = r.mismatches;
+          j["primes"] = r.primes.size();
+          j["float_proof"] = r.float_proof;
+          j["exact"] = r.exact;
+          if (std::isfinite(r.log2_bound)) j["log2_bound"] = r.log2_bound;  // else −∞: absent
+          j["kernel_seconds"] = r.kernel_seconds;
+          j["work"] = r.gate_evaluations_per_second * r.kernel_seconds;
+          if (r.modulus) j["modulus"] = *r.modulus;
+        }
+        strings = r.strings;
+        if (r.first_counterexample) {
+          const std::uint64_t index = index_of(*r.first_counterexample);
+          if (confirmed(*r.first_counterexample)) {
+            fail = index;
+            if (k.path == Path::prefix) strings = index - k.first + 1;
+          } else {
+            unconfirmed = index;
+          }
+        }
+      }
+      j["strings"] = strings;
+      j["outside"] = outside;
+      nlohmann::json compiled = nlohmann::json::array();
+      for (const auto& [n, mod] : checker_.compiled()) compiled.push_back({n, mod});
+      j["compiled"] = compiled;
+      if (checker_.first_over_budget()) j["over_budget"] = *checker_.first_over_budget();
+      if (fail) j["fail"] = *fail;
+      if (unconfirmed) j["unconfirmed"] = *unconfirmed;
+      return BlockResult{j.dump(), fail.has_value()};
+    });
+    const std::string method = gpu_ ? "exhaustive (gpu)" : "exhaustive";
+    std::uint64_t count = 0;
+    DeviceSummary summary;
+    std::size_t shared_lo = 0, shared_hi = 0;
+    for (std::size_t b = 0; b < run.payloads.size(); ++b) {
+      const Block& k = blocks[b];
+      const nlohmann::json j = nlohmann::json::parse(run.payloads[b]);
+      count += j.at("strings").get<std::uint64_t>();
+      outside_promise_ += j.at("outside").get<std::size_t>();
+      std::set<std::pair<std::size_t, bool>> compiled;
+      for (const auto& x : j.at("compiled"))
+        compiled.emplace(x.at(0).get<std::size_t>(), x.at(1).get<bool>());
+      checker_.merge(compiled, j.contains("over_budget")
+                                   ? std::optional(j.at("over_budget").get<std::size_t>())
+                                   : std::nullopt);
+      if (k.path == Path::prefix) {
+        if (!shared_lo) shared_lo = k.n;
+        shared_hi = k.n;
+      }
+      if (k.path == Path::device) {
+        if (summary.runs == 0) summary.lo = k.n;
+        if (k.first == 0) ++summary.runs;
+        summary.hi = k.n;
+        summary.device = j.at("device").get<std::string>();
+        if (j.contains("modulus")) summary.modulus = j.at("modulus").get<std::uint64_t>();
+        summary.prefix_runs += k.first == 0 && j.at("prefix").get<bool>();
+        summary.strings += j.at("strings").get<std::uint64_t>();
+        summary.mismatches += j.at("mismatches").get<std::uint64_t>();
+        summary.max_primes = std::max(summary.max_primes, j.at("primes").get<std::size_t>());
+        summary.float_proofs += k.first == 0 && j.at("float_proof").get<bool>();
+        summary.all_exact = summary.all_exact && j.at("exact").get<bool>();
+        if (j.contains("log2_bound"))
+          summary.max_log2_bound =
+              std::max(summary.max_log2_bound, j.at("log2_bound").get<double>());
+        summary.work_seconds += j.at("kernel_seconds").get<double>();
+        summary.work += j.at("work").get<double>();
+      }
+      if (j.contains("unconfirmed"))
+        report_.notes.push_back(
+            fmt::format("{} reported a mismatch on {} that the CPU does not reproduce",
+                        k.path == Path::device ? "the GPU" : "prefix sharing",
+                        join(sigma_, string_at(k.n, j.at("unconfirmed").get<std::uint64_t>()))));
+      if (j.contains("fail"))
+        record(string_at(k.n, j.at("fail").get<std::uint64_t>()), method, o_.three_way);
+    }
+    report_.sharding = fmt::format("exhaustive: {} blocks over {}, {} resumed from the checkpoint",
+                                   blocks.size(), describe(*o_.ranks), run.resumed);
+    if (gpu_) {
+      summarize(method, summary);
+      domain_complete_ = summary.all_exact && !summary.modulus;
+    } else {
+      if (shared_lo)
+        report_.notes.push_back(fmt::format("exhaustive: lengths {}..{} {} on the CPU", shared_lo,
+                                            shared_hi, kPrefixMethod));
+      domain_complete_ = true;
+    }
+    report_.checked[method] = count;
+    covered(method, lo, hi);
   }
 
   // random: `random` seeded strings, lengths uniform in 1..max with a third of them at the
@@ -1008,6 +1211,11 @@ class Verification {
   static std::uint64_t drawn_seed() {
     std::random_device device;
     return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  }
+  // Sharded: rank 0's drawn seed on every rank, so every rank checks the same random strings.
+  static std::uint64_t shared_seed(Ranks* ranks) {
+    const std::uint64_t mine = drawn_seed();
+    return ranks ? std::stoull(ranks->broadcast(std::to_string(mine))) : mine;
   }
 
   // Records that `method` checked lengths lo..hi (TestedScope).

@@ -51,6 +51,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algebra/progress.hpp"
+#include "algebra/ranks.hpp"
 #include "constructions/construction.hpp"
 #include "constructions/registry.hpp"
 #include "constructions/spectral.hpp"
@@ -98,6 +99,14 @@ struct VerifyOptions {
   // with Z3, k = 1..K (verify/k_induction.hpp; the graph-walk RNN), where nothing else proved it.
   std::optional<std::size_t> k_induction;
   bool timing = true;  // false: Proof::seconds unset (reproducible reports)
+  // Sharded exhaustive checks (`mpirun -np R rnncc verify … --exhaustive L`, or --checkpoint):
+  // the exhaustive method's strings in blocks of fixed size over the ranks, folded in (length,
+  // lex) order and resumable from `checkpoint` (algebra/sharded_run.hpp), so its counts and its
+  // first counterexample are the same for any R. Every other method runs on every rank alike
+  // (the drawn seed is rank 0's); rank 0 reports. Null: one process, the unsharded method.
+  Ranks* ranks = nullptr;
+  std::optional<std::string> checkpoint;
+  std::string job;  // the caller's words for the construction and its options (checkpoint)
   // Strings checked so far by each testing method (algebra/progress.hpp); null: none.
   Progress* progress = nullptr;
 };
@@ -184,6 +193,9 @@ struct VerifyReport {
   std::vector<std::string> notes;
   std::optional<Proof> proof;                         // the prove method's outcome
   std::map<std::string, std::string> tested_lengths;  // method → lengths it tested ("1..8")
+  // Sharded exhaustive checks: "exhaustive: 120 blocks over 3 MPI ranks, 40 resumed from FILE"
+  // (for the caller's log; not in the report's text or JSON, which are the same for any R).
+  std::string sharding;
   // Delta-rule layers of the model: β, key norms and exact spectra, as checked properties
   // (constructions/spectral.hpp). Informational: the verdict counts only `claims`.
   std::vector<LayerSpectrum> spectral;

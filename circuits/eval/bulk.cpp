@@ -3,6 +3,7 @@
 #include <bit>
 #include <chrono>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "algebra/modp.hpp"
 #include "algebra/modp_ops.hpp"
 #include "algebra/multimodular.hpp"
+#include "algebra/sharded_run.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
@@ -43,17 +45,23 @@ struct Patterns {
             o.seed,
             2,
             0,
-            0,
+            o.first,
             count()};
   }
-  std::uint64_t count() const { return o.exhaustive ? std::uint64_t{1} << inputs : o.batch; }
-  // Boolean word w of input i: patterns 64w .. 64w+63.
-  bits::Word word(std::uint64_t w, std::size_t i) const {
-    return patterns::bool_word(spec(), w, static_cast<std::uint32_t>(i));
+  // Every pattern of the run; count(): those of the slice [first, first + count).
+  std::uint64_t total() const { return o.exhaustive ? std::uint64_t{1} << inputs : o.batch; }
+  std::uint64_t count() const {
+    const std::uint64_t rest = o.first < total() ? total() - o.first : 0;
+    return o.count ? std::min(o.count, rest) : rest;
   }
+  // Boolean word w of the slice, input i: patterns first + 64w .. first + 64w + 63.
+  bits::Word word(std::uint64_t w, std::size_t i) const {
+    return patterns::bool_word(spec(), o.first / 64 + w, static_cast<std::uint32_t>(i));
+  }
+  // Pattern k of the slice (first + k), input i.
   std::uint64_t value(std::uint64_t k, std::size_t i, bool boolean, std::uint64_t p) const {
     if (boolean) return word(k / 64, i) >> (k % 64) & 1;
-    return patterns::int_value(spec(), k, static_cast<std::uint32_t>(i)) % p;
+    return patterns::int_value(spec(), o.first + k, static_cast<std::uint32_t>(i)) % p;
   }
 };
 
@@ -68,6 +76,8 @@ void check(const Circuit& c, const BulkOptions& o) {
                          std::to_string(c.inputs().size()) + " inputs exceed the cap of 2^" +
                          std::to_string(o.max_exhaustive_inputs) + " (use --batch N)");
   if (!o.exhaustive && o.batch == 0) throw InputError("--batch", "expected at least one pattern");
+  if (o.first % 64)
+    throw std::invalid_argument("evaluate_bulk: a slice starts at a multiple of 64 patterns");
 }
 
 // Two-input operations per pattern: the device program's gate instructions.
@@ -205,6 +215,89 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& o) {
       task.set(k0 + n);
     }
   }
+  finish(r, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return r;
+}
+
+std::uint64_t circuit_hash(const Circuit& c) {
+  std::uint64_t h = mix(c.size(), c.inputs().size());
+  for (GateId g = 0; g < c.size(); ++g) {
+    h = mix(h, static_cast<std::uint64_t>(c.kind(g)));
+    for (GateId x : c.operands(g)) h = mix(h, x);
+    if (c.kind(g) == GateKind::constant)
+      h = mix(h, std::hash<std::string>{}(to_string(c.constant(g))));
+    if (c.kind(g) == GateKind::thr) {
+      for (std::int32_t w : c.weights(g)) h = mix(h, static_cast<std::uint32_t>(w));
+      h = mix(h, static_cast<std::uint32_t>(c.threshold(g)));
+    }
+  }
+  for (GateId x : c.outputs()) h = mix(h, x);
+  return h;
+}
+
+std::uint64_t bulk_block_patterns(const Circuit& c, const BulkOptions& o) {
+  const double ops = static_cast<double>(std::max<std::size_t>(1, two_input_operations(c)));
+  // Large enough that lowering the circuit again for each block costs a few per cent.
+  const double target = o.device == BulkDevice::gpu ? 0x1p40 : 0x1p34;
+  std::uint64_t p = std::uint64_t{1} << 12;
+  while (p < (std::uint64_t{1} << 30) && static_cast<double>(2 * p) * ops <= target) p *= 2;
+  return p;
+}
+
+BulkResult evaluate_bulk_sharded(const Circuit& c, const BulkOptions& o, Ranks& ranks,
+                                 const std::optional<std::string>& checkpoint,
+                                 const std::string& job) {
+  check(c, o);
+  BulkOptions whole = o;
+  whole.first = whole.count = 0;
+  const std::uint64_t total = Patterns{whole, c.inputs().size()}.count();
+  if (o.block_patterns % 64)
+    throw std::invalid_argument("evaluate_bulk_sharded: blocks of a multiple of 64 patterns");
+  const std::uint64_t per_block = o.block_patterns ? o.block_patterns : bulk_block_patterns(c, o);
+  const bool boolean = is_boolean(c);
+  const std::uint64_t modulus = boolean ? 0 : digest_prime(c);
+  ShardedRunOptions so;
+  so.blocks = (total + per_block - 1) / per_block;
+  so.checkpoint = checkpoint;
+  so.progress = o.progress;
+  so.progress_label = o.progress_label;
+  so.job = fmt::format("eval {} circuit {:016x}: {} {} patterns (seed {}), {} per block, {}", job,
+                       circuit_hash(c), total, o.exhaustive ? "exhaustive" : "random",
+                       o.exhaustive ? 0 : o.seed, per_block,
+                       o.device == BulkDevice::gpu ? "gpu" : "cpu");
+  const auto t0 = std::chrono::steady_clock::now();
+  const ShardedRunResult run = run_sharded(ranks, so, [&](std::uint64_t b) {
+    BulkOptions slice = o;
+    slice.first = b * per_block;
+    slice.count = per_block;
+    slice.progress = nullptr;
+    const BulkResult part = evaluate_bulk(c, slice);
+    // "<device>\t<notice>\t<patterns> <sum 0> <sum 1> …" (no newline: the checkpoint's line)
+    std::string payload = part.device + "\t" + part.notice + "\t" + std::to_string(part.patterns);
+    for (std::uint64_t v : part.per_output) payload += " " + std::to_string(v);
+    return BlockResult{payload, false};
+  });
+  BulkResult r;
+  r.boolean = boolean;
+  r.modulus = modulus;
+  r.per_output.assign(c.outputs().size(), 0);
+  for (std::size_t b = 0; b < run.payloads.size(); ++b) {
+    const std::string& s = run.payloads[b];
+    const std::size_t t1 = s.find('\t'), t2 = s.find('\t', t1 + 1);
+    if (b == 0) {
+      r.device = describe(ranks) + ", " + s.substr(0, t1);
+      r.notice = s.substr(t1 + 1, t2 - t1 - 1);
+    }
+    std::istringstream in(s.substr(t2 + 1));
+    std::uint64_t patterns = 0, v = 0;
+    in >> patterns;
+    r.patterns += patterns;
+    for (std::size_t k = 0; k < r.per_output.size() && in >> v; ++k)
+      r.per_output[k] = boolean ? r.per_output[k] + v : (r.per_output[k] + v) % modulus;
+  }
+  if (r.patterns != total)
+    throw std::logic_error("evaluate_bulk_sharded: the blocks hold " + std::to_string(r.patterns) +
+                           " of " + std::to_string(total) + " patterns");
   finish(r, c, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return r;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "algebra/progress.hpp"
+#include "algebra/ranks.hpp"
 #include "circuits/circuit.hpp"
 
 namespace rnncc {
@@ -28,6 +29,11 @@ struct BulkOptions {
   std::uint64_t seed = 1;
   unsigned threads = 0;  // 0 = all cores
   unsigned max_exhaustive_inputs = 32;
+  // A slice of the patterns: [first, first + count) of the run above (count 0: to the end);
+  // first a multiple of 64. The digests are then those of the slice (evaluate_bulk_sharded).
+  std::uint64_t first = 0, count = 0;
+  // evaluate_bulk_sharded: patterns per block, a multiple of 64 (0: bulk_block_patterns).
+  std::uint64_t block_patterns = 0;
   // evaluate_bulk reports the patterns done as one task named `progress_label` (the CPU
   // evaluators as they go; a GPU run, one kernel, shows only its elapsed time).
   Progress* progress = nullptr;
@@ -56,6 +62,24 @@ struct BulkResult {
 // Throws InputError for an exhaustive request over too many inputs, DomainError for a gate
 // undefined mod p (positive).
 BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& options);
+
+// The same run split into blocks of patterns over the ranks of a run (algebra/ranks.hpp:
+// `mpirun -np R rnncc eval`), resumable from `checkpoint` (algebra/sharded_run.hpp). Blocks hold
+// bulk_block_patterns(c, options) patterns, fixed by the circuit and the device asked for, never
+// by R; each rank evaluates its blocks with evaluate_bulk on the slice, and the per-output sums
+// are added in block order (mod p for arithmetic), so per_output, patterns and fingerprint equal
+// evaluate_bulk's for any R and after any resume. `job` names the circuit and options for the
+// checkpoint (the CLI: the file's name and the circuit's hash); `device` says how many ranks ran
+// it. Collective: every rank calls it and returns the same result.
+BulkResult evaluate_bulk_sharded(const Circuit& c, const BulkOptions& options, Ranks& ranks,
+                                 const std::optional<std::string>& checkpoint,
+                                 const std::string& job);
+// Patterns per block: 2^34 (GPU asked: 2^40) two-input gate evaluations, as a power of two
+// from 2^12 to 2^30.
+std::uint64_t bulk_block_patterns(const Circuit& c, const BulkOptions& options);
+
+// A 64-bit hash of a circuit's gates, inputs and outputs (checkpoint job texts).
+std::uint64_t circuit_hash(const Circuit& c);
 
 // The plain twin: one pattern at a time through the generic evaluator (tests compare).
 BulkResult evaluate_bulk_plain(const Circuit& c, const BulkOptions& options);

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "../support.hpp"
+#include "../thread_ranks.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/compile/lrnn.hpp"
@@ -156,4 +157,58 @@ TEST_CASE("printing every output is refused for too many patterns", "[circuits][
   BulkOptions o;
   o.batch = 200;
   REQUIRE_THROWS_AS(evaluate_exact(c, o, 100), InputError);
+}
+
+TEST_CASE("bulk evaluation of slices and over ranks adds up to the whole run",
+          "[circuits][bulk][sharded]") {
+  std::mt19937_64 rng(31);
+  Model m = load_model(test::example("dplr_d3.json"));
+  CompileOptions co;
+  co.acceptance = false;
+  co.outputs = OutputMode::all;
+  const Circuit arith = compile_lrnn(m, 4, co).circuit;
+  std::vector<Circuit> circuits{random_boolean(rng, 5), random_boolean(rng, 11), arith};
+  for (const Circuit& c : circuits) {
+    for (bool exhaustive : {true, false}) {
+      BulkOptions o;
+      o.exhaustive = exhaustive;
+      o.batch = 5000;  // not a multiple of 64
+      o.seed = 9;
+      o.threads = 2;
+      const BulkResult whole = evaluate_bulk(c, o);
+      // Slices of the plain twin and of the fast path, summed by hand.
+      std::vector<std::uint64_t> sum(c.outputs().size(), 0);
+      std::uint64_t patterns = 0;
+      for (std::uint64_t first = 0; first < whole.patterns; first += 1024) {
+        BulkOptions slice = o;
+        slice.first = first;
+        slice.count = 1024;
+        const BulkResult part = evaluate_bulk(c, slice);
+        CHECK(part.per_output == evaluate_bulk_plain(c, slice).per_output);
+        patterns += part.patterns;
+        for (std::size_t k = 0; k < sum.size(); ++k)
+          sum[k] = whole.boolean ? sum[k] + part.per_output[k]
+                                 : (sum[k] + part.per_output[k]) % whole.modulus;
+      }
+      CHECK(patterns == whole.patterns);
+      CHECK(sum == whole.per_output);
+      // Sharded over 1..3 ranks in blocks of 640 patterns: the same digests and fingerprint.
+      o.block_patterns = 640;
+      for (int R = 1; R <= 3; ++R) {
+        const auto results = test::on_ranks<BulkResult>(R, [&](Ranks& ranks) {
+          return evaluate_bulk_sharded(c, o, ranks, std::nullopt, "test");
+        });
+        for (const BulkResult& r : results) {
+          INFO("R = " << R << ", exhaustive " << exhaustive);
+          CHECK(r.patterns == whole.patterns);
+          CHECK(r.per_output == whole.per_output);
+          CHECK(r.fingerprint == whole.fingerprint);
+          CHECK_THAT(r.device, Catch::StartsWith(R == 1 ? "1 MPI rank" : std::to_string(R)));
+        }
+      }
+    }
+  }
+  BulkOptions bad;
+  bad.first = 10;
+  CHECK_THROWS_AS(evaluate_bulk(circuits[0], bad), std::invalid_argument);
 }

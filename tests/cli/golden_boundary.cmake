@@ -79,3 +79,14 @@ if(RNNCC_WITH_GRAPHVIZ)
   rnncc_golden(boundary-draw-file-memory 2 boundary_draw_file_memory.txt stderr draw tests/cli/circuits/tiny.json --max-memory 0 -o ${CMAKE_CURRENT_BINARY_DIR}/no-drawing.svg)
 endif()
 rnncc_golden(boundary-verify-exhaustive-huge 2 boundary_verify_exhaustive_huge.txt stderr verify wfa examples/wfa_count_ab.att --exhaustive 1000000000000000000 --seed 1)
+
+# MPI (issue 26, item 5): verify and eval on 1, 2 and 3 ranks equal one process; SIGKILL and
+# resume from the checkpoint (tests/cli/mpi_ranks.sh). Only where rnncc was built with MPI.
+if(RNNCC_HAVE_MPI)
+  add_test(NAME "cli: mpi-ranks"
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi_ranks.sh $<TARGET_FILE:rnncc>
+                   ${CMAKE_CURRENT_BINARY_DIR}/mpi-ranks
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties("cli: mpi-ranks" PROPERTIES LABELS mpi SKIP_REGULAR_EXPRESSION "SKIPPED:"
+                                                   TIMEOUT 300)
+endif()

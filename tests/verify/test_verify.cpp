@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
+#include "../thread_ranks.hpp"
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "rnn/model_json.hpp"
@@ -180,4 +181,43 @@ TEST_CASE("verify's kinds: every construction, then `model` (verify only), built
   CHECK(rep.holds);
   CHECK(rep.checked.at("exhaustive") == 2 + 4 + 8 + 16);
   CHECK(rep.error_bound.has_value());
+}
+
+TEST_CASE("sharded exhaustive checks give the unsharded report for any number of ranks",
+          "[verify][sharded]") {
+  // binary_value, and a copy whose f is off by one on a single string of length 13 (in the
+  // second block of 4096 strings of that length).
+  const std::vector<std::size_t> bad = {1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 1};
+  Construction wrong_f = binary_value(false);
+  wrong_f.target.value = [f = wrong_f.target.value, bad](const std::vector<std::size_t>& w) {
+    return w == bad ? f(w) + Rational(1) : f(w);
+  };
+  const Construction right = binary_value(false), &wrong = wrong_f;
+  for (const Construction* c : {&right, &wrong}) {
+    VerifyOptions o;
+    o.exhaustive = 13;
+    o.random = 20;
+    o.prove = false;
+    o.seed = 3;
+    o.timing = false;
+    const std::string plain = to_json(verify(*c, o)).dump();
+    for (int R : {1, 3}) {
+      const auto reports = test::on_ranks<std::string>(R, [&](Ranks& ranks) {
+        VerifyOptions sharded = o;
+        sharded.ranks = &ranks;
+        const VerifyReport r = verify(*c, sharded);
+        CHECK_THAT(r.sharding, Catch::Contains("blocks over"));
+        return to_json(r).dump();
+      });
+      INFO("R = " << R << (c == &wrong ? ", wrong f" : ", right f"));
+      CHECK(reports[0] == plain);  // rank 0's report, which the CLI prints
+    }
+    const nlohmann::json j = nlohmann::json::parse(plain);
+    if (c == &wrong) {
+      CHECK(j["counterexample"]["input"] == "1011101110001");
+      CHECK(j["checked"]["exhaustive"] == (1u << 13) - 2 + 0b1011101110001 + 1);
+    } else {
+      CHECK(j["checked"]["exhaustive"] == (1u << 14) - 2);
+    }
+  }
 }
