@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
-#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [cli] [headline]
+#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [cli] [mpi] [headline]
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
 # `sanitize` runs NVIDIA's compute-sanitizer over the GPU tests that drive each kernel family —
 # the interpreter (gpu_tests), the NVRTC-compiled kernels (gpu_compiled_tests) and the prefix
@@ -94,6 +94,37 @@ for what in "$@"; do
         ./rnncc eval epfl/multiplier.aig --batch 4194304 --device cpu
         ./rnncc verify wfa "$root/examples/wfa_count_ab.att" --family dplr --exhaustive 24 --random 100000 --length 40 --device gpu
         ./rnncc verify matmul3 --modulus 29 --no-bos --no-proof --exhaustive 3 --device gpu; } 2>&1 | tee "$OUT/cli.log" | tail -40
+      ;;
+    mpi)
+      # Sharded runs on the GPU (docs/performance.md, "Past one machine"): one process, one
+      # process with --checkpoint (the block path), and mpirun with 1 and 2 ranks on this GPU;
+      # wall time of the whole command, and whether the result equals one process's. Needs the
+      # CLI and Open MPI staged (GPU_RUN_MPI=1 bench/gpu_stage.sh).
+      source openmpi/env.sh
+      export RNNCC_KERNEL_CACHE=off
+      jobs_=("eval epfl/multiplier.aig --batch 4294967296 --max-work 100000000000000000 --device gpu --json"
+             "verify wfa $root/examples/wfa_count_ab.att --family dplr --no-proof --exhaustive 32 --random 0 --seed 1 --no-timing --device gpu --json")
+      digest() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j.get("fingerprint") or (j["verdict"], j["checked"]))' "$1"; }
+      for j in 0 1; do
+        read -r -a job <<<"${jobs_[$j]}"
+        name=${job[0]}
+        for how in one checkpoint np1 np2; do
+          rm -f "$OUT/mpi.ckpt"
+          case $how in
+            one) cmd=(./rnncc "${job[@]}") ;;
+            checkpoint) cmd=(./rnncc "${job[@]}" --checkpoint "$OUT/mpi.ckpt") ;;
+            np1) cmd=(mpirun --bind-to none -np 1 ./rnncc "${job[@]}") ;;
+            np2) cmd=(mpirun --bind-to none -np 2 ./rnncc "${job[@]}") ;;
+          esac
+          start=$(date +%s.%N)
+          "${cmd[@]}" >"$OUT/mpi_${name}_$how.json" 2>"$OUT/mpi_${name}_$how.err"
+          rc=$? secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
+          d=$(digest "$OUT/mpi_${name}_$how.json" 2>/dev/null || echo "no result")
+          [ "$how" = one ] && ref=$d
+          same=$([ "$d" = "$ref" ] && echo same || echo DIFFERENT)
+          summary+=("$(printf 'mpi %-6s %-10s rc=%-2s %7.2f s  %s  %s' "$name" "$how" "$rc" "$secs" "$same" "$(tail -1 "$OUT/mpi_${name}_$how.err" | cut -c1-80)")")
+        done
+      done
       ;;
     headline)
       ./gpu_headline --wfa "$root/examples/wfa_count_ab.att" --length 32 --threads ${HEADLINE_THREADS:-1024} --json "$OUT/headline.json" \

@@ -11,10 +11,15 @@
 # The device tool sends the session's checkout, not a helper's worktree: GPU_RUN_DIR=PATH stages
 # into another folder (one that checkout's .git/info/exclude ignores); GPU_RUN_LEAN=1 leaves out
 # ABC, the CLI and the headline binary (the 64 MiB limit on what travels).
+# MPI: the binaries link Open MPI only with GPU_RUN_MPI=1, which also stages Debian's Open MPI
+# (mpirun, its plugins and libraries: about 20 MB) into $run/openmpi, relocated by OPAL_PREFIX in
+# run.sh (bench/gpu_openmpi.sh); without it they are built with RNNCC_WITH_MPI=OFF, since the
+# device image need not have libmpi.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DRNNCC_WITH_GRAPHVIZ=OFF -DRNNCC_WITH_FLINT=OFF -DRNNCC_WITH_SAT=OFF -DRNNCC_PCH=OFF \
+  -DRNNCC_WITH_MPI="$([ -n "${GPU_RUN_MPI:-}" ] && echo ON || echo OFF)" \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build build-gpu --target gpu_tests gpu_compiled_tests kernel_source_tests prefix_gpu_tests \
@@ -32,6 +37,7 @@ if [ -z "${GPU_RUN_LEAN:-}" ]; then
   for l in libreadline.so.8 libtinfo.so.6 libbz2.so.1.0; do cp -L /lib/x86_64-linux-gnu/$l "$run"/lib/; done
 fi
 strip "$run"/gpu_* "$run"/kernel_source_tests "$run"/prefix_gpu_tests
+if [ -n "${GPU_RUN_MPI:-}" ]; then bash bench/gpu_openmpi.sh "$run"/openmpi; fi
 # The EPFL circuits: the whole suite (github.com/lsils/benchmarks) where RNNCC_EPFL_DIR names a
 # folder of its .aig files, else the 13 shipped in tests/data/epfl (no hyp).
 epfl=${RNNCC_EPFL_DIR:-tests/data/epfl}
