@@ -25,7 +25,7 @@ cat > "$o"/env.sh <<'ENV'
 # Sourced on the GPU machine: Open MPI from this folder, one node, as root.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export OPAL_PREFIX=$here PATH=$here/bin:$PATH LD_LIBRARY_PATH=$here/libs:${LD_LIBRARY_PATH:-}
-export PMIX_MCA_mca_base_component_path=$here/pmix
+export PMIX_MCA_mca_base_component_path=$here/pmix PMIX_MCA_pcompress_base_silence_warning=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_rmaps_base_oversubscribe=1

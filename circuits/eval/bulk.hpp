@@ -74,7 +74,7 @@ BulkResult evaluate_bulk(const Circuit& c, const BulkOptions& options);
 BulkResult evaluate_bulk_sharded(const Circuit& c, const BulkOptions& options, Ranks& ranks,
                                  const std::optional<std::string>& checkpoint,
                                  const std::string& job);
-// Patterns per block: 2^34 (GPU asked: 2^40) two-input gate evaluations, as a power of two
+// Patterns per block: 2^34 (GPU asked: 2^44) two-input gate evaluations, as a power of two
 // from 2^12 to 2^30.
 std::uint64_t bulk_block_patterns(const Circuit& c, const BulkOptions& options);
 
