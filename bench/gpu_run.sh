@@ -101,7 +101,6 @@ for what in "$@"; do
       # wall time of the whole command, and whether the result equals one process's. Needs the
       # CLI and Open MPI staged (GPU_RUN_MPI=1 bench/gpu_stage.sh).
       source openmpi/env.sh
-      export RNNCC_KERNEL_CACHE=off
       jobs_=("eval epfl/multiplier.aig --batch 4294967296 --max-work 100000000000000000 --device gpu --json"
              "verify wfa $root/examples/wfa_count_ab.att --family dplr --no-proof --exhaustive 32 --random 0 --seed 1 --no-timing --device gpu --json")
       digest() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j.get("fingerprint") or (j["verdict"], j["checked"]))' "$1"; }
@@ -110,6 +109,8 @@ for what in "$@"; do
         name=${job[0]}
         for how in one checkpoint np1 np2; do
           rm -f "$OUT/mpi.ckpt"
+          # A fresh kernel cache for each run: its first block compiles, the others read the cache.
+          export RNNCC_KERNEL_CACHE=$(mktemp -d)
           case $how in
             one) cmd=(./rnncc "${job[@]}") ;;
             checkpoint) cmd=(./rnncc "${job[@]}" --checkpoint "$OUT/mpi.ckpt") ;;

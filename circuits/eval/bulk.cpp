@@ -125,6 +125,7 @@ BulkResult evaluate_bulk_gpu(const Circuit& c, const BulkOptions& o, const gpu::
   gpu::LaunchConfig lc;
   lc.threads = threads;
   lc.words_per_thread = words;
+  lc.job_patterns = o.job_patterns;
   gpu::Timing tm;
   const ProgramResult res = gpu::run_program_gpu(p, ro, lc, &tm);
   r.per_output = r.boolean ? res.ones : res.sums.at(0);
@@ -272,6 +273,7 @@ BulkResult evaluate_bulk_sharded(const Circuit& c, const BulkOptions& o, Ranks& 
     BulkOptions slice = o;
     slice.first = b * per_block;
     slice.count = per_block;
+    slice.job_patterns = total / static_cast<std::uint64_t>(ranks.size());  // this rank's share
     slice.progress = nullptr;
     const BulkResult part = evaluate_bulk(c, slice);
     // "<device>\t<notice>\t<patterns> <sum 0> <sum 1> …" (no newline: the checkpoint's line)

@@ -34,6 +34,9 @@ struct BulkOptions {
   std::uint64_t first = 0, count = 0;
   // evaluate_bulk_sharded: patterns per block, a multiple of 64 (0: bulk_block_patterns).
   std::uint64_t block_patterns = 0;
+  // GPU: the patterns of the whole job this slice belongs to, for the choice between the
+  // interpreter and compiled kernels (gpu::LaunchConfig::job_patterns; 0: the slice's).
+  std::uint64_t job_patterns = 0;
   // evaluate_bulk reports the patterns done as one task named `progress_label` (the CPU
   // evaluators as they go; a GPU run, one kernel, shows only its elapsed time).
   Progress* progress = nullptr;

@@ -739,8 +739,8 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
 bool worth_compiling(const Program& p, const RunOptions& o, const LaunchConfig& config) {
   const double primes =
       p.boolean ? 1.0 : static_cast<double>(std::max<std::size_t>(o.primes.size(), 1));
-  const double work =
-      static_cast<double>(p.gate_instructions) * static_cast<double>(o.patterns.count) * primes;
+  const double patterns = static_cast<double>(std::max(o.patterns.count, config.job_patterns));
+  const double work = static_cast<double>(p.gate_instructions) * patterns * primes;
   const double r_interp = p.boolean ? 1.15e13 : 2.3e11, r_compiled = p.boolean ? 1.06e14 : 7.8e11;
   const double saving = work * (1 / r_interp - 1 / r_compiled);
   const double per_kernel = config.max_gate_instructions

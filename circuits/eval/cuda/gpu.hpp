@@ -54,6 +54,10 @@ struct LaunchConfig {
   std::uint32_t words_per_thread =
       1;  // boolean: 1 or 2 words of 64 patterns per thread (interpreter)
   KernelChoice kernel = KernelChoice::automatic;
+  // The automatic choice weighs the patterns of the whole job this launch is a part of (a block
+  // of a sharded run: algebra/sharded_run.hpp), when larger than the launch's own: compiled
+  // kernels, cached after the first block, pay for themselves over the job. 0: the launch's.
+  std::uint64_t job_patterns = 0;
   // Compiled path: gate instructions per kernel (partition; kernel_source.hpp); 0 = one kernel.
   std::size_t max_gate_instructions = 4096;
 };
