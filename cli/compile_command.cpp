@@ -107,12 +107,23 @@ void check_report_memory(const CompiledCircuit& c, std::size_t max_memory_mib) {
   check_memory("--max-memory", bytes, max_memory_mib, "measuring the circuit would take", detail);
 }
 
-void print_report(const CompiledCircuit& c, bool json) {
+// `function`: the scan-rounded function's disagreement with the sequential rule, where the
+// circuit computes it (scan_function_disagreement): a "function" member of the JSON.
+void print_report(const CompiledCircuit& c, bool json,
+                  const std::optional<ScanDisagreement>& function = std::nullopt,
+                  const std::string& scan = "") {
   CircuitReport r = report_circuit(c);
-  if (json)
-    std::cout << json_text(to_json(r), 2) << "\n";
-  else
+  if (json) {
+    nlohmann::ordered_json j = to_json(r);
+    if (function)
+      j["function"] = {{"name", "scan-rounded (" + scan + ")"},
+                       {"differs_from_sequential_rule", function->differing > 0},
+                       {"strings", function->strings},
+                       {"differing", function->differing}};
+    std::cout << json_text(j, 2) << "\n";
+  } else {
     std::cout << format_text(r);
+  }
 }
 }  // namespace
 
@@ -156,10 +167,19 @@ Action add_compile_command(CLI::App& app) {
     task.reset();
     if (report) {
       set_activity("measuring the circuit (--stats)", lower);
-      print_report(c, f->json);
-      // Where the circuit's function is not the model's sequential rule, say which it is.
+      // Where the circuit's function is not the model's sequential rule, say which it is: the
+      // scan-rounded function of a tree scan (measured on random strings of length n), the
+      // diagonal threshold route's product rounded once.
+      set_activity("comparing the circuit's function with the sequential rule", lower);
+      const std::optional<ScanDisagreement> scan_function =
+          scan_function_disagreement(model, f->flags.length, options);
+      print_report(c, f->json, scan_function, to_string(options.compile.scan));
       const char* note = circuit_function_note(model, options);
       if (note && !f->json) std::cout << "function: " << note << "\n";
+      const std::string scan_note =
+          scan_function ? scan_function_note(*scan_function, f->flags.length, options.compile.scan)
+                        : "";
+      if (!scan_note.empty() && !f->json) std::cout << "function: " << scan_note << "\n";
       // The threshold routes' depth bound for every n, and where this n stands.
       const auto bound = f->json ? std::nullopt
                                  : threshold_depth_text(model, f->flags.length, options,

@@ -1,4 +1,4 @@
-// rnncc run MODEL.json INPUT... [--precision exact|log:C|mod:P] [--trace] [--json]
+// rnncc run MODEL.json INPUT... [--precision exact|log:C|mod:P] [--scan S] [--trace] [--json]
 // rnncc run MODEL.json PROMPT... --generate N [--trace] [--json]   (rnn/generate.hpp)
 #include <algorithm>
 #include <iostream>
@@ -10,6 +10,8 @@
 #include "algebra/exact.hpp"
 #include "algebra/memory.hpp"
 #include "algebra/precision.hpp"
+#include "circuits/compile/common.hpp"
+#include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/io/json_output.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"
@@ -30,6 +32,7 @@ struct RunFlags {
   bool trace = false;
   bool json = false;
   std::optional<std::size_t> generate;
+  std::optional<std::string> scan;  // --scan: the function of that scan's boolean circuit
   std::uint64_t max_work = kDefaultMaxWork;
   std::size_t max_memory = 0;  // --max-memory (MiB)
 };
@@ -38,11 +41,19 @@ struct RunFlags {
 // library's estimate (rnn/run_report.hpp, estimate_run) of the operations, weighted by the size
 // of the numbers (exact values grow: a doubling model's entries have t bits at position t), and
 // of the trace kept and printed, summed over the inputs.
+// A tree scan at log precision (run_with_scan) composes maps: up to 2n combines of
+// d·d·(d + m) multiply-adds where a step costs d·d·m, so its work is scaled by 2(d + m)/m.
 void check_run_limits(const Model& model, const std::vector<std::vector<std::size_t>>& inputs,
-                      const PrecisionSpec& precision, const RunFlags& flags) {
+                      const PrecisionSpec& precision, const RunFlags& flags, const Scan& scan) {
+  std::uint64_t scale = 1;
+  if (precision.kind == PrecisionSpec::Kind::log && scan.kind != ScanKind::sequential)
+    if (const auto* l = std::get_if<LrnnLayer>(&model.layers.front().layer))
+      scale = 2 * (l->d + l->m) / std::max<std::size_t>(l->m, 1) + 1;
   RunEstimate total;
   for (const auto& ids : inputs) {
-    const RunEstimate e = estimate_run(model, ids, precision);
+    RunEstimate e = estimate_run(model, ids, precision);
+    e.operations = saturating_mul(e.operations, scale);
+    e.work = saturating_mul(e.work, scale);
     total.positions = saturating_add(total.positions, e.positions);
     total.operations = saturating_add(total.operations, e.operations);
     total.work = saturating_add(total.work, e.work);
@@ -168,6 +179,10 @@ Action add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--overflow", flags->overflow, "log precision: saturate or error")
       ->capture_default_str();
+  cmd->add_option("--scan", flags->scan,
+                  "compute what the circuit of this prefix network computes (`compile --scan`): "
+                  "at log:C a tree scan rounds its compositions (the scan-rounded function, "
+                  "docs/semantics.md); sequential, exact and mod:P: the reference run");
   cmd->add_flag("--trace", flags->trace, "also print every layer's state at every position");
   cmd->add_flag("--json", flags->json, "print JSON instead of a table");
   cmd->add_option("--generate", flags->generate,
@@ -181,7 +196,10 @@ Action add_run_command(CLI::App& app) {
   return [cmd, flags]() -> int {
     if (!cmd->parsed()) return -1;
     GenerativeModel gm = load_generative_model(flags->model_path);
+    if (flags->generate && flags->scan)
+      throw InputError("--scan", "not with --generate (generation runs the exact semantics)");
     if (flags->generate) return run_generation(gm, *flags);
+    const Scan scan = flags->scan ? parse_scan(*flags->scan) : Scan(ScanKind::sequential);
     PrecisionSpec precision = parse_precision(flags->precision);
     for (const char* flag : {"--int-bits", "--rounding", "--overflow"})
       if (cmd->count(flag) && precision.kind != PrecisionSpec::Kind::log)
@@ -195,11 +213,11 @@ Action add_run_command(CLI::App& app) {
     std::vector<std::vector<std::size_t>> ids;
     for (std::size_t i = 0; i < flags->inputs.size(); ++i)
       ids.push_back(model.alphabet.tokenize(flags->inputs[i], "input " + std::to_string(i + 1)));
-    check_run_limits(model, ids, precision, *flags);
+    check_run_limits(model, ids, precision, *flags, scan);
     std::vector<RunReport> runs;
     for (std::size_t i = 0; i < flags->inputs.size(); ++i)
-      runs.push_back(
-          run_model(model, flags->inputs[i], "input " + std::to_string(i + 1), precision));
+      runs.push_back(run_with_scan(model, flags->inputs[i], "input " + std::to_string(i + 1),
+                                   precision, scan));
     if (flags->json)
       std::cout << json_text(to_json(model, runs, flags->trace), 2) << "\n";
     else

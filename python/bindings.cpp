@@ -26,6 +26,7 @@
 #include "algebra/precision.hpp"
 #include "algebra/rational.hpp"
 #include "circuits/compile/common.hpp"
+#include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/depth_growth.hpp"
 #include "circuits/eval/bitparallel.hpp"
@@ -417,8 +418,9 @@ Model build_low_rank(const std::string& family_name, const std::vector<std::stri
 py::object run_report(const Model& model, const std::vector<std::string>& inputs,
                       const std::string& precision_text, std::optional<unsigned> int_bits,
                       std::optional<std::string> rounding, std::optional<std::string> overflow,
-                      bool trace) {
+                      bool trace, std::optional<std::string> scan_text) {
   PrecisionSpec precision = parse_precision(precision_text, "precision");
+  const Scan scan = scan_text ? parse_scan(*scan_text, "scan") : Scan(ScanKind::sequential);
   const std::pair<const char*, bool> given[] = {{"int_bits", int_bits.has_value()},
                                                 {"rounding", rounding.has_value()},
                                                 {"overflow", overflow.has_value()}};
@@ -434,7 +436,8 @@ py::object run_report(const Model& model, const std::vector<std::string>& inputs
   {
     py::gil_scoped_release unlocked;
     for (std::size_t i = 0; i < inputs.size(); ++i)
-      runs.push_back(run_model(model, inputs[i], "input " + std::to_string(i + 1), precision));
+      runs.push_back(
+          run_with_scan(model, inputs[i], "input " + std::to_string(i + 1), precision, scan));
   }
   return to_python(to_json(model, runs, trace));
 }
@@ -1043,7 +1046,8 @@ void bind_models(py::module_& m) {
                           const std::string& input) { return x.alphabet.tokenize(input, "input"); })
       .def("run_report", &run_report, py::arg("inputs"), py::arg("precision") = "exact",
            py::arg("int_bits") = py::none(), py::arg("rounding") = py::none(),
-           py::arg("overflow") = py::none(), py::arg("trace") = false);
+           py::arg("overflow") = py::none(), py::arg("trace") = false,
+           py::arg("scan") = py::none());
 
   py::class_<Wfa> wfa(m, "Wfa", py::is_final());
   made_by_library(wfa, "use rnncc.load_wfa or rnncc.parse_wfa");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <random>
 
 #include "algebra/error.hpp"
 
@@ -116,10 +117,94 @@ ScanRoundedResult evaluate_scan_rounded(const Model& model, std::span<const std:
     return e;
   });
   ScanRoundedResult out;
-  for (std::size_t t = 0; t < n; ++t) out.outputs.push_back(r.affine(p.C, v[t].B, p.c0));
+  for (std::size_t t = 0; t < n; ++t) {
+    out.outputs.push_back(r.affine(p.C, v[t].B, p.c0));
+    out.states.push_back(v[t].B);
+  }
   out.overflow = r.overflow;
   const Integer& y = out.outputs.back()(model.accept.row, model.accept.col);
   out.accept = model.accept.mode == Acceptance::Mode::positive ? y > 0 : y == 0;
+  return out;
+}
+
+// ---- the function of a scan, as a run ------------------------------------------------------
+
+RunReport run_with_scan(const Model& model, std::string_view input, const std::string& where,
+                        const PrecisionSpec& precision, const Scan& scan) {
+  if (precision.kind != PrecisionSpec::Kind::log || scan.kind == ScanKind::sequential)
+    return run_model(model, input, where, precision);
+  const std::vector<std::size_t> ids = model.alphabet.tokenize(input, where);
+  const std::string shown = model.alphabet.join(ids);
+  BooleanLrnnOptions o;
+  o.precision = Precision::log(precision.log_c);
+  o.precision.int_bits = precision.int_bits;
+  o.precision.rounding = precision.rounding;
+  o.precision.overflow = precision.overflow;
+  o.scan = scan;
+  ScanRoundedResult s;
+  try {
+    s = evaluate_scan_rounded(model, ids, o);
+  } catch (const InputError& e) {
+    if (e.where() == "--int-bits") throw;
+    throw InputError("--scan", to_string(scan) +
+                                   ": a tree scan rounds differently from the sequential rule "
+                                   "only in the boolean circuit of one LRNN layer (" +
+                                   e.what() + "); drop --scan or use --scan sequential");
+  }
+  const FixedPoint k(boolean_lrnn_format(ids.size(), o));
+  if (s.overflow && k.format().overflow == Overflow::error)
+    throw DomainError(where + " (" + shown + "): a rounding of the " + to_string(scan) +
+                      " scan left the range of " + k.name() + " (--overflow error)");
+  auto text = [&](const Matrix<Integer>& m) {
+    TextMatrix out(m.rows());
+    for (std::size_t i = 0; i < m.rows(); ++i)
+      for (std::size_t j = 0; j < m.cols(); ++j) out[i].push_back(k.to_string({m(i, j)}));
+    return out;
+  };
+  RunReport r;
+  r.input = shown;
+  r.semantics = k.name() + ", scan-rounded by " + to_string(scan);
+  for (std::size_t t = 0; t < ids.size(); ++t) {
+    PositionReport p;
+    p.position = t + 1;
+    p.symbol = model.alphabet.symbol(ids[t]);
+    p.output = text(s.outputs[t]);
+    const Integer& y = s.outputs[t](model.accept.row, model.accept.col);
+    p.accept = model.accept.mode == Acceptance::Mode::positive ? y > 0 : y == 0;
+    p.states.push_back(text(s.states[t]));
+    p.attended.push_back(std::nullopt);
+    r.positions.push_back(std::move(p));
+  }
+  r.accepted = r.positions.back().accept;
+  return r;
+}
+
+ScanDisagreement scan_disagreement(const Model& model, std::size_t n, const BooleanLrnnOptions& o,
+                                   std::size_t strings, std::uint64_t seed, double max_work) {
+  const LrnnLayer& l = check_model(model, n, o);
+  // Two evaluations of n positions, each d·d·(d + m) multiply-adds (a combine of two maps).
+  const double d = static_cast<double>(l.d), m = static_cast<double>(l.m);
+  const double per_string = 2 * static_cast<double>(n) * d * d * (d + m);
+  const auto affordable = static_cast<std::size_t>(std::max(1.0, max_work / per_string));
+  BooleanLrnnOptions sequential = o;
+  sequential.scan = Scan(ScanKind::sequential);
+  std::mt19937_64 rng(seed);
+  ScanDisagreement out;
+  out.strings = std::min(strings, affordable);
+  std::vector<std::size_t> w(n);
+  for (std::size_t k = 0; k < out.strings; ++k) {
+    for (std::size_t& x : w) x = static_cast<std::size_t>(rng() % l.features);
+    const ScanRoundedResult a = evaluate_scan_rounded(model, w, o),
+                            b = evaluate_scan_rounded(model, w, sequential);
+    // The overflow flag is an output only under Overflow::error (saturation is the function).
+    const bool flagged = boolean_lrnn_format(n, o).overflow == Overflow::error;
+    bool differ = a.accept != b.accept || (flagged && a.overflow != b.overflow);
+    if (o.outputs == OutputMode::all)
+      differ = differ || a.outputs != b.outputs;
+    else
+      differ = differ || a.outputs.back() != b.outputs.back();
+    out.differing += differ;
+  }
   return out;
 }
 

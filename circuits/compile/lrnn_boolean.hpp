@@ -55,6 +55,8 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "algebra/fixed_point.hpp"
@@ -63,6 +65,7 @@
 #include "circuits/compile/compiled_circuit.hpp"
 #include "circuits/compile/integer_arith.hpp"
 #include "rnn/model.hpp"
+#include "rnn/run_report.hpp"
 
 namespace rnncc {
 
@@ -84,6 +87,7 @@ FixedFormat boolean_lrnn_format(std::size_t n, const BooleanLrnnOptions& options
 // arithmetic and algebra's round_shift, walking the same PrefixNetwork (run_prefix).
 struct ScanRoundedResult {
   std::vector<Matrix<Integer>> outputs;  // raw y_t (value raw/2^F), t = 1..n, every position
+  std::vector<Matrix<Integer>> states;   // raw S_t: every prefix holds position 1, so is anchored
   bool overflow = false;                 // some rounding was clamped (Overflow::error: an error)
   bool accept = false;
 };
@@ -91,6 +95,27 @@ struct ScanRoundedResult {
 // (except the size limit).
 ScanRoundedResult evaluate_scan_rounded(const Model& model, std::span<const std::size_t> input,
                                         const BooleanLrnnOptions& options);
+
+// `rnncc run --scan S` (docs/semantics.md, "Which function"): the input run under the function
+// the boolean circuit of scan S computes, as a run report (outputs, accept and S_t at every
+// position). At log precision with a tree scan that is the scan-rounded function above (one LRNN
+// layer; anything else is refused naming --scan); with the sequential network, and at exact or
+// mod-p precision for any network (their arithmetic is associative), it is the reference
+// evaluator's run_model. DomainError under Overflow::error when a rounding overflowed.
+RunReport run_with_scan(const Model& model, std::string_view input, const std::string& where,
+                        const PrecisionSpec& precision, const Scan& scan);
+
+// How often the scan-rounded function of `options.scan` differs from the sequential rule: on
+// `strings` seeded random strings of length n, the outputs the circuit has (options.outputs:
+// y_n, or every y_t), the accept bit and (under Overflow::error) the overflow flag compared.
+// `strings` is lowered so that both evaluations together take about `max_work` multiply-adds (at
+// least one string).
+struct ScanDisagreement {
+  std::size_t strings = 0, differing = 0;
+};
+ScanDisagreement scan_disagreement(const Model& model, std::size_t n,
+                                   const BooleanLrnnOptions& options, std::size_t strings = 400,
+                                   std::uint64_t seed = 1, double max_work = 3e7);
 
 // Throws InputError for n = 0, exact precision, a stack (more than one layer), a non-LRNN layer,
 // per-symbol readouts C_k, int_bits = 0, or an estimate above options.budget.

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <variant>
 
+#include <fmt/format.h>
+
 #include "algebra/error.hpp"
 #include "algebra/memory.hpp"
 #include "algebra/precision.hpp"
@@ -542,6 +544,24 @@ CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOpt
 const char* circuit_function_note(const Model& model, const TargetOptions& options) {
   return choose(model, options) == Route::diagonal_threshold ? diagonal_threshold_function()
                                                              : nullptr;
+}
+
+std::optional<ScanDisagreement> scan_function_disagreement(const Model& model, std::size_t n,
+                                                           const TargetOptions& options) {
+  if (choose(model, options) != Route::lrnn_boolean ||
+      options.compile.scan.kind == ScanKind::sequential)
+    return std::nullopt;
+  return scan_disagreement(model, n, boolean_options(options));
+}
+
+std::string scan_function_note(const ScanDisagreement& d, std::size_t n, const Scan& scan) {
+  if (d.differing == 0) return {};
+  return fmt::format(
+      "the scan-rounded function of {} (docs/semantics.md): differs from the sequential rule "
+      "(`rnncc run`) on {} of {} random strings of length {} ({:.2f} %); `rnncc run --scan {}` "
+      "computes it",
+      to_string(scan), d.differing, d.strings, n,
+      100.0 * static_cast<double>(d.differing) / static_cast<double>(d.strings), to_string(scan));
 }
 
 CompiledCircuit compile_as_written(const Model& model, std::size_t n,

@@ -733,7 +733,7 @@ class Model:
 
     @_keywords({"precision": "precision"})
     def run(self, inputs, precision: str = "exact", *, int_bits: int | None = None,
-            rounding: str | None = None, overflow: str | None = None):
+            rounding: str | None = None, overflow: str | None = None, scan: str | None = None):
         """Run on one input string, or on a batch (``rnncc run MODEL INPUT... --precision P``).
 
         Parameters
@@ -746,6 +746,12 @@ class Model:
         int_bits, rounding, overflow : optional
             The fixed-point options of "log:C" (as the CLI's ``--int-bits``, ``--rounding``
             nearest-even|toward-zero, ``--overflow`` saturate|error).
+        scan : str, optional
+            The function the circuit of this prefix network computes (``rnncc run --scan``):
+            at "log:C" a tree scan ("brent-kung", "sklansky", …) rounds its compositions (the
+            scan-rounded function, docs/semantics.md), which is what ``compile(…,
+            target="boolean", scan=…)`` computes; "sequential", exact and "mod:P" give the
+            reference run.
 
         Returns
         -------
@@ -770,7 +776,7 @@ class Model:
         single = isinstance(inputs, str)
         strings = _strings(inputs, "inputs")
         report = self.run_report(strings, precision, int_bits=int_bits, rounding=rounding,
-                                 overflow=overflow)
+                                 overflow=overflow, scan=scan)
         runs = [Run._of(r, precision) for r in report["runs"]]
         if single:
             return runs[0]
@@ -793,7 +799,7 @@ class Model:
     @_keywords()
     def run_report(self, inputs, precision: str = "exact", *, trace: bool = False,
                    int_bits: int | None = None, rounding: str | None = None,
-                   overflow: str | None = None) -> dict:
+                   overflow: str | None = None, scan: str | None = None) -> dict:
         """The document ``rnncc run MODEL INPUT... --json [--trace]`` prints.
 
         Parameters
@@ -804,7 +810,7 @@ class Model:
             As in :meth:`run`.
         trace : bool, default False
             Include every layer's state at every position.
-        int_bits, rounding, overflow : optional
+        int_bits, rounding, overflow, scan : optional
             As in :meth:`run`.
 
         Returns
@@ -827,7 +833,8 @@ class Model:
             _strings(inputs, "inputs"), _text(precision, "precision"),
             _optional_integer(int_bits, "int_bits", 0, (1 << 32) - 1),
             None if rounding is None else _text(rounding, "rounding"),
-            None if overflow is None else _text(overflow, "overflow"), _flag(trace, "trace"))
+            None if overflow is None else _text(overflow, "overflow"), _flag(trace, "trace"),
+            None if scan is None else _text(scan, "scan"))
 
     @_keywords()
     def one_hot(self, inputs):

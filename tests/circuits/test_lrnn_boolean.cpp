@@ -18,6 +18,7 @@
 #include "algebra/fixed_point.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn_boolean.hpp"
+#include "circuits/compile/target.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
@@ -298,4 +299,84 @@ TEST_CASE("boolean LRNN: refusals", "[circuits][lrnn_boolean][errors]") {
   }
   CHECK_THROWS_WITH(evaluate_scan_rounded(model, std::vector<std::size_t>{0, 7}, o),
                     Catch::Contains("out of range"));
+}
+
+TEST_CASE(
+    "run --scan computes the compiled circuit's function; the compile note appears exactly "
+    "when the scan-rounded function differs from the sequential rule",
+    "[circuits][lrnn_boolean][scan_function]") {
+  std::mt19937_64 rng(2027);
+  const Family families[] = {Family::diagonal, Family::pd, Family::dplr, Family::deltanet,
+                             Family::general};
+  const Scan scans[] = {Scan(ScanKind::sequential), Scan(ScanKind::sklansky),
+                        Scan(ScanKind::kogge_stone), Scan(ScanKind::brent_kung),
+                        Scan(ScanKind::ladner_fischer)};
+  const std::size_t n = 8;
+  std::size_t differing_in_all = 0;
+  for (Family family : families) {
+    const Model model = random_model(rng, family, 2, family == Family::deltanet ? 2 : 1, 2);
+    const LrnnLayer& l = std::get<LrnnLayer>(model.layers[0].layer);
+    PrecisionSpec spec;
+    spec.kind = PrecisionSpec::Kind::log;
+    spec.log_c = 1;
+    for (const Scan& scan : scans) {
+      INFO("family " << static_cast<int>(family) << ", scan " << to_string(scan));
+      BooleanLrnnOptions o;
+      o.precision = Precision::log(1);
+      o.scan = scan;
+      o.outputs = OutputMode::all;
+      Strings strings(24, std::vector<std::size_t>(n));
+      for (auto& w : strings)
+        for (auto& x : w) x = rng() % 2;
+      // The circuit's outputs, decoded, against `run --scan`'s report, entry by entry as text.
+      const auto got = run(compile_lrnn_boolean(model, n, o), model, strings, o);
+      const FixedPoint k(boolean_lrnn_format(n, o));
+      for (std::size_t s = 0; s < strings.size(); ++s) {
+        const RunReport r =
+            run_with_scan(model, model.alphabet.join(strings[s]), "input", spec, scan);
+        REQUIRE(r.positions.size() == n);
+        for (std::size_t t = 0; t < n; ++t)
+          for (std::size_t i = 0; i < got[s].outputs[t].rows(); ++i)
+            for (std::size_t j = 0; j < got[s].outputs[t].cols(); ++j)
+              REQUIRE(r.positions[t].output[i][j] == k.to_string({got[s].outputs[t](i, j)}));
+        REQUIRE(r.accepted == got[s].accept);
+        if (scan.kind == ScanKind::sequential)  // the reference evaluator itself
+          REQUIRE(r.semantics ==
+                  run_model(model, model.alphabet.join(strings[s]), "input", spec).semantics);
+      }
+      // The disagreement rate, recounted on the same seeded strings with the reference run.
+      o.outputs = OutputMode::last;
+      const ScanDisagreement d = scan_disagreement(model, n, o, 60, 5);
+      std::mt19937_64 same(5);
+      std::size_t differing = 0;
+      std::vector<std::size_t> w(n);
+      for (std::size_t s = 0; s < d.strings; ++s) {
+        for (auto& x : w) x = static_cast<std::size_t>(same() % l.features);
+        const std::string text = model.alphabet.join(w);
+        const RunReport a = run_with_scan(model, text, "input", spec, scan),
+                        b = run_model(model, text, "input", spec);
+        differing +=
+            a.positions.back().output != b.positions.back().output || a.accepted != b.accepted;
+      }
+      CHECK(d.strings == 60);
+      CHECK(d.differing == differing);
+      if (scan.kind == ScanKind::sequential) CHECK(d.differing == 0);
+      const std::string note = scan_function_note(d, n, scan);
+      CHECK(note.empty() == (d.differing == 0));
+      if (!note.empty()) CHECK_THAT(note, Catch::Contains("rnncc run --scan " + to_string(scan)));
+      differing_in_all += d.differing;
+    }
+  }
+  CHECK(differing_in_all > 0);  // some tree scan differs: the check above is not vacuous
+  // What has no scan-rounded function is refused, naming --scan; exact runs ignore the scan.
+  const Model stack = load_model(test::example("relu_counter.json"));  // an Elman layer
+  PrecisionSpec log1;
+  log1.kind = PrecisionSpec::Kind::log;
+  test::expect_input_error(
+      [&] { run_with_scan(stack, "ab", "input", log1, Scan(ScanKind::brent_kung)); }, "--scan",
+      "one LRNN layer");
+  const Model parity = load_model(test::example("parity_deltanet.json"));
+  CHECK(run_with_scan(parity, "0110", "input", PrecisionSpec{}, Scan(ScanKind::sklansky))
+            .positions.back()
+            .output == run_model(parity, "0110", "input", PrecisionSpec{}).positions.back().output);
 }

@@ -42,6 +42,13 @@ rnncc_golden(compile-relu-arith 0 compile_relu_arith.txt stdout compile examples
 rnncc_golden(compile-threshold 0 compile_threshold.txt stdout compile examples/majority_counter.json -n 16 --target threshold)
 rnncc_golden(compile-threshold-log 0 compile_threshold_log.txt stdout compile examples/mamba_diagonal.json -n 16 --target threshold --precision log:1)
 rnncc_golden(compile-boolean-log 0 compile_boolean_log.txt stdout compile examples/dplr_d3.json -n 8 --target boolean --precision log:1)
+# Which function a circuit computes (issue 27, item 1; docs/semantics.md, "Which function"): the
+# compile note and its JSON, `run --scan` (the scan-rounded run beside the sequential one), and
+# a model without a scan-rounded function refused naming --scan.
+rnncc_golden(compile-boolean-function-json 0 compile_boolean_function_json.txt stdout compile examples/dplr_d3.json -n 8 --target boolean --precision log:1 --scan sklansky --json)
+rnncc_golden(run-scan-brent-kung 0 run_scan_brent_kung.txt stdout run examples/dplr_d3.json 01101011 --precision log:1 --scan brent-kung --trace)
+rnncc_golden(run-scan-sequential 0 run_scan_sequential.txt stdout run examples/dplr_d3.json 01101011 --precision log:1 --scan sequential)
+rnncc_golden(err-run-scan-elman 2 err_run_scan_elman.txt stderr run examples/relu_counter.json ab --precision log:1 --scan sklansky)
 rnncc_golden(compile-boolean-fsm 0 compile_boolean_fsm.txt stdout compile examples/s5_word_problem.json -n 16 --target boolean)
 rnncc_golden(compile-boolean-relu 0 compile_boolean_relu.txt stdout compile examples/relu_counter.json -n 8 --target boolean)
 rnncc_golden(compile-uhat-threshold 0 compile_uhat_threshold.txt stdout compile examples/attention_most_recent_a.json -n 8 --target threshold --precision log:1)

@@ -58,6 +58,24 @@ def test_boolean_eval_agrees_with_run():
     assert any(expected) and not all(expected)
 
 
+@pytest.mark.parametrize("scan", ["sequential", "sklansky", "brent-kung", "kogge-stone"])
+def test_run_with_scan_is_the_boolean_circuits_function(scan):
+    # docs/semantics.md, "Which function": at log:1 the boolean circuit of a tree scan computes
+    # the scan-rounded function, which run(scan=...) computes and run() need not.
+    m = rnncc.load_model("examples/dplr_d3.json")
+    n = 8
+    c = rnncc.compile(m, n, "boolean", precision="log:1", scan=scan)
+    rng = np.random.default_rng(7)
+    strings = ["".join(rng.choice(m.alphabet, size=n)) for _ in range(150)]
+    got = c.eval(m.one_hot(strings))[:, -1].tolist()  # the last output is `accept`
+    assert got == [m.run(s, "log:1", scan=scan).accepted for s in strings]
+    sequential = [m.run(s, "log:1").accepted for s in strings]
+    if scan == "sequential":
+        assert got == sequential
+    runs = m.run(strings[:2], "log:1", scan=scan)
+    assert runs.semantics.endswith("scan-rounded by " + scan) or scan == "sequential"
+
+
 def test_arith_eval_modp_and_exact_agree_with_run():
     m = rnncc.load_model("examples/mamba_diagonal.json")
     n = 5
