@@ -238,9 +238,9 @@ std::uint64_t circuit_hash(const Circuit& c) {
 
 std::uint64_t bulk_block_patterns(const Circuit& c, const BulkOptions& o) {
   const double ops = static_cast<double>(std::max<std::size_t>(1, two_input_operations(c)));
-  // Large enough that lowering the circuit again for each block costs a few per cent (a GPU
-  // block also sets the device up again: about 75 ms for the EPFL multiplier, measured on the
-  // H200 with 2^40 blocks, where it tripled the run; docs/performance.md).
+  // Large enough that lowering the circuit again for each block costs a few per cent. (On the
+  // H200, blocks of 2^40 tripled a run of the EPFL multiplier because each block chose the
+  // interpreter alone: the choice now weighs the job, BulkOptions::job_patterns.)
   const double target = o.device == BulkDevice::gpu ? 0x1p44 : 0x1p34;
   std::uint64_t p = std::uint64_t{1} << 12;
   while (p < (std::uint64_t{1} << 30) && static_cast<double>(2 * p) * ops <= target) p *= 2;
