@@ -236,6 +236,7 @@ Action add_convert_command(CLI::App& app) {
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "cli/limits.hpp"
+#include "verify/circuit_against_model.hpp"
 
 namespace rnncc::cli {
 
@@ -268,8 +269,45 @@ void check_eval_work(const Circuit& c, const BulkOptions& o, bool outputs, std::
 }
 }  // namespace
 
+// eval --against: the check in the library, printed; exit 1 when a string differs.
+int eval_against(const std::string& model_path, const std::string& circuit_path,
+                 const TargetText& text, std::size_t strings, bool exhaustive, std::uint64_t seed,
+                 bool json, bool other_mode, std::size_t max_memory_mib, std::uint64_t max_work) {
+  if (other_mode)
+    throw InputError("--against",
+                     "checks on the CPU in one process: leave out --outputs, --checkpoint, "
+                     "--device gpu and mpirun");
+  check_circuit_file_memory(circuit_path, CircuitFileUse::eval, max_memory_mib, "eval");
+  circuit_file_activity("reading " + circuit_path, max_memory_mib);
+  const CompiledCircuit c = load_circuit(circuit_path);
+  const Model model = load_model(model_path);
+  AgainstModelOptions o;
+  TargetText t = text;  // the target is the circuit's kind
+  t.target = is_boolean(c.circuit) ? "boolean" : "arith";
+  o.target = parse_target_options(t);
+  o.strings = strings;
+  o.exhaustive = exhaustive;
+  o.seed = seed;
+  if (!exhaustive)
+    check_work("--max-work", saturating_mul(strings, c.circuit.size()), max_work,
+               "eval --against would take", "gate evaluations",
+               fmt::format("{} strings × {} gates", strings, c.circuit.size()));
+  set_activity("checking " + circuit_path + " against " + model_path, "--batch");
+  const AgainstModelReport r = check_circuit_against_model(c.circuit, model, o);
+  if (json) {
+    nlohmann::ordered_json j{{"circuit", circuit_path}, {"model", model_path}};
+    j.update(to_json(r));
+    std::cout << json_text(j, 2) << "\n";
+  } else {
+    std::cout << format_text(r, circuit_path, model_path);
+  }
+  return r.differing ? 1 : 0;
+}
+
 // rnncc eval CIRCUIT.(json|aig|aag|blif|bench) [--batch N | --exhaustive] [--seed S]
 // [--device cpu|gpu] [--outputs] [--json]
+// [--against MODEL [--precision P] [--scan S] [--int-bits I]]: the circuit against the model's
+// function of that precision and scan (verify/circuit_against_model.hpp); exit 1 when refuted.
 Action add_eval_command(CLI::App& app) {
   struct Flags {
     std::string path, device = "cpu";
@@ -279,6 +317,8 @@ Action add_eval_command(CLI::App& app) {
     std::uint64_t max_work = kDefaultMaxWork, max_patterns = 100000,
                   max_values = std::uint64_t{1} << 22;
     std::size_t max_memory_mib = default_max_memory_mib();
+    std::optional<std::string> against;
+    TargetText target;  // --against: the precision and scan the circuit was compiled with
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -311,8 +351,27 @@ Action add_eval_command(CLI::App& app) {
                   "--outputs: refuse printing more values than this (patterns × outputs)")
       ->capture_default_str();
   add_max_memory_flag(cmd, f->max_memory_mib);
-  return [cmd, f]() -> int {
+  cmd->add_option("--against", f->against,
+                  "check the circuit against this model's function of --precision and --scan "
+                  "(the scan-rounded function for boolean circuits; docs/semantics.md): strings "
+                  "of the circuit's length, --batch random ones (default 1000) or --exhaustive");
+  cmd->add_option("--precision", f->target.precision,
+                  "--against: the precision the circuit was compiled with (exact or log:C)")
+      ->capture_default_str();
+  cmd->add_option("--scan", f->target.scan, "--against: the scan the circuit was compiled with")
+      ->capture_default_str();
+  cmd->add_option("--int-bits", f->target.int_bits,
+                  "--against: the integer bits the circuit was compiled with (default F)");
+  return [cmd, f, batch]() -> int {
     if (!cmd->parsed()) return -1;
+    for (const char* flag : {"--precision", "--scan", "--int-bits"})
+      if (!f->against && cmd->count(flag) > 0)
+        throw InputError(flag, "is read with --against MODEL only");
+    if (f->against)
+      return eval_against(*f->against, f->path, f->target, batch->count() ? f->options.batch : 1000,
+                          f->options.exhaustive, f->options.seed, f->json,
+                          f->outputs || f->checkpoint || f->device != "cpu" || launcher_ranks() > 0,
+                          f->max_memory_mib, f->max_work);
     if (f->device != "cpu" && f->device != "gpu")
       throw InputError("--device", with_suggestion("'" + f->device + "': expected cpu or gpu",
                                                    f->device, {"cpu", "gpu"}));

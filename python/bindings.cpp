@@ -46,6 +46,7 @@
 #include "verify/certificate_claim.hpp"
 #include "verify/check_certificate.hpp"
 #include "verify/check_product_certificate.hpp"
+#include "verify/circuit_against_model.hpp"
 #include "verify/equivalence_report.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/minimize.hpp"
@@ -440,6 +441,29 @@ py::object run_report(const Model& model, const std::vector<std::string>& inputs
           run_with_scan(model, inputs[i], "input " + std::to_string(i + 1), precision, scan));
   }
   return to_python(to_json(model, runs, trace));
+}
+
+// Circuit.check_against: `rnncc eval CIRCUIT --against MODEL` (verify/circuit_against_model.hpp),
+// its JSON report as a dict.
+py::object check_against(const CompiledCircuit& c, const Model& model, const std::string& precision,
+                         const std::string& scan, std::optional<unsigned> int_bits,
+                         std::size_t strings, bool exhaustive, std::uint64_t seed) {
+  TargetText a;
+  a.target = is_boolean(c.circuit) ? "boolean" : "arith";  // the circuit's kind
+  a.precision = precision;
+  a.scan = scan;
+  a.int_bits = int_bits;
+  AgainstModelOptions o;
+  o.target = parse_target_options(a, "");
+  o.strings = strings;
+  o.exhaustive = exhaustive;
+  o.seed = seed;
+  AgainstModelReport r;
+  {
+    py::gil_scoped_release unlocked;
+    r = check_circuit_against_model(c.circuit, model, o);
+  }
+  return to_python(to_json(r));
 }
 
 // rnncc.compile: `rnncc compile`'s flags as keywords, with the same defaults (TargetText).
@@ -1124,6 +1148,8 @@ void bind_circuits(py::module_& m) {
       .def("eval_modp_rows", &eval_modp_rows, py::arg("inputs"), py::arg("p"),
            py::arg("max_work") = cli::kDefaultMaxWork)
       .def("eval_exact", &eval_exact, py::arg("inputs"), py::arg("max_work") = cli::kDefaultMaxWork)
+      .def("check_against", &check_against, py::arg("model"), py::arg("precision"), py::arg("scan"),
+           py::arg("int_bits"), py::arg("strings"), py::arg("exhaustive"), py::arg("seed"))
       .def(
           "draw",
           [](const CompiledCircuit& c, const std::string& format, bool collapse,

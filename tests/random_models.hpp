@@ -112,6 +112,17 @@ inline Model single_layer_model(LrnnLayer layer, std::size_t sigma) {
   return model;
 }
 
+// A random one-layer model every compiler takes (no per-symbol readouts), its acceptance test
+// drawn too.
+inline Model random_single_layer_model(std::mt19937_64& rng, Family family, std::size_t d,
+                                       std::size_t m, std::size_t sigma) {
+  LrnnLayer l = random_layer(rng, family, d, m, sigma);
+  l.readout_feature.clear();  // per-symbol readouts are refused by the boolean route
+  Model model = single_layer_model(std::move(l), sigma);
+  model.accept.mode = rng() % 2 ? Acceptance::Mode::positive : Acceptance::Mode::zero;
+  return model;
+}
+
 inline std::vector<std::size_t> random_input(std::mt19937_64& rng, std::size_t n,
                                              std::size_t sigma) {
   std::vector<std::size_t> w(n);

@@ -1707,6 +1707,62 @@ class Circuit:
                     out = np.array(out, dtype=np.uint64)
         return out[0] if single else out
 
+    @_keywords({"batch": "strings", "against": "model"})
+    def check_against(self, model, *, precision: str = "exact", scan: str = "brent-kung",
+                      int_bits: int | None = None, strings: int = 1000, exhaustive: bool = False,
+                      seed: int = 1) -> dict:
+        """Check the circuit against the model's function of the precision and scan it was
+        compiled with, as ``rnncc eval CIRCUIT --against MODEL`` (docs/cli.md).
+
+        A boolean circuit of the LRNN route is compared with the scan-rounded function of
+        ``scan`` at ``precision`` (what ``Model.run(..., scan=scan)`` computes; docs/semantics.md,
+        "Which function"), raw fixed-point value against raw value; an arithmetic circuit with
+        the model's exact run. The circuit's inputs must be the one-hot ``x[t,σ]``, so the
+        length is the circuit's.
+
+        Parameters
+        ----------
+        model : Model or path
+        precision, scan, int_bits
+            As the circuit was compiled (:func:`compile`'s keywords, same defaults).
+        strings : int, default 1000
+            Random strings (seeded by ``seed``) of the circuit's length, at most 2^24.
+        exhaustive : bool, default False
+            Every string of Σ^n instead (at most 2^24 of them).
+
+        Returns
+        -------
+        dict
+            ``verdict`` ("proved": every string of Σ^n agrees; "tested": the random strings
+            agree; "refuted"), ``kind``, ``reference`` and ``command`` (the function, in words,
+            and the ``rnncc run`` options that compute it), ``length``, ``strings``,
+            ``exhaustive``, ``differing``, ``first`` (input, output, circuit and reference
+            values, when refuted) and ``agreeing_scans`` (the scans whose function the circuit
+            equals on the strings checked, when refuted).
+
+        Raises
+        ------
+        InputError
+            Inputs that are not the model's one-hot ``x[t,σ]``; output words narrower or wider
+            than ``precision`` gives; log precision on an arithmetic circuit; a boolean circuit
+            of a model the LRNN route does not compile; more than 2^24 strings.
+
+        Examples
+        --------
+        >>> m = rnncc.load_model("examples/dplr_d3.json")
+        >>> c = rnncc.compile(m, 8, "boolean", precision="log:1", scan="brent-kung")
+        >>> c.check_against(m, precision="log:1", scan="brent-kung", exhaustive=True)["verdict"]
+        'proved'
+        >>> r = c.check_against(m, precision="log:1", scan="sequential", exhaustive=True)
+        >>> r["verdict"], r["differing"], r["first"]["circuit"], r["first"]["reference"]
+        ('refuted', 208, '-6.25', '-6')
+        """
+        m = _model_of(model)
+        return self._c.check_against(
+            m._m, _text(precision, "precision"), _text(scan, "scan"),
+            _optional_integer(int_bits, "int_bits", 1, 1 << 20), _integer(strings, "strings", 1),
+            _flag(exhaustive, "exhaustive"), _integer(seed, "seed", 0, (1 << 64) - 1))
+
     @_keywords()
     def draw(self, *, collapse: bool = False, highlight_critical: bool = False,
              max_nodes: int = 4000, title: str = "", format: str = "svg", path=None):

@@ -100,11 +100,7 @@ void check_against_twin(const Model& model, const Strings& strings, const Boolea
 
 Model random_model(std::mt19937_64& rng, Family family, std::size_t d, std::size_t m,
                    std::size_t sigma) {
-  LrnnLayer l = test::random_layer(rng, family, d, m, sigma);
-  l.readout_feature.clear();  // per-symbol readouts are refused
-  Model model = test::single_layer_model(std::move(l), sigma);
-  model.accept.mode = rng() % 2 ? Acceptance::Mode::positive : Acceptance::Mode::zero;
-  return model;
+  return test::random_single_layer_model(rng, family, d, m, sigma);
 }
 
 }  // namespace

@@ -49,6 +49,12 @@ rnncc_golden(compile-boolean-function-json 0 compile_boolean_function_json.txt s
 rnncc_golden(run-scan-brent-kung 0 run_scan_brent_kung.txt stdout run examples/dplr_d3.json 01101011 --precision log:1 --scan brent-kung --trace)
 rnncc_golden(run-scan-sequential 0 run_scan_sequential.txt stdout run examples/dplr_d3.json 01101011 --precision log:1 --scan sequential)
 rnncc_golden(err-run-scan-elman 2 err_run_scan_elman.txt stderr run examples/relu_counter.json ab --precision log:1 --scan sklansky)
+# eval --against: a circuit against the model's function of its precision and scan (the
+# scan-rounded function for a tree scan), refuted against the wrong one with the scans it equals.
+add_test(NAME "cli: eval-against"
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/eval_against.sh $<TARGET_FILE:rnncc>
+                 ${CMAKE_CURRENT_BINARY_DIR}/eval-against-test
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 rnncc_golden(compile-boolean-fsm 0 compile_boolean_fsm.txt stdout compile examples/s5_word_problem.json -n 16 --target boolean)
 rnncc_golden(compile-boolean-relu 0 compile_boolean_relu.txt stdout compile examples/relu_counter.json -n 8 --target boolean)
 rnncc_golden(compile-uhat-threshold 0 compile_uhat_threshold.txt stdout compile examples/attention_most_recent_a.json -n 8 --target threshold --precision log:1)

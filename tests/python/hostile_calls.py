@@ -397,6 +397,11 @@ def group_circuits(fx):
         *calls("rnncc.Circuit.eval", CA.eval, ([[1, 0, 0, 1]],), {"exact": True}, wrong={
             0: [[[0.5, 0, 0, 1]], [["x", 0, 0, 1]], [[NAN, 0, 0, 1]]], "modulus": [7],
             "exact": flags()}),
+        *calls("rnncc.Circuit.check_against", CA.check_against, (fx.S5,), {"strings": 20}, wrong={
+            0: [None, 3, "/nonexistent/m.json", fx.M], "precision": [None, 3, "log:1", "log:0"],
+            "scan": [None, 3, "nope"], "int_bits": [NAN, "3", -1], "strings": counts(1),
+            "exhaustive": flags(), "seed": [None, "3", NAN, -1, 2**64]}),
+        *calls("rnncc.Circuit.check_against", C.check_against, (fx.S5,), wrong={}, base="raise"),
         *calls("rnncc.Circuit.to_aiger", C.to_aiger, (), wrong={
             "path": paths_out(fx.tmp) + [fx.out("x.blif")], "ascii": flags()}),
         Case("rnncc.Circuit.to_aiger", "rnncc.Circuit.to_aiger(x.aig, ascii=True)",
@@ -610,6 +615,9 @@ def group_native_classes(fx):
         *calls(f"{t}.eval_modp_rows", CA.eval_modp_rows, ([[1, 0, 0, 1]], 7), wrong={
             0: [None, [[-1, 0, 0, 1]], [[0.5, 0, 0, 1]], [[0, 0]]],
             1: [0, 1, 4, -1, HUGE, 2**62 + 1], "max_work": [0]}),
+        *calls(f"{t}.check_against", CA.check_against, (fx.S5._m, "exact", "brent-kung", None, 20,
+                                                         False, 1), wrong={
+            1: [None, "log:1", "x"], 2: ["nope"], 3: [-1], 4: [-1, 0, HUGE], 6: [-1]}),
         *calls(f"{t}.eval_exact", CA.eval_exact, ([["1", "0", "0", "1/2"]],), wrong={
             0: [None, [["x", "0", "0", "1"]], [["1"]], [[1, 0, 0, 1]]], "max_work": [0]}),
         *calls(f"{t}.draw", C.draw, ("dot", False, False, 4000, ""), wrong={

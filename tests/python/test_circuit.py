@@ -162,3 +162,31 @@ def test_valid_output(cli, tmp_path):
         c.stats()["size"], c.stats()["depth"], c.stats()["outputs"])
     with pytest.raises(rnncc.InputError, match="valid_output"):
         rnncc.compile("examples/s5_word_problem.json", 2, valid_output=True)
+
+
+def test_check_against_equals_eval_against_and_refutes_the_wrong_scan(tmp_path, cli):
+    """Circuit.check_against is `rnncc eval --against`: the same report, the scan-rounded
+    reference of the circuit's own scan, refuted against the sequential rule."""
+    m = rnncc.load_model("examples/dplr_d3.json")
+    c = rnncc.compile(m, 8, "boolean", precision="log:1", scan="brent-kung")
+    own = c.check_against(m, precision="log:1", scan="brent-kung", exhaustive=True)
+    assert own["verdict"] == "proved" and own["strings"] == 256 and own["differing"] == 0
+    wrong = c.check_against(m, precision="log:1", scan="sequential", strings=300, seed=4)
+    assert wrong["verdict"] == "refuted" and wrong["differing"] > 0
+    assert "brent-kung" in wrong["agreeing_scans"]
+    # The first difference's reference is what Model.run prints for that string.
+    first = wrong["first"]
+    ran = m.run([first["input"]], "log:1")[0]
+    assert str(ran.outputs[-1][0][0]) == first["reference"] or first["output"] == "accept"
+    path = tmp_path / "c.json"
+    c.to_json(path)
+    rc, report = cli("eval", path, "--against", "examples/dplr_d3.json", "--precision", "log:1",
+                     "--scan", "sequential", "--batch", "300", "--seed", "4", "--json",
+                     check_json=True)
+    assert rc == 1
+    del report["circuit"], report["model"]
+    assert report == wrong
+    with pytest.raises(rnncc.InputError, match="precision"):
+        c.check_against(m, precision="log:2")
+    with pytest.raises(rnncc.InputError, match="strings"):
+        c.check_against(m, precision="log:1", strings=0)
