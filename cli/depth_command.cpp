@@ -27,6 +27,7 @@ Action add_depth_command(CLI::App& app) {
     std::string arch = "diagonal,s4,pd,dplr,deltanet,gdn,rwkv7,relu-rnn,uhat,hybrid,counter",
                 lengths, target = "arith", plot, model;
     bool csv = false, json = false;
+    std::vector<std::size_t> fit_from;  // --json: also the fits of the points with n ≥ each
     std::size_t max_gates = std::size_t{1} << 26;
     std::size_t max_memory_mib = default_max_memory_mib();
   };
@@ -45,6 +46,10 @@ Action add_depth_command(CLI::App& app) {
                   "write a plot (gnuplot; .svg, .png or .pdf), its script and data beside it");
   cmd->add_flag("--csv", f->csv, "print CSV instead of the table");
   cmd->add_flag("--json", f->json, "print JSON");
+  cmd->add_option("--fit-from", f->fit_from,
+                  "with --json: also fit the points with n ≥ each of these (comma-separated), "
+                  "as `fits_from` (one run, several fitting windows: docs/depth.md)")
+      ->delimiter(',');
   cmd->add_option("--max-gates", f->max_gates, "refuse circuits estimated larger than this")
       ->capture_default_str();
   cmd->add_option("--max-memory", f->max_memory_mib,
@@ -63,6 +68,8 @@ Action add_depth_command(CLI::App& app) {
         parse_lengths(!f->lengths.empty() ? f->lengths : default_depth_lengths(target));
     const bool fitting = !f->csv;  // the CSV has no fits
     if (fitting) check_fit_lengths(lengths);
+    if (!f->fit_from.empty() && !f->json)
+      throw InputError("--fit-from", "is printed with --json only");
     const auto models = with_models
                             ? model_depth_subjects(parse_model_paths(f->model), archs, target)
                             : std::vector<std::pair<std::string, DepthSubject>>{};
@@ -138,7 +145,28 @@ Action add_depth_command(CLI::App& app) {
       return 0;
     }
     if (f->json) {
-      std::cout << json_text(depth_json(points, fits, skipped, target)) << "\n";
+      auto j = depth_json(points, fits, skipped, target);
+      if (!f->fit_from.empty()) {
+        // The fits a run of --lengths from each N would print: the same points, n ≥ N.
+        nlohmann::ordered_json windows = nlohmann::ordered_json::array();
+        for (std::size_t from : f->fit_from) {
+          std::vector<std::size_t> kept_lengths;
+          for (std::size_t n : lengths)
+            if (n >= from) kept_lengths.push_back(n);
+          if (kept_lengths.size() < kMinFitPoints)
+            throw InputError("--fit-from",
+                             fmt::format("{}: {} of the lengths are ≥ it, a fit needs {}", from,
+                                         kept_lengths.size(), kMinFitPoints));
+          std::vector<DepthPoint> kept;
+          for (const DepthPoint& p : points)
+            if (p.n >= from) kept.push_back(p);
+          windows.push_back(
+              {{"from", from},
+               {"fits", depth_json(kept, fit_depths(kept), skipped, target)["fits"]}});
+        }
+        j["fits_from"] = windows;
+      }
+      std::cout << json_text(j) << "\n";
       return 0;
     }
     std::cout << "\nfits of depth (least squares; chosen by AICc = m*ln(RSS/m) + 2k + "

@@ -100,3 +100,20 @@ def test_depth_diagnostics():
         rnncc.depth(["diagonal"], lengths="8..2")
     with pytest.raises(rnncc.InputError):
         rnncc.depth(["no-such-arch"], lengths="2..8")
+
+
+def test_depth_fit_from_equals_a_run_from_each_length(cli):
+    """`rnncc depth --json --fit-from N,…` (one run, several fitting windows) gives, for each N,
+    exactly the fits of a run with --lengths N..B; fewer than four lengths ≥ N is refused."""
+    args = ["depth", "--target", "threshold", "--arch", "s4,uhat,counter", "--json"]
+    rc, one = cli(*args, "--lengths", "2..256", "--fit-from", "4,16", check_json=True)
+    assert rc == 0 and [w["from"] for w in one["fits_from"]] == [4, 16]
+    for window in one["fits_from"]:
+        rc, alone = cli(*args, "--lengths", f"{window['from']}..256", check_json=True)
+        assert rc == 0
+        assert window["fits"] == alone["fits"]
+    assert one["fits_from"][0]["fits"] != one["fits"]  # the window changed what was fitted
+    rc, out, err = cli(*args, "--lengths", "2..256", "--fit-from", "64")
+    assert rc == 2 and "--fit-from: 64: 3 of the lengths are ≥ it, a fit needs 4" in err
+    rc, out, err = cli("depth", "--arch", "s4", "--lengths", "2..16", "--fit-from", "2")
+    assert rc == 2 and "--fit-from: is printed with --json only" in err
