@@ -302,14 +302,12 @@ TEST_CASE(
     "when the scan-rounded function differs from the sequential rule",
     "[circuits][lrnn_boolean][scan_function]") {
   std::mt19937_64 rng(2027);
-  const Family families[] = {Family::diagonal, Family::pd, Family::dplr, Family::deltanet,
-                             Family::general};
   const Scan scans[] = {Scan(ScanKind::sequential), Scan(ScanKind::sklansky),
                         Scan(ScanKind::kogge_stone), Scan(ScanKind::brent_kung),
                         Scan(ScanKind::ladner_fischer)};
   const std::size_t n = 8;
   std::size_t differing_in_all = 0;
-  for (Family family : families) {
+  for (Family family : test::all_families) {  // every family, every scan
     const Model model = random_model(rng, family, 2, family == Family::deltanet ? 2 : 1, 2);
     const LrnnLayer& l = std::get<LrnnLayer>(model.layers[0].layer);
     PrecisionSpec spec;
