@@ -111,7 +111,7 @@ TEST_CASE("CRT of tiny cases by hand", "[algebra][multimodular]") {
   }
 }
 
-TEST_CASE("CRT recovers random integers; fast equals plain", "[algebra][multimodular]") {
+TEST_CASE("CRT recovers random integers, fast equals plain", "[algebra][multimodular]") {
   INFO("FLINT: " << multimodular_has_flint());
   std::mt19937_64 rng(31);
   const auto ps = primes_below_2_31(12);

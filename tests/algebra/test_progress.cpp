@@ -65,7 +65,7 @@ TEST_CASE("an unknown total shows the count and the elapsed time", "[algebra][pr
   CHECK(f.writes.back() == "\rsteps: 10 steps, 5.00 steps/s, 2 s elapsed\x1b[K");
 }
 
-TEST_CASE("nothing is drawn before the delay; then at most every interval", "[algebra][progress]") {
+TEST_CASE("nothing is drawn before the delay, then at most every interval", "[algebra][progress]") {
   Fake f;
   f.line.begin("exhaustive", 100, "strings");
   for (int i = 1; i <= 9; ++i) {

@@ -190,7 +190,7 @@ TEST_CASE("compile_lrnn diagnostics", "[circuits][compile][diagnostics]") {
     CHECK(to_string(parse_scan(text)) == text);
 }
 
-TEST_CASE("regions tag every gate; combine levels follow the network", "[circuits][compile]") {
+TEST_CASE("regions tag every gate, combine levels follow the network", "[circuits][compile]") {
   Model model = load_model(example("binary_value_wfa.json"));
   CompileOptions o;
   o.scan = ScanKind::kogge_stone;

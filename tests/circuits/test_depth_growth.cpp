@@ -82,7 +82,7 @@ TEST_CASE("fits recover the law a synthetic series follows, exact and noisy", "[
     }
 }
 
-TEST_CASE("AICc by hand on four points; perfect fits and ties", "[depth-growth]") {
+TEST_CASE("AICc by hand on four points, perfect fits and ties", "[depth-growth]") {
   // n = 2, 4, 8, 16 (log₂n = 1..4), depth 3, 5, 8, 9. a·log₂n + b: x̄ = 2.5, ȳ = 6.25,
   // Sxy = (−1.5)(−3.25) + (−0.5)(−1.25) + (0.5)(1.75) + (1.5)(2.75) = 10.5, Sxx = 5, so a = 2.1,
   // b = 6.25 − 5.25 = 1; residuals −0.1, −0.2, 0.7, −0.4, RSS = 0.70;

@@ -117,7 +117,7 @@ TEST_CASE("folds keep the function: random circuits against their raw twin", "[c
   }
 }
 
-TEST_CASE("depth counts NOT free, depth_counting_not counts it; live_size", "[circuits][figures]") {
+TEST_CASE("depth counts NOT free, depth_counting_not counts it, live_size", "[circuits][figures]") {
   // y = ¬(¬x ∧ y) over x, y; a dead x ⊕ y and a dead constant beside it.
   CircuitBuilder b;
   const GateId x = b.input("x"), y = b.input("y");
@@ -166,7 +166,7 @@ TEST_CASE("depth counts NOT free, depth_counting_not counts it; live_size", "[ci
         std::string::npos);
 }
 
-TEST_CASE("netlists are written without dead gates; regions follow", "[circuits][figures]") {
+TEST_CASE("netlists are written without dead gates, regions follow", "[circuits][figures]") {
   TargetOptions o;
   o.target = parse_target("boolean");
   const CompiledCircuit cc = compile_model(load_model(test::example("s5_word_problem.json")), 4, o);

@@ -485,7 +485,7 @@ TEST_CASE("fan-in 2 and the stated depth bound, up to n = 4096", "[circuits][fin
   CHECK(depth_of(compile_finite_state(mod3, 128, bk).circuit) < r128 / 4);
 }
 
-TEST_CASE("ABC cec: prefix circuit = sequential reference; a corrupted transition is caught",
+TEST_CASE("ABC cec: prefix circuit = sequential reference, a corrupted transition is caught",
           "[circuits][finite_state][abc]") {
   REQUIRE_ABC();
   const FiniteStateMachine mod3 = mod3_machine(), parity = parity_machine();

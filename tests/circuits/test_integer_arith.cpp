@@ -256,7 +256,7 @@ TEST_CASE("multipliers: array, Dadda and Wallace compute the product mod 2^W",
   check(32, 32, 40, random_cases(rng, {32, 32}, 128));  // truncated product
 }
 
-TEST_CASE("dot products: one heap, one adder; equal to the plain twin and to Integer",
+TEST_CASE("dot products: one heap, one adder, equal to the plain twin and to Integer",
           "[circuits][arith][dot]") {
   auto check = [](std::size_t terms, std::size_t w, std::size_t wc, unsigned shift,
                   const std::vector<Case>& cases) {

@@ -298,7 +298,7 @@ TEST_CASE("boolean LRNN: refusals", "[circuits][lrnn_boolean][errors]") {
 }
 
 TEST_CASE(
-    "run --scan computes the compiled circuit's function; the compile note appears exactly "
+    "run --scan computes the compiled circuit's function, the compile note appears exactly "
     "when the scan-rounded function differs from the sequential rule",
     "[circuits][lrnn_boolean][scan_function]") {
   std::mt19937_64 rng(2027);

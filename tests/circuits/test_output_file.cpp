@@ -135,7 +135,7 @@ void for_each_method(const std::string& name,
   }
 }
 
-TEST_CASE("output files: unnamed where possible, named on request; nothing left either way") {
+TEST_CASE("output files: unnamed where possible, named on request, nothing left either way") {
   for_each_method("methods", [](const fs::path& dir, bool unnamed) {
     const std::string target = (dir / "out.txt").string();
     {
@@ -170,7 +170,7 @@ TEST_CASE("output files: unnamed where possible, named on request; nothing left 
   });
 }
 
-TEST_CASE("output files: a process killed mid-write leaves the old target; the next run cleans") {
+TEST_CASE("output files: a process killed mid-write leaves the old target, the next run cleans") {
   for_each_method("kill", [](const fs::path& dir, bool unnamed) {
     const std::string target = (dir / "out.txt").string();
     put(target, "old\n");
@@ -252,7 +252,7 @@ TEST_CASE("output files: remove_pending_outputs unlinks the named files of this 
   fs::remove_all(dir);
 }
 
-TEST_CASE("output files: an existing target keeps its mode; a new one gets 0666 less umask") {
+TEST_CASE("output files: an existing target keeps its mode, a new one gets 0666 less umask") {
   for_each_method("mode", [](const fs::path& dir, bool /*unnamed*/) {
     const fs::path target = dir / "out.txt";
     for (unsigned mode : {0600u, 0640u, 0755u, 0604u, 02755u, 04700u, 0200u}) {
@@ -381,7 +381,7 @@ TEST_CASE("output files: devices and descriptors of this process are written in 
   fs::remove_all(dir);
 }
 
-TEST_CASE("output files: a write beyond the file size limit is an error; nothing is left") {
+TEST_CASE("output files: a write beyond the file size limit is an error, nothing is left") {
   for_each_method("fsize", [](const fs::path& dir, bool /*unnamed*/) {
     const std::string target = (dir / "out.txt").string();
     put(target, "old\n");

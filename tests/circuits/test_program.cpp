@@ -227,7 +227,7 @@ TEST_CASE("lowering rejects what a program cannot evaluate", "[program][errors]"
   REQUIRE_THROWS_WITH(run_program(ap, ro), Catch::Contains("prime"));
 }
 
-TEST_CASE("montgomery_constant: num · den⁻¹ in Montgomery form; an unlucky prime is refused",
+TEST_CASE("montgomery_constant: num · den⁻¹ in Montgomery form, an unlucky prime is refused",
           "[circuits][program]") {
   const mont31::Field f7 = mont31::make_field(7);
   CHECK(mont31::from_mont(montgomery_constant(Rational(3, 4), f7), f7) == 6);  // 3·2 ≡ 6 (mod 7)

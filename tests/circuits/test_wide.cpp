@@ -67,7 +67,7 @@ RunOptions patterns_of(patterns::Mode mode, std::uint64_t seed, std::uint64_t co
 
 }  // namespace
 
-TEST_CASE("the CPU reports what it runs; the generic kernel always", "[wide]") {
+TEST_CASE("the CPU reports what it runs, the generic kernel always", "[wide]") {
   REQUIRE(wide_isa_supported(WideIsa::generic));
   REQUIRE(wide_isa_supported(best_wide_isa()));
   REQUIRE(l2_cache_bytes() >= (64u << 10));

@@ -132,7 +132,7 @@ TEST_CASE("out of memory where it cannot unwind: the terminate handler, exit 3, 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("a file system error names the path, exit 2; another system error exit 2") {
+TEST_CASE("a file system error names the path, exit 2, another system error exit 2") {
   Outcome o = guarded([]() -> int {
     throw std::filesystem::filesystem_error("rename", "out/c.json",
                                             std::make_error_code(std::errc::permission_denied));

@@ -268,7 +268,7 @@ TEST_CASE("option values are checked, naming the flag") {
   check_same(build("parity", ConstructionArgs{}.set("--beta", "")), parity({}));
 }
 
-TEST_CASE("Registry::add refuses malformed kinds; reading an undeclared option is a bug") {
+TEST_CASE("Registry::add refuses malformed kinds, reading an undeclared option is a bug") {
   auto builder = [](const OptionValues&) { return parity({}); };
   Registry r;
   r.add({.name = "toy",

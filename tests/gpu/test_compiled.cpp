@@ -210,7 +210,7 @@ TEST_CASE("kernel cache on the device path: hit, corrupt entries, unwritable dir
   CHECK(t.path == "compiled");
 }
 
-TEST_CASE("NVRTC failure falls back to the interpreter with a notice; automatic choice", "[gpu]") {
+TEST_CASE("NVRTC failure falls back to the interpreter with a notice, automatic choice", "[gpu]") {
   REQUIRE_DEVICE();
   TempCache cache;
   std::mt19937_64 rng(206);

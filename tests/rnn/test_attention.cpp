@@ -195,7 +195,7 @@ TEST_CASE("attention needs an ordered domain: mod p is refused", "[rnn][attentio
                                     "and needs an ordered domain; mod 7 is not ordered"));
 }
 
-TEST_CASE("residual attention outputs [z_t; a_t]", "[rnn][attention]") {
+TEST_CASE("residual attention outputs [z_t, a_t]", "[rnn][attention]") {
   const Model m =
       attention_model("unique_hard", R"([["1", "0"]])", R"([["3", "5"]])", R"(, "residual": true)");
   const auto& l = std::get<AttentionLayer>(m.layers[0].layer);

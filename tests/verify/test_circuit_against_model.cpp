@@ -40,7 +40,7 @@ AgainstModelOptions against(const TargetOptions& t, std::size_t strings = 64) {
 }  // namespace
 
 TEST_CASE(
-    "a boolean circuit equals the scan-rounded function of its own scan; against another "
+    "a boolean circuit equals the scan-rounded function of its own scan, against another "
     "scan it is refuted and the report names the scans it does equal",
     "[verify][against_model]") {
   std::mt19937_64 rng(2028);
@@ -95,7 +95,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "an exact arithmetic circuit equals the model's exact run; a mutated circuit is "
+    "an exact arithmetic circuit equals the model's exact run, a mutated circuit is "
     "refuted at its first differing string",
     "[verify][against_model]") {
   std::mt19937_64 rng(2029);

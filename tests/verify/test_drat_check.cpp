@@ -132,7 +132,7 @@ std::string cadical_proof(const Cnf& f, int& result) {
 
 }  // namespace
 
-TEST_CASE("drat: CaDiCaL's proof of a pigeonhole formula checks; on a weakened formula not",
+TEST_CASE("drat: CaDiCaL's proof of a pigeonhole formula checks, on a weakened formula not",
           "[sat]") {
   const Cnf f = pigeonhole(6, 5);
   int result = 0;

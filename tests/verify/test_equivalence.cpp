@@ -296,7 +296,7 @@ TEST_CASE("bad input: alphabets, output sizes and moduli") {
 }
 
 TEST_CASE(
-    "matmul3 through its input map: proved for every length; without BOS refuted by M0 M2 M0") {
+    "matmul3 through its input map: proved for every length, without BOS refuted by M0 M2 M0") {
   const auto gens = default_matmul3_generators();
   auto target = [&](const Construction& c) {
     LinearRepresentation t;

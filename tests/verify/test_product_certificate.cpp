@@ -114,7 +114,7 @@ TEST_CASE("graph walk: the encoding grammar accepts exactly the encodings, with 
     }
 }
 
-TEST_CASE("graph walk: proved on every valid encoding, V = 2..6; refuted where it is wrong",
+TEST_CASE("graph walk: proved on every valid encoding, V = 2..6, refuted where it is wrong",
           "[promise][graph-walk]") {
   for (std::size_t V = 2; V <= 6; ++V) {  // 7..9: docs/constructions.md, by the CLI
     const Construction c = graph_walk(V, GraphWalkVariant::ever);

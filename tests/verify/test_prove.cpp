@@ -180,7 +180,7 @@ TEST_CASE("prove: known negatives are refuted with the exhaustive engine's short
   }
 }
 
-TEST_CASE("prove: a finite domain enumerated completely is proved; the rest is tested",
+TEST_CASE("prove: a finite domain enumerated completely is proved, the rest is tested",
           "[verify][prove]") {
   const VerifyReport b =
       verify(build("barrington", input(test::example("formula_majority3.sexp"))), proof_only());
@@ -204,7 +204,7 @@ TEST_CASE("prove: a finite domain enumerated completely is proved; the rest is t
   CHECK(!to_json(s).contains("holds"));
 }
 
-TEST_CASE("prove: cross-checks shrink once proved; the state-size claim is measured",
+TEST_CASE("prove: cross-checks shrink once proved, the state-size claim is measured",
           "[verify][prove]") {
   const Construction c =
       build("wfa", input(test::example("wfa_binary_value.att")).set("--family", "dplr"));

@@ -109,7 +109,7 @@ TEST_CASE("identity testing alone catches a wrong model", "[verify]") {
   CHECK_FALSE(r.error_bound);
 }
 
-TEST_CASE("a failed claim fails the verdict; mod-p claims compare residues", "[verify]") {
+TEST_CASE("a failed claim fails the verdict, mod-p claims compare residues", "[verify]") {
   Construction c = binary_value(false);
   c.claims.push_back(claim_at_most("program length", 4, 5));
   VerifyOptions o;
