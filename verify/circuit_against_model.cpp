@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <regex>
@@ -82,6 +83,10 @@ Layout read_layout(const Circuit& c, const Model& model) {
     }
     L.slots.push_back(s);
   }
+  // Nothing to compare would make every check vacuously agree.
+  if (std::none_of(L.slots.begin(), L.slots.end(),
+                   [](const OutputSlot& s) { return s.kind != OutputSlot::Kind::valid; }))
+    throw InputError("--against", "the circuit has no output y[t][i][j] or accept to compare");
   for (const auto& [entry, bits] : bits_of) {
     if (L.width != 0 && bits != L.width)
       throw InputError("--against", "the circuit's y entries have different bit widths");

@@ -172,6 +172,14 @@ TEST_CASE("eval --against refuses what it cannot check, naming the option",
   const Circuit renamed = b.finish({in[0]}, {"accept"});
   test::expect_input_error([&] { check_circuit_against_model(renamed, dplr, against(t)); },
                            "--against", "x[1,0]");
+  // No output to compare (only `valid`): refused, not vacuously proved.
+  CircuitBuilder v;
+  std::vector<GateId> vin;
+  for (std::size_t k = 0; k < 4; ++k)
+    vin.push_back(v.input(fmt::format("x[{},{}]", k / 2 + 1, dplr.alphabet.symbol(k % 2))));
+  const Circuit only_valid = v.finish({vin[0]}, {"valid"});
+  test::expect_input_error([&] { check_circuit_against_model(only_valid, dplr, against(t)); },
+                           "--against", "no output");
   // Every string of Σ^n above the cap.
   AgainstModelOptions big = against(t);
   big.exhaustive = true;
