@@ -25,7 +25,9 @@
 //               per thread, partitions and the cross-partition traffic against the copy
 //               bandwidth; the DPLR circuit mod 1 and 4 primes against the Montgomery peak.
 //   Options: --sections all|compiled (compiled: ceilings and the compiled section only);
-//   --nvrtc-only 1 (no device needed): NVRTC compile times of the EPFL kernels for sm_90.
+//   --nvrtc-only 1 (no device needed): NVRTC compile times of the EPFL kernels for sm_90;
+//   --ptx-only 1 (no device needed): nvJitLink times of their PTX kernels, covered or not.
+#include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -59,10 +61,12 @@ namespace {
 struct Args {
   std::string epfl = "tests/data/epfl", abc = "berkeley-abc", dplr = "examples/dplr_d3.json", json,
               sections = "all", anchor_dir;
-  bool nvrtc_only = false;
+  bool nvrtc_only = false, ptx_only = false;
   std::vector<std::size_t> parts = {
       4096};  // --parts 4096,16384: partition sizes of the compiled runs
   unsigned log2_patterns = 22, cpu_log2_patterns = 24, dplr_n = 256, arith_log2_patterns = 24;
+  unsigned auto_log2_patterns =
+      32;  // --auto-log2-patterns: the automatic run (hyp: 2 less); 0: none
 };
 
 // Median kernel seconds of 3 runs after a warm-up (seed varies, so no run reuses inputs).
@@ -113,6 +117,18 @@ double cross_bytes_per_unit(const Program& p, std::size_t part) {
   return n * (p.boolean ? 8 : 4);
 }
 
+// The same for the PTX kernels: row loads and stores of the LUT kernels and the sink rows read,
+// 4 bytes per unit of 32 patterns, as bytes per 64-pattern word.
+double ptx_bytes_per_word(const Program& p, std::size_t part, bool cover) {
+  kernels::PtxOptions po;
+  po.max_gate_instructions = part;
+  po.cover = cover;
+  const auto prog = kernels::ptx_program(p, po);
+  double n = static_cast<double>(prog.output_rows.size() + prog.pair_rows.size());
+  for (const auto& q : prog.parts) n += q.loads + q.stores;
+  return n * 8;
+}
+
 struct CompiledRun {
   double seconds = 0, compile_seconds = 0;
   gpu::Timing t;
@@ -156,36 +172,125 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
     }
     const auto anchor = run_anchor(a.anchor_dir, name, a.log2_patterns);
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (std::size_t part : a.parts) {
-      gpu::LaunchConfig lc;
-      lc.max_gate_instructions = part;
-      const CompiledRun r = time_compiled(p, ro, lc);
-      const double rate =
-          static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / r.seconds;
-      const double cross = cross_bytes_per_unit(p, part) * static_cast<double>(patterns) / 64;
-      rows.push_back({{"max_gate_instructions", part},
-                      {"kernels", r.t.kernels},
-                      {"cross_values", r.t.cross_values},
-                      {"registers", r.t.registers},
-                      {"local_bytes", r.t.local_bytes},
-                      {"compile_seconds", r.compile_seconds},
-                      {"seconds", r.seconds},
-                      {"gate_evaluations_per_s", rate},
-                      {"cross_traffic_fraction_of_copy_bandwidth", cross / r.seconds / bw}});
+    // The levers of issue 26, one at a time against the PTX default (cover, loads at first use,
+    // one block per SM guaranteed): no cover; loads issued 32 LUTs ahead or all at the top; 3 or
+    // 4 blocks per SM (≤ 170 / 128 registers); and the CUDA C++ kernels through NVRTC.
+    struct Variant {
+      const char* name;
+      gpu::BooleanKernels kernels;
+      bool cover;
+      std::uint32_t min_blocks = 1;
+      std::size_t lookahead = 0;
+    };
+    const std::vector<Variant> variants = {
+        {"PTX, LUT3 cover", gpu::BooleanKernels::ptx, true},
+        {"PTX, one lop3 per AND", gpu::BooleanKernels::ptx, false},
+        {"PTX, cover, loads 32 ahead", gpu::BooleanKernels::ptx, true, 1, 32},
+        {"PTX, cover, loads at the top", gpu::BooleanKernels::ptx, true, 1, 1u << 30},
+        {"PTX, cover, 3 blocks/SM", gpu::BooleanKernels::ptx, true, 3, 0},
+        {"PTX, cover, 4 blocks/SM", gpu::BooleanKernels::ptx, true, 4, 0},
+        {"CUDA C++ (NVRTC)", gpu::BooleanKernels::cuda_cpp, true}};
+    for (const Variant& v : variants)
+      for (std::size_t part : a.parts) {
+        gpu::LaunchConfig lc;
+        lc.max_gate_instructions = part;
+        lc.boolean_kernels = v.kernels;
+        lc.lut_cover = v.cover;
+        lc.lut_min_blocks_per_sm = v.min_blocks;
+        lc.lut_load_lookahead = v.lookahead;
+        const CompiledRun r = time_compiled(p, ro, lc);
+        const double rate =
+            static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / r.seconds;
+        const double cross =
+            (v.kernels == gpu::BooleanKernels::ptx ? ptx_bytes_per_word(p, part, v.cover)
+                                                   : cross_bytes_per_unit(p, part)) *
+            static_cast<double>(patterns) / 64;
+        rows.push_back({{"kernels_written_as", v.name},
+                        {"max_gate_instructions", part},
+                        {"kernels", r.t.kernels},
+                        {"lop3", r.t.luts},
+                        {"cross_values", r.t.cross_values},
+                        {"registers", r.t.registers},
+                        {"local_bytes", r.t.local_bytes},
+                        {"compile_seconds", r.compile_seconds},
+                        {"seconds", r.seconds},
+                        {"gate_evaluations_per_s", rate},
+                        {"cross_traffic_fraction_of_copy_bandwidth", cross / r.seconds / bw}});
+        table.push_back(fmt::format(
+            "compiled {:10} ANDs {:6} [{}] part {:5}: {:.3g} gate-evals/s  (interp {:.3g}, "
+            "x{:.1f}; anchor {} → {})  compile {:.2f} s, run {:.2f} ms; {} kernels, {} lop3, {} "
+            "regs, {} B local, {} cross values ({:.1f}% of copy bw)",
+            name, p.gate_instructions, v.name, part, rate, interp, rate / interp,
+            anchor ? fmt::format("{:.3g} [{} regs, {} B local]", anchor->rate, anchor->regs,
+                                 anchor->local)
+                   : "n/a",
+            anchor ? fmt::format("{:.2f}x anchor", rate / anchor->rate) : "n/a", r.compile_seconds,
+            1e3 * r.seconds, r.t.kernels, r.t.luts, r.t.registers, r.t.local_bytes,
+            r.t.cross_values, 100 * cross / r.seconds / bw));
+        std::printf("%s\n", table.back().c_str());
+      }
+    // The automatic choice on a long run with nothing cached (item 3 of issue 26): wall time of
+    // run_program_gpu from the call to the result, the interpreter's chunks while the kernels
+    // compile in the background; beside it the interpreter alone (measured where it takes
+    // ≤ 15 s, else from its rate) and compile-then-run.
+    nlohmann::ordered_json automatic;
+    if (a.auto_log2_patterns) {
+      const unsigned lg =
+          std::string(name) == "hyp" ? a.auto_log2_patterns - 2 : a.auto_log2_patterns;
+      RunOptions big;
+      big.patterns = {patterns::Mode::bits_random, 9, 2, 0, 0, std::uint64_t{1} << lg};
+      const double work =
+          static_cast<double>(p.gate_instructions) * static_cast<double>(big.patterns.count);
+      const char* old = std::getenv("RNNCC_KERNEL_CACHE");
+      const std::string keep = old ? old : "";
+      const auto fresh = std::filesystem::temp_directory_path() /
+                         ("rnncc-auto-" + std::string(name) + std::to_string(::getpid()));
+      setenv("RNNCC_KERNEL_CACHE", fresh.c_str(), 1);
+      gpu::LaunchConfig lc;  // as rnncc eval --device gpu runs it (circuits/eval/bulk.cpp)
+      lc.threads = 256;
+      lc.words_per_thread = 2;
+      gpu::Timing t;
+      auto t0 = Clock::now();
+      gpu::run_program_gpu(p, big, lc, &t);
+      const double wall = seconds_since(t0);
+      std::filesystem::remove_all(fresh);
+      double interp_wall = work / interp;
+      bool measured = false;
+      if (interp_wall <= 15) {
+        gpu::LaunchConfig li;
+        li.kernel = gpu::KernelChoice::interpreter;
+        li.threads = 256;
+        li.words_per_thread = 2;
+        t0 = Clock::now();
+        gpu::run_program_gpu(p, big, li, nullptr);
+        interp_wall = seconds_since(t0);
+        measured = true;
+      }
+      const double compiled_rate =
+          rows.empty() ? 0 : rows[0]["gate_evaluations_per_s"].get<double>();
+      const double first_then_run = t.compile_seconds + work / compiled_rate;
+      if (old)
+        setenv("RNNCC_KERNEL_CACHE", keep.c_str(), 1);
+      else
+        unsetenv("RNNCC_KERNEL_CACHE");
+      automatic = {{"patterns", big.patterns.count},
+                   {"path", t.path},
+                   {"switched_at_pattern", t.switched_at},
+                   {"compile_seconds", t.compile_seconds},
+                   {"wall_seconds", wall},
+                   {"interpreter_alone_seconds", interp_wall},
+                   {"interpreter_alone_measured", measured},
+                   {"compile_then_run_seconds_estimated", first_then_run}};
       table.push_back(fmt::format(
-          "compiled {:10} ANDs {:6} part {:5}: {:.3g} gate-evals/s  (interp {:.3g}, x{:.1f}; "
-          "anchor {} → {})  compile {:.2f} s, run {:.2f} ms; {} kernels, {} regs, {} B local, "
-          "{} cross values ({:.1f}% of copy bw)",
-          name, p.gate_instructions, part, rate, interp, rate / interp,
-          anchor ? fmt::format("{:.3g} [{} regs, {} B local]", anchor->rate, anchor->regs,
-                               anchor->local)
-                 : "n/a",
-          anchor ? fmt::format("{:.2f}x anchor", rate / anchor->rate) : "n/a", r.compile_seconds,
-          1e3 * r.seconds, r.t.kernels, r.t.registers, r.t.local_bytes, r.t.cross_values,
-          100 * cross / r.seconds / bw));
+          "automatic {:10} 2^{} patterns, nothing cached: {:.2f} s wall [{}; switched after {:.3g} "
+          "patterns, compile {:.2f} s]; interpreter alone {:.2f} s ({}); compile then run ≈ {:.2f} "
+          "s",
+          name, lg, wall, t.path, static_cast<double>(t.switched_at), t.compile_seconds,
+          interp_wall, measured ? "measured" : "from its rate", first_then_run));
       std::printf("%s\n", table.back().c_str());
     }
     J["compiled"][name] = {{"ands", p.gate_instructions},
+                           {"automatic", automatic},
                            {"patterns", patterns},
                            {"interpreter_gate_evaluations_per_s", interp},
                            {"anchor_gate_evaluations_per_s", anchor ? anchor->rate : 0.0},
@@ -251,27 +356,22 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
 // device run) of the compiled section's kernels for sm_90: the EPFL circuits at --parts and the
 // DPLR circuit mod 1 and 4 primes, 128 threads per block — the sources the device run generates.
 int nvrtc_only(const Args& a) {
-  auto compile_all = [](const std::string& what, const kernels::KernelSource& ks) {
-    const auto t0 = Clock::now();
-    std::vector<double> seconds(ks.parts.size());
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
-      pool.emplace_back([&] {
-        for (std::size_t i; (i = next++) < ks.parts.size();)
-          seconds[i] = gpu::compiled::compile(ks.parts[i].source, 90).seconds;
-      });
-    for (auto& t : pool) t.join();
+  // Every partition of a program compiled as the device run would (compile_program: in parallel
+  // on this host's cores, through the kernel cache), and the times it reports.
+  auto compile_all = [](const std::string& what, const Program& p, const RunOptions& ro,
+                        const gpu::LaunchConfig& lc) {
+    const gpu::compiled::Compiled c = gpu::compiled::compile_program(p, ro, lc, 90);
     double total = 0, longest = 0;
-    for (double x : seconds) {
-      total += x;
-      longest = std::max(longest, x);
+    for (const auto& cubin : c.cubins) {
+      total += cubin.seconds;
+      longest = std::max(longest, cubin.seconds);
     }
     std::printf(
-        "%s: %zu kernels, %u cross values, NVRTC %.1f s of compile time (longest kernel "
-        "%.1f s), %.1f s wall on %u threads\n",
-        what.c_str(), ks.parts.size(), ks.cross_values, total, longest, seconds_since(t0),
-        std::thread::hardware_concurrency());
+        "%s: %zu kernels, %zu lop3, %u cross values, %s %.1f s of compile time (longest kernel "
+        "%.2f s), %.1f s wall on %u threads\n",
+        what.c_str(), c.cubins.size(), c.ptx ? c.lut.net.luts : 0,
+        c.ptx ? c.lut.rows : c.source.cross_values, c.ptx ? "nvJitLink" : "NVRTC", total, longest,
+        c.seconds, std::thread::hardware_concurrency());
   };
   const gpu::DeviceInfo h200{true, "", "H200", 132, 0, 232448, 0};  // slot capacity as on the H200
   for (const char* name : {"multiplier", "hyp"}) {
@@ -280,28 +380,42 @@ int nvrtc_only(const Args& a) {
     ProgramOptions po;
     po.slot_capacity = gpu::slot_capacity(h200, true, false, 256, 1, 2);
     const Program p = lower_program(load_aiger(path), po);
+    RunOptions ro;
+    ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, 64};
     for (std::size_t part : a.parts) {
-      kernels::SourceOptions so;
-      so.max_gate_instructions = part;
-      compile_all(fmt::format("{} ({} gate instructions), partitions of {}", name,
-                              p.gate_instructions, part),
-                  kernels::kernel_source(p, 1, so));
+      gpu::LaunchConfig lc;
+      lc.max_gate_instructions = part;
+      if (a.ptx_only)
+        for (bool cover : {true, false}) {
+          lc.lut_cover = cover;
+          compile_all(
+              fmt::format("{} ({} ANDs), PTX {}, partitions of {}", name, p.gate_instructions,
+                          cover ? "covered" : "one lop3 per AND", part),
+              p, ro, lc);
+        }
+      else {
+        lc.boolean_kernels = gpu::BooleanKernels::cuda_cpp;
+        compile_all(fmt::format("{} ({} gate instructions), CUDA C++, partitions of {}", name,
+                                p.gate_instructions, part),
+                    p, ro, lc);
+      }
     }
   }
-  if (std::filesystem::exists(a.dplr)) {
-    const Model m = load_model(a.dplr);
-    CompileOptions co;
-    co.acceptance = false;
-    co.scan = ScanKind::sequential;
-    const Circuit c = compile_lrnn(m, a.dplr_n, co).circuit;
-    for (std::uint32_t np : {1u, 4u}) {
-      ProgramOptions po;
-      po.slot_capacity = gpu::slot_capacity(h200, false, false, 256, np);
-      const Program p = lower_program(c, po);
-      compile_all(fmt::format("DPLR d=3 n={} ({} operations) mod {} primes", a.dplr_n,
-                              p.gate_instructions, np),
-                  kernels::kernel_source(p, np, {}));
-    }
+  if (a.ptx_only || !std::filesystem::exists(a.dplr)) return 0;
+  const Model m = load_model(a.dplr);
+  CompileOptions co;
+  co.acceptance = false;
+  co.scan = ScanKind::sequential;
+  const Circuit c = compile_lrnn(m, a.dplr_n, co).circuit;
+  for (std::uint32_t np : {1u, 4u}) {
+    ProgramOptions po;
+    po.slot_capacity = gpu::slot_capacity(h200, false, false, 256, np);
+    const Program p = lower_program(c, po);
+    RunOptions ro;
+    ro.primes.assign(np, 2147483647u);  // the sources depend on the number of primes only
+    compile_all(fmt::format("DPLR d=3 n={} ({} operations) mod {} primes", a.dplr_n,
+                            p.gate_instructions, np),
+                p, ro, {});
   }
   return 0;
 }
@@ -331,6 +445,10 @@ int main(int argc, char** argv) {
       a.sections = v;
     else if (k == "--anchor-dir")
       a.anchor_dir = v;
+    else if (k == "--auto-log2-patterns")
+      a.auto_log2_patterns = static_cast<unsigned>(std::stoul(v));
+    else if (k == "--ptx-only")
+      a.ptx_only = v == "1";
     else if (k == "--nvrtc-only")
       a.nvrtc_only = v == "1";
     else if (k == "--parts") {
@@ -346,7 +464,7 @@ int main(int argc, char** argv) {
     }
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach a pipe as they are printed
-  if (a.nvrtc_only) return nvrtc_only(a);
+  if (a.nvrtc_only || a.ptx_only) return nvrtc_only(a);
   const gpu::DeviceInfo d = gpu::probe();
   if (!d.available) {
     std::printf("no GPU: %s\n", d.why_not.c_str());

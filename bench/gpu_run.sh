@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
-#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [cli] [mpi] [headline]
+#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [peers] [cli] [mpi] [headline]
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
 # `sanitize` runs NVIDIA's compute-sanitizer over the GPU tests that drive each kernel family —
 # the interpreter (gpu_tests), the NVRTC-compiled kernels (gpu_compiled_tests) and the prefix
@@ -79,11 +79,17 @@ for what in "$@"; do
     compiled)
       # A fresh kernel cache, so the first run of each kernel reports NVRTC's compile time.
       # (or the cache staged from the build machine, whose compile times --nvrtc-only printed).
-      export RNNCC_KERNEL_CACHE=$(mktemp -d)
+      # CUDA_CACHE_DISABLE: nvJitLink's PTX assembly otherwise hits the driver's JIT cache (~/.nv)
+      # when the same PTX was assembled before on this machine (docs/performance.md, "PTX kernels").
+      export RNNCC_KERNEL_CACHE=$(mktemp -d) CUDA_CACHE_DISABLE=1
       if [ -d kernel-cache ]; then cp kernel-cache/* "$RNNCC_KERNEL_CACHE"/; fi
       ./gpu_eval --sections compiled --epfl epfl --anchor-dir . --dplr "$root/examples/dplr_d3.json" \
         --arith-log2-patterns 22 --json "$OUT/gpu_compiled.json" 2>&1 | tee "$OUT/gpu_compiled.log" | tail -20
       for f in anchor_*.ptxas; do echo "$f: $(grep -E 'registers|spill' "$f" | tr -s ' ' | tr '\n' ' ')"; done
+      ;;
+    peers)
+      # The CPU peers of the compiled table: the wide evaluator on every core and 16 ABC processes.
+      ./cpu_eval --epfl epfl --abc ./abc 2>&1 | tee "$OUT/cpu_eval.log" | grep -E "^[a-z]+:|16 processes"
       ;;
     bench)
       ./gpu_eval --epfl epfl --abc ./abc --dplr "$root/examples/dplr_d3.json" --arith-log2-patterns 22 --json "$OUT/gpu_eval.json" \

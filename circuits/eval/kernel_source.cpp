@@ -409,26 +409,6 @@ const std::string& kernel_prelude() {
 namespace rnncc::kernels {
 typedef unsigned long long u64;
 typedef unsigned int u32;
-// The reductions of the interpreter (circuits/eval/cuda/gpu.cu), every lane of the warp active.
-__device__ __forceinline__ void count_ones(unsigned long long* at, u64 x) {
-  unsigned n = __reduce_add_sync(0xFFFFFFFFu, static_cast<unsigned>(__popcll(x)));
-  if ((threadIdx.x & 31) == 0 && n) atomicAdd(at, static_cast<unsigned long long>(n));
-}
-__device__ __noinline__ void note_mismatch(const Digest& d, u64 pattern) {
-  atomicMin(d.first_mismatch, pattern);
-  const unsigned at = atomicAdd(d.nsamples, 1u);
-  if (at < d.max_samples) d.samples[at] = pattern;
-}
-__device__ __forceinline__ void compare_words(const Digest& d, unsigned pair, u64 diff,
-                                              u64 first_pattern) {
-  if (diff) note_mismatch(d, first_pattern + (__ffsll(static_cast<long long>(diff)) - 1));
-  const unsigned n = __reduce_add_sync(0xFFFFFFFFu, static_cast<unsigned>(__popcll(diff)));
-  if ((threadIdx.x & 31) == 0 && n) atomicAdd(d.mismatches + pair, static_cast<u64>(n));
-}
-__device__ __forceinline__ u64 warp_sum(u64 v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-  return v;
-}
 }  // namespace rnncc::kernels
 )";
     return r;

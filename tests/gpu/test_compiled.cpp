@@ -1,4 +1,5 @@
-// Compiled GPU kernels (NVRTC; circuits/eval/cuda/compiled.hpp) == the CPU twin (run_program),
+// Compiled GPU kernels (PTX through nvJitLink with and without covering, and CUDA C++ through
+// NVRTC; circuits/eval/cuda/compiled.hpp) == the CPU twin (run_program),
 // bit for bit: random boolean circuits with threshold gates and inversions, random AIGs and the
 // EPFL multiplier, arithmetic circuits mod 1 and 4 primes, partitioned programs (small partitions
 // forced), chunked launches; the kernel cache's hit / corrupt / unwritable behaviour on the device
@@ -46,10 +47,22 @@ struct TempCache {
   }
 };
 
+// How a boolean program is compiled: PTX with covering, PTX without, CUDA C++.
+struct Flavour {
+  gpu::BooleanKernels kernels = gpu::BooleanKernels::ptx;
+  bool cover = true;
+};
+const Flavour kFlavours[] = {{gpu::BooleanKernels::ptx, true},
+                             {gpu::BooleanKernels::ptx, false},
+                             {gpu::BooleanKernels::cuda_cpp, true}};
+
 ProgramResult compiled(const Program& p, const RunOptions& ro, std::size_t part = 4096,
-                       gpu::Timing* t = nullptr, std::uint64_t chunk = std::uint64_t{1} << 30) {
+                       gpu::Timing* t = nullptr, std::uint64_t chunk = std::uint64_t{1} << 30,
+                       Flavour f = {}) {
   gpu::LaunchConfig lc;
   lc.kernel = gpu::KernelChoice::compiled;
+  lc.boolean_kernels = f.kernels;
+  lc.lut_cover = f.cover;
   lc.max_gate_instructions = part;
   lc.chunk_patterns = chunk;
   gpu::Timing local;
@@ -57,6 +70,9 @@ ProgramResult compiled(const Program& p, const RunOptions& ro, std::size_t part 
   ProgramResult r = gpu::run_program_gpu(p, ro, lc, &tm);
   REQUIRE(tm.path.rfind("compiled", 0) == 0);
   REQUIRE(tm.notice.empty());
+  if (p.boolean)
+    REQUIRE(tm.compiler ==
+            (f.kernels == gpu::BooleanKernels::ptx ? "PTX (nvJitLink)" : "CUDA C++ (NVRTC)"));
   return r;
 }
 
@@ -84,10 +100,12 @@ TEST_CASE("compiled boolean kernels equal the CPU twin on random circuits", "[gp
     if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
     ro.store = true;
     const ProgramResult twin = run_program(p, ro);
-    for (std::size_t part : {std::size_t{16384}, std::size_t{37}}) {
-      INFO("trial " << trial << " partition " << part);
-      require_same(compiled(p, ro, part), twin);
-    }
+    for (std::size_t part : {std::size_t{16384}, std::size_t{37}})
+      for (const Flavour& f : kFlavours) {
+        INFO("trial " << trial << " partition " << part << " kernels "
+                      << static_cast<int>(f.kernels) << " cover " << f.cover);
+        require_same(compiled(p, ro, part, nullptr, std::uint64_t{1} << 30, f), twin);
+      }
   }
 }
 
@@ -121,8 +139,10 @@ TEST_CASE("compiled kernels on AIGs: random and the EPFL multiplier, partitioned
     RunOptions ro;
     ro.patterns = {patterns::Mode::bits_random, 7, 2, 0, 0, 64 * 1000 + 17};
     const ProgramResult twin = run_program(p, ro);
-    require_same(compiled(p, ro), twin);  // partitions of 4096
-    require_same(compiled(p, ro, 2048), twin);
+    for (const Flavour& f : kFlavours) {
+      require_same(compiled(p, ro, 4096, nullptr, std::uint64_t{1} << 30, f), twin);
+      require_same(compiled(p, ro, 2048, nullptr, std::uint64_t{1} << 30, f), twin);
+    }
   }
 }
 
@@ -171,10 +191,16 @@ TEST_CASE("a large circuit split into many kernels, chunked launches", "[gpu]") 
   ro.patterns = {patterns::Mode::bits_random, 3, 2, 0, 0, 64 * 5000 + 1};
   const ProgramResult twin = run_program(p, ro);
   gpu::Timing t;
-  require_same(compiled(p, ro, 1000, &t, 64 * 1024), twin);
+  require_same(compiled(p, ro, 1000, &t, 64 * 1024, {gpu::BooleanKernels::cuda_cpp, true}), twin);
   CHECK(t.kernels >= 3);
   CHECK(t.cross_values > 0);
   CHECK(t.launches == t.kernels * 5);  // 5 chunks of 1024 words
+  // PTX: the sink kernel after the LUT kernels, 5 chunks.
+  require_same(compiled(p, ro, 1000, &t, 64 * 1024), twin);
+  CHECK(t.kernels >= 3);
+  CHECK(t.cross_values > 0);
+  CHECK(t.luts > 0);
+  CHECK(t.launches == (t.kernels + 1) * 5);
 }
 
 TEST_CASE("kernel cache on the device path: hit, corrupt entries, unwritable directory", "[gpu]") {
@@ -185,32 +211,41 @@ TEST_CASE("kernel cache on the device path: hit, corrupt entries, unwritable dir
   RunOptions ro;
   ro.patterns = {patterns::Mode::bits_random, 1, 2, 0, 0, 64 * 200};
   const ProgramResult twin = run_program(p, ro);
-  gpu::Timing t;
-  require_same(compiled(p, ro, 200, &t), twin);
-  CHECK(t.path == "compiled");
-  require_same(compiled(p, ro, 200, &t), twin);
-  CHECK(t.path == "compiled (cached)");
-  // Corrupt every entry: recompiled, same result, then cached again.
-  for (const auto& e : std::filesystem::directory_iterator(cache.path)) {
-    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(-20, std::ios::end);
-    f.put('\x7F');
+  for (const Flavour& fl : {kFlavours[0], kFlavours[2]}) {
+    INFO("kernels " << static_cast<int>(fl.kernels));
+    TempCache fresh;
+    gpu::Timing t;
+    auto compiled = [&](const Program& q, const RunOptions& r, std::size_t part, gpu::Timing* tm) {
+      return ::compiled(q, r, part, tm, std::uint64_t{1} << 30, fl);
+    };
+    require_same(compiled(p, ro, 200, &t), twin);
+    CHECK(t.path == "compiled");
+    require_same(compiled(p, ro, 200, &t), twin);
+    CHECK(t.path == "compiled (cached)");
+    // Corrupt every entry: recompiled, same result, then cached again.
+    for (const auto& e : std::filesystem::directory_iterator(fresh.path)) {
+      std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(-20, std::ios::end);
+      f.put('\x7F');
+    }
+    require_same(compiled(p, ro, 200, &t), twin);
+    CHECK(t.path == "compiled");
+    require_same(compiled(p, ro, 200, &t), twin);
+    CHECK(t.path == "compiled (cached)");
+    // Unwritable: no cache, compiled every time.
+    const std::filesystem::path blocker = fresh.path / "a-file";
+    std::ofstream(blocker) << "x";
+    setenv("RNNCC_KERNEL_CACHE", (blocker / "kernels").c_str(), 1);
+    require_same(compiled(p, ro, 200, &t), twin);
+    CHECK(t.path == "compiled");
+    require_same(compiled(p, ro, 200, &t), twin);
+    CHECK(t.path == "compiled");
   }
-  require_same(compiled(p, ro, 200, &t), twin);
-  CHECK(t.path == "compiled");
-  require_same(compiled(p, ro, 200, &t), twin);
-  CHECK(t.path == "compiled (cached)");
-  // Unwritable: no cache, compiled every time.
-  const std::filesystem::path blocker = cache.path / "a-file";
-  std::ofstream(blocker) << "x";
-  setenv("RNNCC_KERNEL_CACHE", (blocker / "kernels").c_str(), 1);
-  require_same(compiled(p, ro, 200, &t), twin);
-  CHECK(t.path == "compiled");
-  require_same(compiled(p, ro, 200, &t), twin);
-  CHECK(t.path == "compiled");
 }
 
-TEST_CASE("NVRTC failure falls back to the interpreter with a notice, automatic choice", "[gpu]") {
+TEST_CASE(
+    "NVRTC or nvJitLink failure falls back to the interpreter with a notice, automatic choice",
+    "[gpu]") {
   REQUIRE_DEVICE();
   TempCache cache;
   std::mt19937_64 rng(206);
@@ -223,10 +258,17 @@ TEST_CASE("NVRTC failure falls back to the interpreter with a notice, automatic 
   gpu::Timing t;
   gpu::compiled::set_source_hook([](std::string& s) { s += "\nnot C++ at all;\n"; });
   const ProgramResult r = gpu::run_program_gpu(p, ro, lc, &t);
+  lc.boolean_kernels = gpu::BooleanKernels::cuda_cpp;
+  gpu::Timing tc;
+  const ProgramResult rc = gpu::run_program_gpu(p, ro, lc, &tc);
+  lc.boolean_kernels = gpu::BooleanKernels::ptx;
   gpu::compiled::set_source_hook(nullptr);
   require_same(r, twin);
+  require_same(rc, twin);
   CHECK(t.path == "interpreter");
-  CHECK(t.notice.find("NVRTC could not compile") != std::string::npos);
+  CHECK(t.notice.find("nvJitLink could not assemble") != std::string::npos);
+  CHECK(tc.path == "interpreter");
+  CHECK(tc.notice.find("NVRTC could not compile") != std::string::npos);
   // Automatic: a small batch runs on the interpreter.
   lc.kernel = gpu::KernelChoice::automatic;
   require_same(gpu::run_program_gpu(p, ro, lc, &t), twin);
@@ -241,4 +283,61 @@ TEST_CASE("NVRTC failure falls back to the interpreter with a notice, automatic 
   require_same(gpu::run_program_gpu(a, ao, lc, &t), run_program(a, ao));
   CHECK(t.path == "interpreter");
   CHECK(t.notice.find("float shadow") != std::string::npos);
+}
+
+TEST_CASE("background compile: interpreter chunks, then the compiled kernels, same digests",
+          "[gpu]") {
+  REQUIRE_DEVICE();
+  TempCache cache;
+  std::mt19937_64 rng(207);
+  ProgramOptions po;
+  po.compare_pairs = {{0, 1}, {2, 3}};
+  const Program p = lower_program(testing::random_boolean_circuit(rng, 12, 1500, 8), po);
+  RunOptions ro;
+  ro.patterns = {patterns::Mode::bits_random, 5, 2, 0, 0, 64 * 3000 + 17};
+  ro.store = true;
+  const ProgramResult twin = run_program(p, ro);
+  gpu::LaunchConfig lc;
+  lc.kernel = gpu::KernelChoice::background;
+  lc.chunk_patterns = 64 * 256;
+  lc.background_wait_after_chunks = 3;  // three interpreter chunks, then wait for the kernels
+  for (const Flavour& f : {kFlavours[0], kFlavours[2]}) {
+    lc.boolean_kernels = f.kernels;
+    gpu::Timing t;
+    require_same(gpu::run_program_gpu(p, ro, lc, &t), twin);  // stored words in order
+    CHECK(t.path == "interpreter, then compiled");
+    CHECK(t.switched_at == 3 * 64 * 256);
+    CHECK(t.notice.empty());
+  }
+  // Arithmetic mod 4 primes: sums merged mod each prime.
+  const Program a = lower_program(testing::random_arithmetic_circuit(rng, 8, 150, 5), po);
+  RunOptions ao;
+  ao.primes = kPrimes4;
+  ao.patterns = {patterns::Mode::strings_random, 3, 2, 4, 0, 5000};
+  lc.chunk_patterns = 1000;  // chunks of 960 strings
+  lc.background_wait_after_chunks = 2;
+  gpu::Timing t;
+  require_same(gpu::run_program_gpu(a, ao, lc, &t), run_program(a, ao));
+  CHECK(t.path == "interpreter, then compiled");
+  CHECK(t.switched_at == 2 * 960);
+  // A compile failure in the background: every pattern interpreted, with the notice.
+  lc.chunk_patterns = 64 * 256;
+  gpu::compiled::set_source_hook([](std::string& s) { s += "\nnot a kernel;\n"; });
+  const ProgramResult r = gpu::run_program_gpu(p, ro, lc, &t);
+  gpu::compiled::set_source_hook(nullptr);
+  require_same(r, twin);
+  CHECK(t.path == "interpreter");
+  CHECK(t.switched_at == ro.patterns.count);
+  CHECK(t.notice.find("could not") != std::string::npos);
+  // The interpreter done first (one chunk, no waiting): the compile is cancelled, same digests.
+  RunOptions one = ro;
+  one.patterns.count = 64 * 100;
+  lc.background_wait_after_chunks = 0;
+  for (const Flavour& f : {kFlavours[0], kFlavours[2]}) {
+    lc.boolean_kernels = f.kernels;
+    TempCache fresh;  // nothing cached: the kernels take longer than one chunk
+    require_same(gpu::run_program_gpu(p, one, lc, &t), run_program(p, one));
+    CHECK((t.path == "interpreter" || t.path == "interpreter, then compiled"));
+    CHECK(t.notice.empty());
+  }
 }

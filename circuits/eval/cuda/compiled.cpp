@@ -4,6 +4,7 @@
 #include "circuits/eval/cuda/cuda_buffer.hpp"
 
 #include <cuda_runtime.h>
+#include <nvJitLink.h>
 #include <nvrtc.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@ namespace rnncc::gpu::compiled {
 namespace {
 
 using detail::Buffer;
+using detail::Events;
 
 using ull = unsigned long long;
 using Clock = std::chrono::steady_clock;
@@ -55,29 +57,6 @@ std::string hex(std::uint64_t v) {
 
 std::mutex hook_mutex;
 std::function<void(std::string&)> source_hook;
-
-struct Library {
-  cudaLibrary_t lib = nullptr;
-  cudaKernel_t kernel = nullptr;
-  Library() = default;
-  Library(const Library&) = delete;
-  Library& operator=(const Library&) = delete;
-  ~Library() {
-    if (lib) cudaLibraryUnload(lib);
-  }
-};
-
-struct Events {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  Events() {
-    RNNCC_CUDA(cudaEventCreate(&start), "creating an event");
-    RNNCC_CUDA(cudaEventCreate(&stop), "creating an event");
-  }
-  ~Events() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-};
 
 }  // namespace
 
@@ -206,36 +185,32 @@ void set_source_hook(std::function<void(std::string&)> hook) {
   source_hook = std::move(hook);
 }
 
-Cubin compile(const std::string& original, int arch) {
-  std::string source = original;
-  {
-    std::lock_guard<std::mutex> lock(hook_mutex);
-    if (source_hook) source_hook(source);
-  }
-  const std::vector<std::string> options = nvrtc_options(arch);
-  const std::string key = cache_key(source, nvrtc_version(), arch, options);
-  // The cache directory, resolved once per value of RNNCC_KERNEL_CACHE; an unusable one is
-  // announced once.
+namespace {
+
+// The cache directory, resolved once per value of RNNCC_KERNEL_CACHE (the tests point it at
+// several directories); an unusable one is announced once.
+std::optional<std::filesystem::path> resolved_cache_dir() {
   static std::optional<std::filesystem::path> dir;
   static std::string env_at_resolve;
+  static bool resolved = false;
   static std::mutex dir_mutex;
-  std::optional<std::filesystem::path> d;
-  {
-    // Re-resolved when RNNCC_KERNEL_CACHE changes (the tests point it at several directories).
-    std::lock_guard<std::mutex> lock(dir_mutex);
-    const char* e = std::getenv("RNNCC_KERNEL_CACHE");
-    const std::string env = e ? e : "";
-    static bool resolved = false;
-    if (!resolved || env != env_at_resolve) {
-      std::string why;
-      dir = cache_dir(&why);
-      if (!dir && why.find("disabled") == std::string::npos)
-        std::fprintf(stderr, "rnncc: %s; compiling kernels without a cache\n", why.c_str());
-      env_at_resolve = env;
-      resolved = true;
-    }
-    d = dir;
+  std::lock_guard<std::mutex> lock(dir_mutex);
+  const char* e = std::getenv("RNNCC_KERNEL_CACHE");
+  const std::string env = e ? e : "";
+  if (!resolved || env != env_at_resolve) {
+    std::string why;
+    dir = cache_dir(&why);
+    if (!dir && why.find("disabled") == std::string::npos)
+      std::fprintf(stderr, "rnncc: %s; compiling kernels without a cache\n", why.c_str());
+    env_at_resolve = env;
+    resolved = true;
   }
+  return dir;
+}
+
+// The image under `key` from the cache, else build() (timed) written to the cache.
+Cubin cached_or_built(const std::string& key, const std::function<void(Cubin&)>& build) {
+  const std::optional<std::filesystem::path> d = resolved_cache_dir();
   Cubin c;
   std::filesystem::path file;
   if (d) {
@@ -247,32 +222,99 @@ Cubin compile(const std::string& original, int arch) {
     }
   }
   const auto t0 = Clock::now();
-  nvrtcProgram prog = nullptr;
-  RNNCC_NVRTC(nvrtcCreateProgram(&prog, source.c_str(), "rnncc_kernel.cu", 0, nullptr, nullptr));
-  std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> guard(
-      &prog, [](nvrtcProgram* q) { nvrtcDestroyProgram(q); });
-  std::vector<const char*> opts;
-  for (const std::string& o : options) opts.push_back(o.c_str());
-  const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
-  std::size_t log_size = 0;
-  nvrtcGetProgramLogSize(prog, &log_size);
-  c.log.assign(log_size, '\0');
-  if (log_size) nvrtcGetProgramLog(prog, c.log.data());
-  while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
-  if (r != NVRTC_SUCCESS)
-    throw CompileError(std::string("NVRTC could not compile the kernel (") +
-                       nvrtcGetErrorString(r) + "): " + c.log.substr(0, 4000));
-  std::size_t n = 0;
-  RNNCC_NVRTC(nvrtcGetCUBINSize(prog, &n));
-  c.image.resize(n);
-  RNNCC_NVRTC(nvrtcGetCUBIN(prog, c.image.data()));
+  build(c);
   c.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (d && !write_entry(file, key, c.image))
     std::fprintf(stderr, "rnncc: could not write kernel cache entry %s\n", file.c_str());
   return c;
 }
 
-namespace {
+}  // namespace
+
+Cubin compile(const std::string& original, int arch) {
+  std::string source = original;
+  {
+    std::lock_guard<std::mutex> lock(hook_mutex);
+    if (source_hook) source_hook(source);
+  }
+  const std::vector<std::string> options = nvrtc_options(arch);
+  const std::string key = cache_key(source, nvrtc_version(), arch, options);
+  return cached_or_built(key, [&](Cubin& c) {
+    nvrtcProgram prog = nullptr;
+    RNNCC_NVRTC(nvrtcCreateProgram(&prog, source.c_str(), "rnncc_kernel.cu", 0, nullptr, nullptr));
+    std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> guard(
+        &prog, [](nvrtcProgram* q) { nvrtcDestroyProgram(q); });
+    std::vector<const char*> opts;
+    for (const std::string& o : options) opts.push_back(o.c_str());
+    const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
+    std::size_t log_size = 0;
+    nvrtcGetProgramLogSize(prog, &log_size);
+    c.log.assign(log_size, '\0');
+    if (log_size) nvrtcGetProgramLog(prog, c.log.data());
+    while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
+    if (r != NVRTC_SUCCESS)
+      throw CompileError(std::string("NVRTC could not compile the kernel (") +
+                         nvrtcGetErrorString(r) + "): " + c.log.substr(0, 4000));
+    std::size_t n = 0;
+    RNNCC_NVRTC(nvrtcGetCUBINSize(prog, &n));
+    c.image.resize(n);
+    RNNCC_NVRTC(nvrtcGetCUBIN(prog, c.image.data()));
+  });
+}
+
+std::string nvjitlink_version() {
+  unsigned major = 0, minor = 0;
+  nvJitLinkVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<std::string> nvjitlink_options(int arch) {
+  return {"-arch=sm_" + std::to_string(arch), "-O3"};
+}
+
+Cubin compile_ptx(const std::string& original, int arch) {
+  std::string ptx = original;
+  {
+    std::lock_guard<std::mutex> lock(hook_mutex);
+    if (source_hook) source_hook(ptx);
+  }
+  const std::vector<std::string> options = nvjitlink_options(arch);
+  const std::string key = cache_key(ptx, "nvJitLink " + nvjitlink_version(), arch, options);
+  return cached_or_built(key, [&](Cubin& c) {
+    std::vector<const char*> opts;
+    for (const std::string& o : options) opts.push_back(o.c_str());
+    nvJitLinkHandle h = nullptr;
+    if (nvJitLinkCreate(&h, static_cast<std::uint32_t>(opts.size()), opts.data()) !=
+        NVJITLINK_SUCCESS)
+      throw CompileError("nvJitLinkCreate failed (options: -arch=sm_" + std::to_string(arch) + ")");
+    std::unique_ptr<nvJitLinkHandle, void (*)(nvJitLinkHandle*)> guard(
+        &h, [](nvJitLinkHandle* q) { nvJitLinkDestroy(q); });
+    nvJitLinkResult r =
+        nvJitLinkAddData(h, NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(), "rnncc_lut_kernel.ptx");
+    if (r == NVJITLINK_SUCCESS) r = nvJitLinkComplete(h);
+    if (r != NVJITLINK_SUCCESS) {
+      std::size_t n = 0;
+      nvJitLinkGetErrorLogSize(h, &n);
+      std::string log(n, '\0');
+      if (n) nvJitLinkGetErrorLog(h, log.data());
+      while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+      throw CompileError("nvJitLink could not assemble the PTX kernel (error " +
+                         std::to_string(static_cast<int>(r)) + "): " + log.substr(0, 4000));
+    }
+    std::size_t n = 0;
+    if (nvJitLinkGetLinkedCubinSize(h, &n) != NVJITLINK_SUCCESS)
+      throw CompileError("nvJitLinkGetLinkedCubinSize failed");
+    c.image.resize(n);
+    if (nvJitLinkGetLinkedCubin(h, c.image.data()) != NVJITLINK_SUCCESS)
+      throw CompileError("nvJitLinkGetLinkedCubin failed");
+    std::size_t info = 0;
+    nvJitLinkGetInfoLogSize(h, &info);
+    c.log.assign(info, '\0');
+    if (info) nvJitLinkGetInfoLog(h, c.log.data());
+    while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
+  });
+}
+
 int device_arch() {
   int major = 0, minor = 0;
   RNNCC_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0),
@@ -281,12 +323,76 @@ int device_arch() {
              "reading the compute capability");
   return major * 10 + minor;
 }
-}  // namespace
+
+Compiled compile_program(const Program& p, const RunOptions& o, const LaunchConfig& config,
+                         int arch, const std::atomic<bool>* cancel) {
+  const auto t0 = Clock::now();
+  Compiled c;
+  c.ptx = p.boolean && config.boolean_kernels == BooleanKernels::ptx;
+  std::vector<const std::string*> texts;
+  if (c.ptx) {
+    c.lut = kernels::ptx_program(p, ptx_options(config, arch, o.patterns.mode));
+    for (const auto& part : c.lut.parts) texts.push_back(&part.ptx);
+  } else {
+    kernels::SourceOptions so;
+    so.max_gate_instructions = config.max_gate_instructions;
+    so.threads = config.threads;
+    c.source =
+        kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);
+    for (const auto& part : c.source.parts) texts.push_back(&part.source);
+  }
+  // Every partition in parallel (NVRTC programs and nvJitLink handles are independent).
+  const std::size_t nk = texts.size();
+  c.cubins.resize(nk);
+  std::vector<std::exception_ptr> errors(nk);
+  std::atomic<bool> cancelled{false};
+  {
+    std::atomic<std::size_t> next{0};
+    const std::size_t workers =
+        std::min<std::size_t>(nk, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < workers; ++t)
+      pool.emplace_back([&] {
+        for (std::size_t i; (i = next++) < nk;) {
+          if (cancel && cancel->load()) {
+            cancelled = true;
+            return;
+          }
+          try {
+            c.cubins[i] = c.ptx ? compile_ptx(*texts[i], arch) : compile(*texts[i], arch);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        }
+      });
+    for (std::thread& t : pool) t.join();
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  if (cancelled) throw CompileCancelled("compiling the kernels was cancelled");
+  c.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return c;
+}
 
 bool cached(const Program& p, const RunOptions& o, const LaunchConfig& config) {
   if (!supported(p, o)) return false;
   const auto dir = cache_dir();
   if (!dir) return false;
+  if (p.boolean && config.boolean_kernels == BooleanKernels::ptx) {
+    const int arch = device_arch();
+    for (const auto& part :
+         kernels::ptx_program(p, ptx_options(config, arch, o.patterns.mode)).parts) {
+      std::string ptx = part.ptx;
+      {
+        std::lock_guard<std::mutex> lock(hook_mutex);
+        if (source_hook) source_hook(ptx);
+      }
+      const std::string key =
+          cache_key(ptx, "nvJitLink " + nvjitlink_version(), arch, nvjitlink_options(arch));
+      if (!read_entry(*dir / (key + ".cubin"), key)) return false;
+    }
+    return true;
+  }
   kernels::SourceOptions so;
   so.max_gate_instructions = config.max_gate_instructions;
   so.threads = config.threads;
@@ -319,8 +425,8 @@ bool supported(const Program& p, const RunOptions& o, std::string* why) {
   return true;
 }
 
-ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& config,
-                  Timing* timing) {
+ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& config, Timing* timing,
+                  const Compiled* ready) {
   const auto t0 = Clock::now();
   std::string why;
   if (!supported(p, o, &why)) throw GpuError("compiled kernels: " + why);
@@ -335,74 +441,32 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
   const int arch = device_arch();
   const std::uint32_t np = p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size());
 
-  // Sources, then every partition compiled in parallel (NVRTC is thread-safe per program).
-  kernels::SourceOptions so;
-  so.max_gate_instructions = config.max_gate_instructions;
-  so.threads = T;
-  const kernels::KernelSource ks = kernels::kernel_source(p, np, so);
+  std::optional<Compiled> now;
+  if (!ready) now = compile_program(p, o, config, arch);
+  const Compiled& kc = ready ? *ready : *now;
+  if (kc.ptx) return run_lut(p, o, config, timing, kc);
+  const kernels::KernelSource& ks = kc.source;
+  const std::vector<Cubin>& cubins = kc.cubins;
   const std::size_t nk = ks.parts.size();
-  std::vector<Cubin> cubins(nk);
-  std::vector<std::exception_ptr> errors(nk);
-  {
-    std::atomic<std::size_t> next{0};
-    const std::size_t workers =
-        std::min<std::size_t>(nk, std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < workers; ++t)
-      pool.emplace_back([&] {
-        for (std::size_t i; (i = next++) < nk;) {
-          try {
-            cubins[i] = compile(ks.parts[i].source, arch);
-          } catch (...) {
-            errors[i] = std::current_exception();
-          }
-        }
-      });
-    for (std::thread& t : pool) t.join();
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  std::vector<std::unique_ptr<Library>> libs;
-  std::uint32_t registers = 0;
-  std::uint64_t local_bytes = 0;
-  std::vector<std::uint32_t> blocks_of(nk);
-  bool all_cached = true;
-  for (std::size_t i = 0; i < nk; ++i) {
-    all_cached &= cubins[i].cached;
-    auto l = std::make_unique<Library>();
-    RNNCC_CUDA(cudaLibraryLoadData(&l->lib, cubins[i].image.data(), nullptr, nullptr, 0, nullptr,
-                                   nullptr, 0),
-               "loading compiled kernel " + std::to_string(i + 1) + " of " + std::to_string(nk));
-    RNNCC_CUDA(cudaLibraryGetKernel(&l->kernel, l->lib, kernels::kEntry),
-               "finding the compiled kernel's entry");
-    const void* fn = reinterpret_cast<const void*>(l->kernel);
-    cudaFuncAttributes attr{};
-    RNNCC_CUDA(cudaFuncGetAttributes(&attr, fn), "reading the compiled kernel's attributes");
-    registers = std::max<std::uint32_t>(registers, static_cast<std::uint32_t>(attr.numRegs));
-    local_bytes = std::max<std::uint64_t>(local_bytes, attr.localSizeBytes);
-    int per_sm = 0;
-    RNNCC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, static_cast<int>(T), 0),
-               "occupancy of a compiled kernel with " + std::to_string(T) + " threads");
-    if (per_sm == 0)
-      throw GpuError("a compiled kernel of " + std::to_string(attr.numRegs) +
-                     " registers does not fit " + std::to_string(T) + " threads on " + dev.name);
-    blocks_of[i] = static_cast<std::uint32_t>(per_sm * dev.multiprocessors);
-    libs.push_back(std::move(l));
-  }
-  const double compile_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::vector<const std::vector<char>*> images;
+  for (const Cubin& c : cubins) images.push_back(&c.image);
+  const detail::LoadedKernels loaded(images, kernels::kEntry, T, dev, "compiled kernel");
+  const auto& libs = loaded.libs;
+  const auto& blocks_of = loaded.resident_blocks;
+  const bool all_cached =
+      std::all_of(cubins.begin(), cubins.end(), [](const Cubin& c) { return c.cached; });
+  const double compile_seconds =
+      ready ? ready->seconds : std::chrono::duration<double>(Clock::now() - t0).count();
   const auto t1 = Clock::now();
 
   // Digests, as in the interpreter (gpu.cu).
-  Buffer<ull> dmis(std::max<std::uint32_t>(p.pairs, 1), "mismatch counts");
-  dmis.fill(0, "mismatch counts");
-  Buffer<ull> dfirst(1, "first mismatch");
-  dfirst.fill(0xFF, "first mismatch");
-  Buffer<ull> dsamples(std::max<std::size_t>(o.max_first_mismatches, 1), "mismatch samples");
-  Buffer<unsigned> dnsamples(1, "mismatch sample count");
-  dnsamples.fill(0, "mismatch sample count");
-  kernels::Digest digest{
-      dmis.p,   dfirst.p, dsamples.p, dnsamples.p, static_cast<unsigned>(o.max_first_mismatches),
-      p.outputs};
+  const detail::DigestBuffers dg(p.pairs, o.max_first_mismatches);
+  kernels::Digest digest{dg.mismatches.p,
+                         dg.first.p,
+                         dg.samples.p,
+                         dg.nsamples.p,
+                         static_cast<unsigned>(o.max_first_mismatches),
+                         p.outputs};
 
   // Chunks: a unit is a word (boolean) or a pattern (arithmetic); the cross buffer holds every
   // crossing value of every unit of a chunk, so the chunk is bounded by half the free memory
@@ -527,15 +591,7 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
             static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), a.f[j]);
     r.max_difference_bound.assign(p.pairs, 0.0);
   }
-  const auto mis = dmis.download("mismatch counts");
-  r.mismatches.assign(mis.begin(), mis.begin() + p.pairs);
-  const ull first = dfirst.download("first mismatch")[0];
-  if (first != std::numeric_limits<ull>::max()) r.first_mismatch = first;
-  const unsigned ns = std::min<unsigned>(dnsamples.download("mismatch sample count")[0],
-                                         static_cast<unsigned>(o.max_first_mismatches));
-  const auto samples = dsamples.download(ns, "mismatch samples");
-  r.first_mismatches.assign(samples.begin(), samples.end());
-  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
+  dg.read(r);
   r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
                            r.first_mismatches.end());
   if (timing) {
@@ -543,13 +599,14 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
     timing->total_seconds = std::chrono::duration<double>(Clock::now() - t1).count();
     timing->compile_seconds = compile_seconds;
     timing->path = all_cached ? "compiled (cached)" : "compiled";
+    timing->compiler = "CUDA C++ (NVRTC)";
     timing->blocks = blocks_of.empty() ? 0 : blocks_of[0];
     timing->threads = T;
     timing->slots = 0;
     timing->launches = launches;
     timing->kernels = static_cast<std::uint32_t>(nk);
-    timing->registers = registers;
-    timing->local_bytes = local_bytes;
+    timing->registers = loaded.registers;
+    timing->local_bytes = loaded.local_bytes;
     timing->cross_values = ks.cross_values;
   }
   return r;

@@ -16,6 +16,7 @@
 // compile() and the cache are testable on a machine without a GPU.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -25,6 +26,7 @@
 
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/kernel_source.hpp"
+#include "circuits/eval/ptx_source.hpp"
 
 namespace rnncc::gpu::compiled {
 
@@ -56,13 +58,54 @@ struct Cubin {
 // One translation unit: the cache, else NVRTC (then the cache is written). Throws CompileError.
 Cubin compile(const std::string& source, int arch);
 
-// Test hook: edits every source before it is compiled (nullptr: none).
+// PTX (circuits/eval/ptx_source.hpp) assembled by nvJitLink (ptxas alone, no C++ front end),
+// through the same disk cache (the key names nvJitLink and its version). Throws CompileError with
+// nvJitLink's error log.
+std::string nvjitlink_version();                       // "13.0"
+std::vector<std::string> nvjitlink_options(int arch);  // arch: 90 for sm_90
+Cubin compile_ptx(const std::string& ptx, int arch);
+
+// Test hook: edits every source (CUDA C++ or PTX) before it is compiled (nullptr: none).
 void set_source_hook(std::function<void(std::string&)> hook);
 
-// The compiled path of run_program_gpu (arithmetic: no float shadow, at most kMaxPrimes primes).
-// Throws CompileError (run_program_gpu falls back to the interpreter) and GpuError.
+// A program's kernels compiled on the host (no device call: it may run on another thread while
+// the device interprets), ready to load: the PTX path's LUT program or the CUDA C++ sources, and
+// one cubin per partition.
+struct Compiled {
+  bool ptx = false;
+  kernels::PtxProgram lut;       // ptx
+  kernels::KernelSource source;  // !ptx
+  std::vector<Cubin> cubins;
+  double seconds = 0;  // wall time of compile_program
+};
+
+// Raised by compile_program when *cancel was set before every partition was compiled.
+class CompileCancelled : public GpuError {
+  using GpuError::GpuError;
+};
+
+// Compiles every partition in parallel on the host's cores (through the disk cache). With a
+// cancel flag: once it is set, no further partition is started and CompileCancelled is thrown
+// (the partitions in flight finish). Throws CompileError.
+Compiled compile_program(const Program& p, const RunOptions& options, const LaunchConfig& config,
+                         int arch, const std::atomic<bool>* cancel = nullptr);
+
+// The device's compute capability as 10·major + minor (90 for sm_90).
+int device_arch();
+
+// The compiled path of run_program_gpu (arithmetic: no float shadow, at most kMaxPrimes primes),
+// with the kernels of `ready` (from compile_program with the same program, options' mode and
+// config) or compiled now. Throws CompileError (run_program_gpu falls back to the interpreter)
+// and GpuError.
 ProgramResult run(const Program& p, const RunOptions& options, const LaunchConfig& config,
-                  Timing* timing);
+                  Timing* timing, const Compiled* ready = nullptr);
+
+// The PTX path of run() for boolean programs (LaunchConfig::boolean_kernels = ptx): the LUT
+// kernels run in order, then a sink kernel reduces the outputs and pairs
+// (circuits/eval/cuda/lut_kernels.cu).
+ProgramResult run_lut(const Program& p, const RunOptions& options, const LaunchConfig& config,
+                      Timing* timing, const Compiled& kernels);
+kernels::PtxOptions ptx_options(const LaunchConfig& config, int arch, patterns::Mode mode);
 
 // Whether every kernel of this program is in the disk cache (run() would not compile), for the
 // automatic choice; generates the sources (milliseconds per 10k instructions) and reads the

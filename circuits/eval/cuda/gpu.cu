@@ -23,6 +23,7 @@ namespace rnncc::gpu {
 namespace {
 
 using detail::Buffer;
+using detail::Events;
 
 using ull = unsigned long long;
 
@@ -411,18 +412,6 @@ double elapsed(cudaEvent_t a, cudaEvent_t b) {
   return ms / 1000.0;
 }
 
-struct Events {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  Events() {
-    RNNCC_CUDA(cudaEventCreate(&start), "creating an event");
-    RNNCC_CUDA(cudaEventCreate(&stop), "creating an event");
-  }
-  ~Events() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-};
-
 // 16 independent chains of Montgomery products per thread, `rounds` long.
 __global__ void mont_peak_kernel(std::uint32_t* out, mont31::Field f, std::uint32_t rounds) {
   std::uint32_t x[16];
@@ -553,19 +542,13 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
   if (!code.empty()) dcode.upload(code.data(), "the program");
   Buffer<std::int32_t> daux(std::max<std::size_t>(p.aux.size(), 1), "threshold data");
   if (!p.aux.empty()) daux.upload(p.aux.data(), "threshold data");
-  Buffer<ull> dmis(std::max<std::uint32_t>(p.pairs, 1), "mismatch counts");
-  dmis.fill(0, "mismatch counts");
-  Buffer<ull> dfirst(1, "first mismatch");
-  dfirst.fill(0xFF, "first mismatch");
-  Buffer<ull> dsamples(std::max<std::size_t>(o.max_first_mismatches, 1), "mismatch samples");
-  Buffer<unsigned> dnsamples(1, "mismatch sample count");
-  dnsamples.fill(0, "mismatch sample count");
+  const detail::DigestBuffers dg(p.pairs, o.max_first_mismatches);
 
-  Common c{dcode.p,      static_cast<std::uint32_t>(p.code.size()),
-           daux.p,       o.patterns,
-           p.outputs,    dmis.p,
-           dfirst.p,     dsamples.p,
-           dnsamples.p,  static_cast<std::uint32_t>(o.max_first_mismatches),
+  Common c{dcode.p,       static_cast<std::uint32_t>(p.code.size()),
+           daux.p,        o.patterns,
+           p.outputs,     dg.mismatches.p,
+           dg.first.p,    dg.samples.p,
+           dg.nsamples.p, static_cast<std::uint32_t>(o.max_first_mismatches),
            threads_total};
 
   ProgramResult r;
@@ -697,15 +680,7 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
       r.max_difference_bound.push_back(m);
     }
   }
-  const auto mis = dmis.download("mismatch counts");
-  r.mismatches.assign(mis.begin(), mis.begin() + p.pairs);
-  const ull first = dfirst.download("first mismatch")[0];
-  if (first != std::numeric_limits<ull>::max()) r.first_mismatch = first;
-  const unsigned ns = std::min<unsigned>(dnsamples.download("mismatch sample count")[0],
-                                         static_cast<unsigned>(o.max_first_mismatches));
-  const auto samples = dsamples.download(ns, "mismatch samples");
-  r.first_mismatches.assign(samples.begin(), samples.end());
-  std::sort(r.first_mismatches.begin(), r.first_mismatches.end());
+  dg.read(r);
   r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
                            r.first_mismatches.end());
   if (timing) {
@@ -718,71 +693,6 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
     timing->launches = launches;
     timing->path = "interpreter";
   }
-  return r;
-}
-
-// The automatic choice: compile when the run time the compiled kernels save pays for compiling
-// them,
-//   work·(1/R_interp − 1/R_compiled) > C,
-// work = gate instructions × patterns (× primes). R, measured on one H200
-// (bench/results/h200-2026-12-02-compiled, `gpu_eval --sections compiled`; docs/performance.md,
-// "Compiled kernels"), the lower figure of each pair: boolean, the interpreter 1.15–1.33·10¹³
-// gate evals/s, the compiled kernels 1.06·10¹⁴ (hyp) – 1.87·10¹⁴ (multiplier); arithmetic per
-// prime, the interpreter 2.3–3.1·10¹¹, compiled 7.8·10¹¹ (1 prime) – 1.2·10¹² (4 primes).
-// C = NVRTC + ptxas, the partitions compiled in parallel on the host's cores:
-// C ≈ 0.5 s + k × instructions × primes / min(cores, kernels), k = 1.5 ms per boolean gate
-// instruction (multiplier 4.1 s over 7 kernels, hyp 20.1 s over 53 kernels, 16 cores) and 15 ms
-// per arithmetic operation and prime (DPLR d = 3: 8.4 s for 14 kernels of ≈ 511 operations).
-// So the multiplier (27k ANDs, C ≈ 3–4 s) pays for itself from about 2·10⁹ patterns. When
-// every kernel is already in the disk cache C is milliseconds: compiled from a saving of 10 ms
-// (the check generates the source, so it is only made above that).
-bool worth_compiling(const Program& p, const RunOptions& o, const LaunchConfig& config) {
-  const double primes =
-      p.boolean ? 1.0 : static_cast<double>(std::max<std::size_t>(o.primes.size(), 1));
-  const double patterns = static_cast<double>(std::max(o.patterns.count, config.job_patterns));
-  const double work = static_cast<double>(p.gate_instructions) * patterns * primes;
-  const double r_interp = p.boolean ? 1.15e13 : 2.3e11, r_compiled = p.boolean ? 1.06e14 : 7.8e11;
-  const double saving = work * (1 / r_interp - 1 / r_compiled);
-  const double per_kernel = config.max_gate_instructions
-                                ? static_cast<double>(config.max_gate_instructions)
-                                : static_cast<double>(p.gate_instructions);
-  const double kernels =
-      std::ceil(static_cast<double>(p.gate_instructions) / std::max(per_kernel, 1.0));
-  const double cores = std::max(1.0, static_cast<double>(std::thread::hardware_concurrency()));
-  const double k = p.boolean ? 1.5e-3 : 1.5e-2;
-  const double compile = 0.5 + k * static_cast<double>(p.gate_instructions) * primes /
-                                   std::min(cores, std::max(kernels, 1.0));
-  if (saving > compile) return true;
-  return saving > 0.01 && compiled::cached(p, o, config);
-}
-
-ProgramResult run_program_gpu(const Program& p, const RunOptions& o, const LaunchConfig& config,
-                              Timing* timing) {
-  std::string why;
-  bool use = false;
-  switch (config.kernel) {
-    case KernelChoice::interpreter:
-      break;
-    case KernelChoice::compiled:
-      use = compiled::supported(p, o, &why);
-      break;
-    case KernelChoice::automatic:
-      use = compiled::supported(p, o) && worth_compiling(p, o, config);
-      break;
-  }
-  std::string notice;
-  if (config.kernel == KernelChoice::compiled && !use)
-    notice = "rnncc: compiled kernel not available (" + why + "); running the interpreter";
-  if (use) {
-    try {
-      return compiled::run(p, o, config, timing);
-    } catch (const compiled::CompileError& e) {
-      notice = std::string("rnncc: ") + e.what() + "; running the interpreter";
-    }
-  }
-  if (!notice.empty()) std::fprintf(stderr, "%s\n", notice.c_str());
-  ProgramResult r = run_program_interpreter(p, o, config, timing);
-  if (timing) timing->notice = notice;
   return r;
 }
 

@@ -42,10 +42,16 @@ struct DeviceInfo {
 // Never throws.
 DeviceInfo probe();
 
-// Which evaluator runs a program: the interpreter below, or the program compiled to a straight-line
-// kernel by NVRTC (circuits/eval/cuda/compiled.hpp); automatic picks by estimated work
-// (run_program_gpu in gpu.cu states the rule and the figures it rests on).
-enum class KernelChoice : std::uint8_t { automatic, interpreter, compiled };
+// Which evaluator runs a program: the interpreter below; the program compiled to straight-line
+// kernels (circuits/eval/cuda/compiled.hpp); or background: the interpreter at once while the
+// kernels compile on the host, the remaining patterns on the compiled kernels once they are
+// ready. automatic picks by estimated work (circuits/eval/cuda/choice.cpp states the rule and
+// the figures it rests on).
+enum class KernelChoice : std::uint8_t { automatic, interpreter, compiled, background };
+
+// How compiled boolean kernels are written: PTX of a 3-input LUT network assembled by nvJitLink
+// (circuits/eval/ptx_source.hpp), or CUDA C++ compiled by NVRTC (circuits/eval/kernel_source.hpp).
+enum class BooleanKernels : std::uint8_t { ptx, cuda_cpp };
 
 struct LaunchConfig {
   std::uint32_t threads = 128;                            // per block
@@ -60,6 +66,13 @@ struct LaunchConfig {
   std::uint64_t job_patterns = 0;
   // Compiled path: gate instructions per kernel (partition; kernel_source.hpp); 0 = one kernel.
   std::size_t max_gate_instructions = 4096;
+  BooleanKernels boolean_kernels = BooleanKernels::ptx;
+  bool lut_cover = true;  // PTX: merge single-reader cones into 3-input LUTs (ptx_source.hpp)
+  std::uint32_t lut_min_blocks_per_sm = 1;  // PTX: .minnctapersm (PtxOptions)
+  std::size_t lut_load_lookahead = 0;       // PTX: PtxOptions::load_lookahead
+  // Background compile, for tests: after this many interpreter chunks, wait for the kernels
+  // (0: never wait, switch when they are ready).
+  std::uint64_t background_wait_after_chunks = 0;
 };
 
 // The slot capacity to lower a program with, so that its slot file fits the shared memory of
@@ -78,12 +91,17 @@ struct Timing {
   // the disk cache); compile_seconds is NVRTC's time (plus cache reads and module loading), not
   // in kernel_seconds or total_seconds.
   std::string path;
+  std::string compiler;  // compiled path: "PTX (nvJitLink)" or "CUDA C++ (NVRTC)"
   double compile_seconds = 0;
   std::string notice;  // why the compiled path was not taken (NVRTC's failure), else empty
+  // Background compile: patterns interpreted before the switch to the compiled kernels (all of
+  // them when the interpreter finished first); path says "interpreter, then compiled".
+  std::uint64_t switched_at = 0;
   // Compiled path, the largest over its kernels: registers per thread and local-memory bytes per
   // thread (ptxas's spills); kernels (partitions) and values crossing them.
   std::uint32_t kernels = 0, registers = 0, cross_values = 0;
   std::uint64_t local_bytes = 0;
+  std::size_t luts = 0;  // PTX path: lop3 instructions per 32 patterns (ptx_source.hpp)
 };
 
 class GpuError : public std::runtime_error {
