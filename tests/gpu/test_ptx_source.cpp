@@ -127,7 +127,7 @@ TEST_CASE("apply_table is the lop3 encoding", "[ptx_source]") {
   CHECK(kernels::apply_table(0xE8, 0b1100, 0b1010, 0b0110) == 0b1110);  // majority
 }
 
-TEST_CASE("covering merges a two-gate cone into one LUT; an output gate stays", "[ptx_source]") {
+TEST_CASE("covering merges a two-gate cone into one LUT, an output gate stays", "[ptx_source]") {
   // y0 = (x0 ∧ ¬x1) ∧ x2; y1 = s ∨ (s ⊕ x2) with s = x0 ∧ x1, itself output y2.
   CircuitBuilder b;
   const GateId x0 = b.input(), x1 = b.input(), x2 = b.input();
@@ -160,7 +160,7 @@ TEST_CASE("covering merges a two-gate cone into one LUT; an output gate stays", 
   CHECK((twin.stored[0] & 0xFF) == 0b00100000);
 }
 
-TEST_CASE("constants fold into the tables; a threshold gate is its counter", "[ptx_source]") {
+TEST_CASE("constants fold into the tables, a threshold gate is its counter", "[ptx_source]") {
   // ¬(x0 ∧ 1) ⊕ 0 is ¬x0; maj(x0, x1, x2) and 2·x0 − 3·x1 + x2 ≥ 0 through the counter.
   CircuitBuilder b;
   const GateId x0 = b.input(), x1 = b.input(), x2 = b.input();
