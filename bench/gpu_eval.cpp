@@ -65,8 +65,10 @@ struct Args {
   std::vector<std::size_t> parts = {
       4096};  // --parts 4096,16384: partition sizes of the compiled runs
   unsigned log2_patterns = 22, cpu_log2_patterns = 24, dplr_n = 256, arith_log2_patterns = 24;
-  unsigned auto_log2_patterns =
-      32;  // --auto-log2-patterns: the automatic run (hyp: 2 less); 0: none
+  // --auto-log2-patterns: the automatic run (hyp: 2 less); 0: none
+  unsigned auto_log2_patterns = 32;
+  // --patterns-per-thread 1,2,4: the compiled arithmetic runs
+  std::vector<std::uint32_t> patterns_per_thread = {1, 2, 4};
 };
 
 // Median kernel seconds of 3 runs after a warm-up (seed varies, so no run reuses inputs).
@@ -325,29 +327,37 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
     li.threads = 256;
     li.kernel = gpu::KernelChoice::interpreter;
     const double si = time_gpu(p, ro, li, nullptr);
-    const CompiledRun r = time_compiled(p, ro, {});
-    const double work = static_cast<double>(p.gate_instructions) * static_cast<double>(ap) *
-                        static_cast<double>(np);
-    const double rate = work / r.seconds, irate = work / si;
-    const double mul_rate = muls * static_cast<double>(ap) * static_cast<double>(np) / r.seconds;
-    rows.push_back({{"primes", np},
-                    {"operations", p.gate_instructions},
-                    {"multiplications", muls},
-                    {"kernels", r.t.kernels},
-                    {"registers", r.t.registers},
-                    {"local_bytes", r.t.local_bytes},
-                    {"compile_seconds", r.compile_seconds},
-                    {"seconds", r.seconds},
-                    {"gate_evaluations_per_s_per_prime", rate},
-                    {"interpreter_gate_evaluations_per_s_per_prime", irate},
-                    {"fraction_of_montgomery_peak", mul_rate / mont}});
-    table.push_back(fmt::format(
-        "compiled arith DPLR d=3 n={} ops {} (mul {}) primes={}: {:.3g} gate-evals/s (each prime "
-        "counted; interp {:.3g}, x{:.1f}); muls at {:.0f}% of the Montgomery peak {:.3g}/s; "
-        "compile {:.2f} s, run {:.2f} ms; {} kernels, {} regs, {} B local",
-        a.dplr_n, p.gate_instructions, muls, np, rate, irate, rate / irate, 100 * mul_rate / mont,
-        mont, r.compile_seconds, 1e3 * r.seconds, r.t.kernels, r.t.registers, r.t.local_bytes));
-    std::printf("%s\n", table.back().c_str());
+    // Patterns a thread evaluates side by side (item 2 of issue 26): independent chains.
+    for (std::uint32_t kpt : a.patterns_per_thread) {
+      gpu::LaunchConfig lk;
+      lk.patterns_per_thread = kpt;
+      const CompiledRun r = time_compiled(p, ro, lk);
+      const double work = static_cast<double>(p.gate_instructions) * static_cast<double>(ap) *
+                          static_cast<double>(np);
+      const double rate = work / r.seconds, irate = work / si;
+      const double mul_rate = muls * static_cast<double>(ap) * static_cast<double>(np) / r.seconds;
+      rows.push_back({{"primes", np},
+                      {"patterns_per_thread", kpt},
+                      {"operations", p.gate_instructions},
+                      {"multiplications", muls},
+                      {"kernels", r.t.kernels},
+                      {"registers", r.t.registers},
+                      {"local_bytes", r.t.local_bytes},
+                      {"compile_seconds", r.compile_seconds},
+                      {"seconds", r.seconds},
+                      {"gate_evaluations_per_s_per_prime", rate},
+                      {"interpreter_gate_evaluations_per_s_per_prime", irate},
+                      {"fraction_of_montgomery_peak", mul_rate / mont}});
+      table.push_back(fmt::format(
+          "compiled arith DPLR d=3 n={} ops {} (mul {}) primes={} patterns/thread={}: {:.3g} "
+          "gate-evals/s (each prime "
+          "counted; interp {:.3g}, x{:.1f}); muls at {:.0f}% of the Montgomery peak {:.3g}/s; "
+          "compile {:.2f} s, run {:.2f} ms; {} kernels, {} regs, {} B local",
+          a.dplr_n, p.gate_instructions, muls, np, kpt, rate, irate, rate / irate,
+          100 * mul_rate / mont, mont, r.compile_seconds, 1e3 * r.seconds, r.t.kernels,
+          r.t.registers, r.t.local_bytes));
+      std::printf("%s\n", table.back().c_str());
+    }
   }
   J["compiled"]["arithmetic"] = rows;
 }
@@ -445,7 +455,15 @@ int main(int argc, char** argv) {
       a.sections = v;
     else if (k == "--anchor-dir")
       a.anchor_dir = v;
-    else if (k == "--auto-log2-patterns")
+    else if (k == "--patterns-per-thread") {
+      a.patterns_per_thread.clear();
+      for (std::size_t at = 0; at < v.size();) {
+        const std::size_t comma = std::min(v.find(',', at), v.size());
+        a.patterns_per_thread.push_back(
+            static_cast<std::uint32_t>(std::stoul(v.substr(at, comma - at))));
+        at = comma + 1;
+      }
+    } else if (k == "--auto-log2-patterns")
       a.auto_log2_patterns = static_cast<unsigned>(std::stoul(v));
     else if (k == "--ptx-only")
       a.ptx_only = v == "1";

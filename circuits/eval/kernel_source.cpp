@@ -63,7 +63,10 @@ std::string lit(std::int64_t v) {
 class Emitter {
  public:
   Emitter(const Program& p, std::uint32_t primes, const SourceOptions& o)
-      : p_(p), np_(p.boolean ? 1 : primes), o_(o) {}
+      : p_(p),
+        np_(p.boolean ? 1 : primes),
+        o_(o),
+        kk_(p.boolean ? 1 : std::max<std::uint32_t>(o.patterns_per_thread, 1)) {}
 
   KernelSource run() {
     KernelSource ks;
@@ -95,7 +98,7 @@ class Emitter {
     const std::size_t max_gates =
         p_.boolean || !o_.max_gate_instructions
             ? o_.max_gate_instructions
-            : std::max<std::size_t>(o_.max_gate_instructions / (8 * np_), 16);
+            : std::max<std::size_t>(o_.max_gate_instructions / (8 * np_ * kk_), 16);
     for (std::size_t i = 0; i < n; ++i) {
       const Instr& in = p_.code[i];
       if (is_gate(in.op()) && max_gates && gates >= max_gates) {
@@ -130,9 +133,12 @@ class Emitter {
 
   std::string var(std::int64_t d, std::uint32_t j) const {
     std::string s = "v" + std::to_string(d);
-    if (!p_.boolean) s += "_" + std::to_string(j);
+    if (!p_.boolean) s += "_" + std::to_string(j) + q_suffix();
     return s;
   }
+  // Arithmetic: the suffix of the current pattern copy (SourceOptions::patterns_per_thread).
+  std::string q_suffix() const { return kq_ ? "q" + std::to_string(kq_) : std::string(); }
+  std::string K() const { return "k" + std::to_string(kq_); }
 
   // The expression for operand `which` of instruction i (prime j), loading a crossing value at
   // its first use in this partition.
@@ -145,14 +151,15 @@ class Emitter {
              ")";
     }
     if (part_[static_cast<std::size_t>(d)] == part) return var(d, j);
-    const std::string name = "c" + std::to_string(d) + (p_.boolean ? "" : "_" + std::to_string(j));
+    const std::string name =
+        "c" + std::to_string(d) + (p_.boolean ? "" : "_" + std::to_string(j) + q_suffix());
     if (loaded_.insert(name).second) {
       const std::string id = std::to_string(cross_[static_cast<std::size_t>(d)]);
       if (p_.boolean)
         body_ << "  const u32 " << name << " = X[" << id << "ull * xs + u];\n";
       else
         body_ << "  const u32 " << name << " = A.cross[(" << id << "ull * " << np_ << " + " << j
-              << ") * A.cross_stride + k];\n";
+              << ") * A.cross_stride + " << K() << "];\n";
       ++loads_;
     }
     return name;
@@ -171,8 +178,8 @@ class Emitter {
       if (p_.boolean)
         stmt_ << "  X[" << id << "ull * xs + u] = " << var(i64(i), j) << ";\n";
       else
-        stmt_ << "  A.cross[(" << id << "ull * " << np_ << " + " << j
-              << ") * A.cross_stride + k] = " << var(i64(i), j) << ";\n";
+        stmt_ << "  A.cross[(" << id << "ull * " << np_ << " + " << j << ") * A.cross_stride + "
+              << K() << "] = " << var(i64(i), j) << ";\n";
     }
     ++stores_;
   }
@@ -230,20 +237,21 @@ class Emitter {
     const std::string J = std::to_string(np_);
     switch (in.op()) {
       case ProgOp::input:
-        stmt_ << "  const u64 x" << i << " = patterns::int_value(A.spec, pattern, " << in.b
-              << "u);\n";
+        stmt_ << "  const u64 x" << i << q_suffix() << " = patterns::int_value(A.spec, pattern"
+              << kq_ << ", " << in.b << "u);\n";
         for (std::uint32_t j = 0; j < np_; ++j)
           stmt_ << "  const u32 " << var(i64(i), j) << " = mont31::to_mont(static_cast<u32>(x" << i
-                << " % F" << j << ".p), F" << j << ");\n";
+                << q_suffix() << " % F" << j << ".p), F" << j << ");\n";
         break;
       case ProgOp::spill:
         return;
       case ProgOp::output:
         for (std::uint32_t j = 0; j < np_; ++j)
-          stmt_ << "  { const u32 x = " << operand(i, 0, in.a, j, part)
-                << "; if (A.store && active) A.store[(k * " << J << " + " << j
-                << ") * A.d.outputs + " << in.b << "] = mont31::from_mont(x, F" << j
-                << "); const u64 s = warp_sum(active ? x : 0u); if ((threadIdx.x & 31) == 0) "
+          stmt_ << "  { const u32 x = " << operand(i, 0, in.a, j, part) << "; if (A.store && active"
+                << kq_ << ") A.store[(" << K() << " * " << J << " + " << j << ") * A.d.outputs + "
+                << in.b << "] = mont31::from_mont(x, F" << j << "); const u64 s = warp_sum(active"
+                << kq_
+                << " ? x : 0u); if ((threadIdx.x & 31) == 0) "
                    "atomicAdd(A.sums + "
                 << j << "u * A.d.outputs + " << in.b << ", s % F" << j << ".p); }\n";
         return;
@@ -252,7 +260,7 @@ class Emitter {
         for (std::uint32_t j = 0; j < np_; ++j)
           stmt_ << (j ? " || " : "") << operand(i, 0, in.a, j, part)
                 << " != " << operand(i, 1, in.d, j, part);
-        stmt_ << ") differs |= 1u << " << in.b << ";\n";
+        stmt_ << ") differs" << kq_ << " |= 1u << " << in.b << ";\n";
         has_compare_ = true;
         return;
       }
@@ -321,12 +329,20 @@ class Emitter {
     for (std::size_t i = part.first; i < part.last; ++i) {
       if (is_gate(p_.code[i].op())) ++part.gate_instructions;
       // A statement is written to stmt_ while its operands' loads go to body_ first.
-      if (p_.boolean)
+      if (p_.boolean) {
         emit_bool(i, q);
-      else
+        body_ << stmt_.str();
+        stmt_.str("");
+        continue;
+      }
+      // Arithmetic: the instruction once per pattern the thread owns, side by side, so the
+      // copies' independent dependency chains hide each other's latency.
+      for (kq_ = 0; kq_ < kk_; ++kq_) {
         emit_mod(i, q);
-      body_ << stmt_.str();
-      stmt_.str("");
+        body_ << stmt_.str();
+        stmt_.str("");
+      }
+      kq_ = 0;
     }
     part.loads = loads_;
     part.stores = stores_;
@@ -363,20 +379,32 @@ class Emitter {
       for (std::uint32_t j = 0; j < np_; ++j)
         s << "  const mont31::Field F" << j << " = A.f[" << j << "];\n  const u32 O" << j
           << " = A.one[" << j << "];\n  (void)F" << j << ";\n  (void)O" << j << ";\n";
+      // A thread owns K = patterns_per_thread patterns of a block's K·blockDim: copy c is
+      // pattern base + c·blockDim + threadIdx (consecutive threads at consecutive patterns).
       s << "  const u64 count = A.spec.count;\n"
-           "  for (u64 base = static_cast<u64>(blockIdx.x) * blockDim.x; base < count;\n"
-           "       base += static_cast<u64>(gridDim.x) * blockDim.x) {\n"
-           "  const bool active = base + threadIdx.x < count;\n"
-           "  const u64 k = active ? base + threadIdx.x : count - 1;\n"
-           "  const u64 pattern = A.spec.first + k;\n"
-           "  (void)pattern;\n";
-      if (has_compare_) s << "  u32 differs = 0;\n";
+           "  for (u64 base = static_cast<u64>(blockIdx.x) * blockDim.x * "
+        << kk_ << "; base < count;\n       base += static_cast<u64>(gridDim.x) * blockDim.x * "
+        << kk_ << ") {\n";
+      for (std::uint32_t c = 0; c < kk_; ++c) {
+        const std::string C = std::to_string(c);
+        s << "  const u64 at" << C << " = base + " << C << "ull * blockDim.x + threadIdx.x;\n"
+          << "  const bool active" << C << " = at" << C << " < count;\n"
+          << "  const u64 k" << C << " = active" << C << " ? at" << C << " : count - 1;\n"
+          << "  const u64 pattern" << C << " = A.spec.first + k" << C << ";\n  (void)pattern" << C
+          << ";\n";
+        if (has_compare_) s << "  u32 differs" << C << " = 0;\n";
+      }
     }
     s << body_.str();
     if (!p_.boolean && has_compare_)
-      s << "  if (active && differs)\n    for (unsigned q = 0; q < 32; ++q)\n"
-           "      if (differs >> q & 1) {\n        atomicAdd(A.d.mismatches + q, 1ull);\n"
-           "        note_mismatch(A.d, pattern);\n      }\n";
+      for (std::uint32_t c = 0; c < kk_; ++c) {
+        const std::string C = std::to_string(c);
+        s << "  if (active" << C << " && differs" << C
+          << ")\n    for (unsigned q = 0; q < 32; ++q)\n      if (differs" << C
+          << " >> q & 1) {\n        atomicAdd(A.d.mismatches + q, 1ull);\n"
+             "        note_mismatch(A.d, pattern"
+          << C << ");\n      }\n";
+      }
     s << "  }\n}\n";
     part.source = s.str();
     return part;
@@ -385,6 +413,8 @@ class Emitter {
   const Program& p_;
   const std::uint32_t np_;
   const SourceOptions& o_;
+  const std::uint32_t kk_;  // arithmetic: patterns per thread
+  std::uint32_t kq_ = 0;    // the copy being written
   std::vector<std::vector<std::int64_t>> operand_defs_;
   std::vector<std::size_t> part_, cuts_;
   std::vector<std::int64_t> cross_;

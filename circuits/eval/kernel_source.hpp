@@ -51,9 +51,14 @@ namespace rnncc::kernels {
 
 struct SourceOptions {
   // Gate instructions per partition (kernel); 0 = one kernel for the whole program. Arithmetic
-  // kernels take max_gate_instructions / (8 · primes) (at least 16): see kernel_source.cpp.
+  // kernels take max_gate_instructions / (8 · primes · patterns_per_thread) (at least 16): see
+  // kernel_source.cpp.
   std::size_t max_gate_instructions = 4096;
   std::uint32_t threads = 128;  // __launch_bounds__ of the kernels
+  // Arithmetic: patterns a thread evaluates side by side (each instruction written once per
+  // pattern), so that independent dependency chains hide the latency of one; partitions shrink
+  // by the same factor.
+  std::uint32_t patterns_per_thread = 1;
 };
 
 struct Partition {

@@ -58,9 +58,10 @@ const Flavour kFlavours[] = {{gpu::BooleanKernels::ptx, true},
 
 ProgramResult compiled(const Program& p, const RunOptions& ro, std::size_t part = 4096,
                        gpu::Timing* t = nullptr, std::uint64_t chunk = std::uint64_t{1} << 30,
-                       Flavour f = {}) {
+                       Flavour f = {}, std::uint32_t patterns_per_thread = 1) {
   gpu::LaunchConfig lc;
   lc.kernel = gpu::KernelChoice::compiled;
+  lc.patterns_per_thread = patterns_per_thread;
   lc.boolean_kernels = f.kernels;
   lc.lut_cover = f.cover;
   lc.max_gate_instructions = part;
@@ -175,6 +176,12 @@ TEST_CASE("compiled arithmetic kernels equal the CPU twin mod 1 and 4 primes", "
       INFO("trial " << trial << " primes " << np);
       require_same(compiled(p, ro), twin);
       require_same(compiled(p, ro, 23), twin);
+      // Several patterns a thread, interleaved: the same digests (partitions of 23 → 16).
+      for (std::uint32_t k : {2u, 3u}) {
+        INFO("patterns per thread " << k);
+        require_same(compiled(p, ro, 4096, nullptr, std::uint64_t{1} << 30, {}, k), twin);
+        require_same(compiled(p, ro, 23, nullptr, std::uint64_t{1} << 30, {}, k), twin);
+      }
     }
   }
 }

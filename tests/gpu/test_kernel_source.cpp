@@ -93,8 +93,20 @@ TEST_CASE("kernel source of a tiny arithmetic program mod 4 primes", "[kernel_so
   CHECK(count(s, "= mont31::mul(") == 4);
   CHECK(count(s, "= mont31::add(") == 4);
   CHECK(count(s, "__ldg(A.constants + ") == 4);  // 1/3 once per prime
-  CHECK(count(s, "patterns::int_value(A.spec, pattern, ") == 2);
-  CHECK(count(s, ") differs |= 1u << 0;") == 1);
+  CHECK(count(s, "patterns::int_value(A.spec, pattern0, ") == 2);
+  CHECK(count(s, ") differs0 |= 1u << 0;") == 1);
+  // Three patterns a thread: every instruction three times, one chain per pattern.
+  kernels::SourceOptions so;
+  so.patterns_per_thread = 3;
+  const std::string s3 = kernels::kernel_source(p, 4, so).parts[0].source;
+  CHECK(count(s3, "= mont31::mul(") == 12);
+  for (const char* c : {"0", "1", "2"}) {
+    CHECK(count(s3, std::string("patterns::int_value(A.spec, pattern") + c + ", ") == 2);
+    CHECK(count(s3, std::string(") differs") + c + " |= 1u << 0;") == 1);
+    CHECK(count(s3, std::string("const u64 at") + c + " = base + " + c +
+                        "ull * blockDim.x + threadIdx.x;") == 1);
+  }
+  CHECK(count(s3, "pattern3") == 0);
   CHECK_THROWS_AS(kernels::kernel_source(p, 0), std::invalid_argument);
   CHECK_THROWS_AS(kernels::kernel_source(p, kernels::kMaxPrimes + 1), std::invalid_argument);
 }
@@ -185,6 +197,12 @@ TEST_CASE("NVRTC compiles the emitted kernels without a device", "[kernel_source
   for (const auto& part :
        kernels::kernel_source(lower_program(testing::random_arithmetic_circuit(rng, 6, 80, 4), po),
                               3, so)
+           .parts)
+    sources.push_back(part.source);
+  so.patterns_per_thread = 2;  // two patterns a thread, interleaved
+  for (const auto& part :
+       kernels::kernel_source(lower_program(testing::random_arithmetic_circuit(rng, 6, 80, 4), po),
+                              2, so)
            .parts)
     sources.push_back(part.source);
   for (const std::string& s : sources) {

@@ -337,6 +337,7 @@ Compiled compile_program(const Program& p, const RunOptions& o, const LaunchConf
     kernels::SourceOptions so;
     so.max_gate_instructions = config.max_gate_instructions;
     so.threads = config.threads;
+    so.patterns_per_thread = config.patterns_per_thread;
     c.source =
         kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);
     for (const auto& part : c.source.parts) texts.push_back(&part.source);
@@ -396,6 +397,7 @@ bool cached(const Program& p, const RunOptions& o, const LaunchConfig& config) {
   kernels::SourceOptions so;
   so.max_gate_instructions = config.max_gate_instructions;
   so.threads = config.threads;
+  so.patterns_per_thread = config.patterns_per_thread;
   const int arch = device_arch();
   const auto ks =
       kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);
@@ -503,6 +505,9 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
   Events ev;
   double kernel_seconds = 0;
   std::uint64_t launches = 0;
+  // Units a block covers in one pass: T, or T·K patterns for arithmetic with K per thread.
+  const std::uint64_t TK = static_cast<std::uint64_t>(T) *
+                           (p.boolean ? 1 : std::max<std::uint32_t>(config.patterns_per_thread, 1));
   auto launch_all = [&](void* args) {
     RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
     for (std::size_t i = 0; i < nk; ++i) {
@@ -511,7 +516,7 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
           p.boolean ? 2 * ((static_cast<kernels::BoolArgs*>(args)->spec.count + 63) / 64)
                     : static_cast<kernels::ModArgs*>(args)->spec.count;  // boolean: half words
       const std::uint32_t blocks =
-          static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks_of[i], (units + T - 1) / T));
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks_of[i], (units + TK - 1) / TK));
       RNNCC_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(libs[i]->kernel), dim3(blocks),
                                   dim3(T), argv, 0, nullptr),
                  "launching compiled kernel " + std::to_string(i + 1) + " of " +

@@ -67,6 +67,8 @@ struct LaunchConfig {
   // Compiled path: gate instructions per kernel (partition; kernel_source.hpp); 0 = one kernel.
   std::size_t max_gate_instructions = 4096;
   BooleanKernels boolean_kernels = BooleanKernels::ptx;
+  // Compiled arithmetic: patterns a thread evaluates side by side (SourceOptions).
+  std::uint32_t patterns_per_thread = 1;
   bool lut_cover = true;  // PTX: merge single-reader cones into 3-input LUTs (ptx_source.hpp)
   std::uint32_t lut_min_blocks_per_sm = 1;  // PTX: .minnctapersm (PtxOptions)
   std::size_t lut_load_lookahead = 0;       // PTX: PtxOptions::load_lookahead
