@@ -1,9 +1,9 @@
 // Error types shared by every layer of rnncc.
 //
-// DESIGN.md, "Errors": bad user input is an InputError (the CLI prints it and exits 2);
-// an arithmetic fact that makes a requested semantics undefined (a denominator divisible by
-// p, a fixed-point overflow under the `error` policy) is a DomainError, also reported to the
-// user with exit code 2; a broken internal invariant is any other exception (a bug).
+// docs/architecture.md, "The command boundary": bad user input is an InputError (the CLI prints it
+// and exits 2); an arithmetic fact that makes a requested semantics undefined (a denominator
+// divisible by p, a fixed-point overflow under the `error` policy) is a DomainError, also reported
+// to the user with exit code 2; a broken internal invariant is any other exception (a bug).
 #pragma once
 
 #include <stdexcept>

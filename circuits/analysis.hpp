@@ -1,5 +1,5 @@
-// Analyses of a circuit, as side tables indexed by gate id (DESIGN.md: derived data never
-// lives in the gate).
+// Analyses of a circuit, as side tables indexed by gate id (docs/architecture.md, "The circuit
+// IR and its side tables": derived data never lives in the gate).
 //
 // Depth conventions (docs/circuits.md, "Metrics"): inputs and constants have depth 0.
 //   unbounded fan-in:  depth(g) = 1 + max depth(operands)

@@ -1,5 +1,6 @@
-// The closed list of gate kinds, written once (DESIGN.md, "The circuit IR"). Names, arities,
-// evaluators, DOT styles and file formats all read this table, so they cannot drift apart.
+// The closed list of gate kinds, written once (docs/architecture.md, "The circuit IR and its
+// side tables"). Names, arities, evaluators, DOT styles and file formats all read this table, so
+// they cannot drift apart.
 //
 // Semantics (docs/circuits.md, "Gates"): arithmetic gates compute in the evaluation domain;
 // boolean and threshold gates read their operands as truth values (nonzero = true) and produce

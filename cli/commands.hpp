@@ -1,6 +1,6 @@
 // The `rnncc` subcommands. Each registers its flags on the app and returns the action to run
 // after parsing; actions call the library and print. Exit codes: 0 success, 1 a check found a
-// counterexample, 2 bad input (DESIGN.md, "Errors").
+// counterexample, 2 bad input (docs/architecture.md, "The command boundary").
 #pragma once
 
 #include <functional>

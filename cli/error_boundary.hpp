@@ -1,4 +1,4 @@
-// The one error boundary of the `rnncc` executable (DESIGN.md, "Errors, exit codes, output"):
+// The one error boundary of the `rnncc` executable (docs/architecture.md, "The command boundary"):
 // main runs everything inside run_guarded, which turns whatever escapes into one diagnostic on
 // stderr and an exit code, so that nothing reaches std::terminate:
 //   rnncc::InputError, rnncc::DomainError       → "rnncc: error: <what>", exit 2 (bad input)

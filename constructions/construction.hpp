@@ -1,7 +1,8 @@
-// What every construction returns (DESIGN.md: constructions take an automaton / formula /
-// machine and return a model plus its claims): the model X, the claimed semantics f it should
-// compute, how a string of f's alphabet becomes X's input, and the claims to check.
-// verify/ checks "X computes f" by random, exhaustive and identity tests and measures claims.
+// What every construction returns (docs/architecture.md, "Constructions and the registry": a
+// construction takes an automaton / formula / machine and returns a model plus its claims): the
+// model X, the claimed semantics f it should compute, how a string of f's alphabet becomes X's
+// input, and the claims to check. verify/ checks "X computes f" by random, exhaustive and identity
+// tests and measures claims.
 #pragma once
 
 #include <cstdint>

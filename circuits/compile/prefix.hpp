@@ -1,4 +1,4 @@
-// Prefix networks, generic over the associative operator (DESIGN.md; constructions.md §2).
+// Prefix networks, generic over the associative operator (docs/circuits.md, "Prefix networks").
 //
 // A network over positions 0..n−1 is a list of levels; a node (i, j) with j < i replaces
 // v[i] by v[i] ∘ v[j] (v[j] the earlier segment, ∘ composes "later after earlier"). Nodes of

@@ -2,23 +2,24 @@
 // circuit class (`rnncc compile --target`, `rnncc depth`). The compilers themselves live beside
 // this file; this module only routes and refuses, naming why (docs/circuits.md, "Targets").
 //
-//   target      model                                   compiler                          number
-//   semantics arith       LRNN stack                              compile_lrnn exact (Q)
-//               one Elman layer                         compile_nonlinear_sequential      exact
-//               LRNN layers + one hard-attention layer  compile_attention_arith           exact
-//   boolean     one LRNN layer, 0/1 deterministic        compile_finite_state              exact
-//               transitions (PD with D = 1, B = 0)
-//               one LRNN layer                          compile_lrnn_boolean              log:C
-//               (scan-rounded) one Elman / LSTM layer                  compile_nonlinear_composed
-//               exact or log:C one unique-hard attention layer compile_unique_hard_threshold, log:C
-//                                                       then lower_threshold_gates
-//   threshold   one time-invariant LRNN layer           compile_time_invariant_threshold  exact or
-//   log:C
-//               (A_σ the same for every σ) (convolution-rounded) one unique-hard attention layer
-//               compile_unique_hard_threshold     log:C
-//               one LRNN layer with input-dependent    compile_diagonal_threshold        log:C
-//               DIAGONAL A_σ (diagonal, gla, mamba2)   (product rounded once; HAB02 iterated
-//                                                       multiplication)
+// clang-format off
+//   target     model                                     compiler                            number semantics
+//   arith      LRNN stack                                compile_lrnn                        exact (Q)
+//              one Elman layer                           compile_nonlinear_sequential        exact
+//              LRNN layers + one hard-attention layer    compile_attention_arith             exact
+//   boolean    one LRNN layer, 0/1 deterministic         compile_finite_state                exact
+//                transitions (PD with D = 1, B = 0)
+//              one LRNN layer                            compile_lrnn_boolean                log:C (scan-rounded)
+//              one Elman / LSTM layer                    compile_nonlinear_composed          exact or log:C
+//              one unique-hard attention layer           compile_unique_hard_threshold,      log:C
+//                                                          then lower_threshold_gates
+//   threshold  one time-invariant LRNN layer             compile_time_invariant_threshold    exact or log:C
+//                (A_σ the same for every σ)                                                    (convolution-rounded)
+//              one unique-hard attention layer           compile_unique_hard_threshold       log:C
+//              one LRNN layer with input-dependent       compile_diagonal_threshold          log:C (product rounded
+//                DIAGONAL A_σ (diagonal, gla, mamba2)                                          once; HAB02 iterated
+//                                                                                              multiplication)
+// clang-format on
 //
 // Everything else is refused with an InputError that says what the target needs, and — where
 // the complexity class is the reason — which result makes a circuit of that kind unlikely.

@@ -1,5 +1,5 @@
 // Formulas as S-expressions (docs/formats.md, "Formula files"). A formula is a circuit with
-// fan-out one (DESIGN.md, "Layers and folders"); Barrington and Ben-Or–Cleve start from one.
+// fan-out one (docs/architecture.md, "Layers"); Barrington and Ben-Or–Cleve start from one.
 //
 //   formula   := leaf | '(' operator formula+ ')'
 //   leaf      := variable | constant

@@ -1,5 +1,6 @@
-// Inlining: one circuit re-emitted inside another (DESIGN.md: a pass rebuilds into a new
-// circuit through an old→new id map; nothing is mutated in place).
+// Inlining: one circuit re-emitted inside another (as every pass, docs/architecture.md,
+// "Passes": it rebuilds into a new circuit through an old→new id map; nothing is mutated in
+// place).
 //
 // inline_circuit(b, c, v) computes, inside b, the circuit c with its input i replaced by b's
 // gate v[i]: for every gate g of c that an output of c needs,

@@ -98,7 +98,7 @@ TEST_CASE("the certificate checker refuses deep nesting", "[equivalence][untrust
 }
 
 // Before, three-way compiled X at every length up to 40 (≈ 10^8 folds each): minutes. Time is
-// not asserted (DESIGN.md: no wall-clock limits in tests); the budget's note is.
+// not asserted (no wall-clock limits in tests: timings belong in bench/); the budget's note is.
 TEST_CASE("verify on the 100-state sparse WFA of issue 14 answers within seconds",
           "[verify][untrusted]") {
   const Wfa a = load_wfa(source_file("tests/cli/models/sparse_100.att"));
