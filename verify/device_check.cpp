@@ -12,6 +12,7 @@
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/program.hpp"
 #include "verify/check_circuit.hpp"
+#include "verify/model_walk_check.hpp"
 #include "verify/prefix_check.hpp"
 
 namespace rnncc {
@@ -23,6 +24,17 @@ Integer ceil_integer(double x) {
 }
 
 }  // namespace
+
+std::uint64_t slice_of_strings(std::uint64_t S, std::size_t L, std::uint64_t first,
+                               std::uint64_t count) {
+  const double total = std::pow(static_cast<double>(S), static_cast<double>(L));
+  if (total > std::ldexp(1.0, 62))
+    throw InputError("--exhaustive", fmt::format("|Σ|^{} = {:.3g} strings exceed 2^62", L, total));
+  std::uint64_t all = 1;
+  for (std::size_t t = 0; t < L; ++t) all *= S;
+  if (first >= all) throw InputError("--first", "the slice starts past the last string");
+  return count ? std::min(count, all - first) : all - first;
+}
 
 DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& o) {
   if (o.exhaustive && o.prefix_sharing && o.length > 0) {
@@ -40,6 +52,18 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
     }
   }
   std::string why;
+  // Nonlinear and hybrid models: the model walk (on the CPU; its device kernel is not built).
+  if (o.exhaustive && o.length > 0 && o.device == CheckDevice::cpu) {
+    const auto subject = model_walk_subject(c);
+    if (subject && !model_walk_not_applicable(*subject, o.length)) {
+      ModelWalkOptions mo;
+      mo.length = o.length;
+      mo.first = o.first;
+      mo.count = o.count;
+      mo.cpu_threads = o.cpu_threads;
+      return model_walk_check(*subject, mo);
+    }
+  }
   const auto cc = build_check_circuit(c, o.length, &why);
   if (!cc)
     throw InputError(
@@ -57,14 +81,7 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
   spec.first = o.first;
   if (o.exhaustive) {
     spec.mode = patterns::Mode::strings_exhaustive;
-    const double total = std::pow(static_cast<double>(r), static_cast<double>(L));
-    if (total > std::ldexp(1.0, 62))
-      throw InputError("--exhaustive",
-                       fmt::format("|Σ|^{} = {:.3g} strings exceed 2^62", L, total));
-    std::uint64_t all = 1;
-    for (std::uint32_t t = 0; t < L; ++t) all *= r;
-    if (o.first >= all) throw InputError("--first", "the slice starts past the last string");
-    spec.count = o.count ? std::min(o.count, all - o.first) : all - o.first;
+    spec.count = slice_of_strings(r, L, o.first, o.count);
   } else {
     spec.mode = patterns::Mode::strings_random;
     spec.count = o.random;

@@ -53,6 +53,10 @@ struct DeviceCheckReport {
   std::string device;            // the GPU's name, or "cpu (device program twin)"
   std::uint64_t strings = 0;     // strings checked
   std::uint64_t mismatches = 0;  // strings whose outputs differ
+  std::uint64_t skipped = 0;     // outside f's promise: not compared (the model walk)
+  std::uint64_t overflowed = 0;  // a value left 64 bits: not compared (the model walk)
+  std::optional<std::vector<std::size_t>> first_overflow;  // least such string
+  std::uint64_t steps = 0;  // the model walk's steps (one position through every layer)
   std::optional<std::vector<std::size_t>> first_counterexample;  // least such string (exhaustive)
   std::vector<std::uint32_t> primes;
   std::optional<std::uint64_t> modulus;  // the construction's own, when it computes mod p
@@ -60,17 +64,26 @@ struct DeviceCheckReport {
   bool float_proof = false;   // exact by the shadow alone: max m·D < 1
   double log2_bound = 0;      // log2(max m·D): the numerator bound of X − f (−inf: 0)
   std::size_t runs = 0;       // evaluations of the whole range (reruns add primes)
-  std::size_t gates = 0;      // check-circuit operations per string
+  std::size_t gates = 0;      // check-circuit operations per string (model walk: frame words)
   double seconds = 0;         // wall time of the device runs
   double kernel_seconds = 0;  // GPU kernel time (events)
-  double gate_evaluations_per_second = 0;  // gate instructions × strings × primes / kernel time
+  // gate instructions × strings × primes / kernel time (the model walk: steps / s)
+  double gate_evaluations_per_second = 0;
 };
 
 // Exhaustive checks go by prefix sharing where prefix_subject(c) exists and applies at this
-// length (on the GPU with CheckDevice::gpu, else on every core), through the check circuit
-// otherwise and for random strings; `method` says which.
+// length (on the GPU with CheckDevice::gpu, else on every core), else, with CheckDevice::cpu, by
+// the model walk where model_walk_subject(c) exists (verify/model_walk_check.hpp: nonlinear and
+// hybrid models), through the check circuit otherwise and for random strings; `method` says
+// which.
 // Throws InputError (exit 2) when no check circuit exists for c at this length (the reason in the
 // message), when the enumeration has more than 2^62 strings, and GpuError from the device.
 DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& options);
+
+// The number of strings in the slice [first, first + count) of Σ^L in lexicographic order
+// (count 0: to the end). Throws InputError when |Σ|^L > 2^62 (--exhaustive) or the slice starts
+// past the last string (--first).
+std::uint64_t slice_of_strings(std::uint64_t symbols, std::size_t length, std::uint64_t first,
+                               std::uint64_t count);
 
 }  // namespace rnncc

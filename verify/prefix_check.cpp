@@ -1,7 +1,6 @@
 #include "verify/prefix_check.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -11,6 +10,7 @@
 #include "algebra/error.hpp"
 #include "algebra/modp_ops.hpp"
 #include "algebra/multimodular.hpp"
+#include "algebra/task_pool.hpp"
 #include "verify/cuda/prefix_gpu.hpp"
 #include "verify/prefix_walk.hpp"
 
@@ -144,44 +144,36 @@ HostTables make_tables(const LinearRepresentation& g, const std::vector<std::uin
   return h;
 }
 
-// All cores: the range in tasks of |Σ|^s aligned strings, handed out by an atomic counter.
+// All cores: the range in tasks of |Σ|^s aligned strings, handed out by an atomic counter
+// (algebra/task_pool.hpp).
 prefix::WalkResult walk_cpu(const prefix::Tables& t, std::uint64_t first, std::uint64_t count,
                             std::uint64_t chunk, unsigned threads) {
   const std::uint64_t end = first + count;
   const std::uint64_t first_chunk = first / chunk, last_chunk = (end - 1) / chunk;
-  const std::uint64_t tasks = last_chunk - first_chunk + 1;
-  threads =
-      static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, tasks)));
-  std::atomic<std::uint64_t> next{0};
-  std::vector<prefix::WalkResult> part(threads);
-  auto work = [&](unsigned id) {
-    const std::size_t words = static_cast<std::size_t>(t.length) * t.primes * t.dim;
-    std::vector<std::uint32_t> stack(words), digits(t.length);
-    prefix::WalkResult& r = part[id];
-    for (std::uint64_t k; (k = next.fetch_add(1)) < tasks;) {
-      const std::uint64_t lo = std::max(first, (first_chunk + k) * chunk);
-      const std::uint64_t hi = std::min(end, (first_chunk + k + 1) * chunk);
-      const prefix::WalkResult w = prefix::walk(t, lo, hi - lo, stack.data(), digits.data());
-      if (w.mismatches && r.mismatches == 0)
-        r.first = w.first;
-      else if (w.mismatches)
-        r.first = std::min(r.first, w.first);
-      r.mismatches += w.mismatches;
-      r.steps += w.steps;
-    }
+  struct Worker {
+    std::vector<std::uint32_t> stack, digits;
+    prefix::WalkResult r;
   };
-  if (threads == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work, i);
-    for (auto& th : pool) th.join();
-  }
+  const auto workers = run_tasks(
+      last_chunk - first_chunk + 1, threads,
+      [&] {
+        const std::size_t words = static_cast<std::size_t>(t.length) * t.primes * t.dim;
+        return Worker{std::vector<std::uint32_t>(words), std::vector<std::uint32_t>(t.length), {}};
+      },
+      [&](Worker& w, std::uint64_t k) {
+        const std::uint64_t lo = std::max(first, (first_chunk + k) * chunk);
+        const std::uint64_t hi = std::min(end, (first_chunk + k + 1) * chunk);
+        const prefix::WalkResult part =
+            prefix::walk(t, lo, hi - lo, w.stack.data(), w.digits.data());
+        if (part.mismatches) w.r.first = std::min(w.r.first, part.first);
+        w.r.mismatches += part.mismatches;
+        w.r.steps += part.steps;
+      });
   prefix::WalkResult all;
-  for (const auto& r : part) {
-    all.mismatches += r.mismatches;
-    all.steps += r.steps;
-    all.first = std::min(all.first, r.first);
+  for (const auto& w : workers) {
+    all.mismatches += w.r.mismatches;
+    all.steps += w.r.steps;
+    all.first = std::min(all.first, w.r.first);
   }
   return all;
 }
@@ -263,13 +255,7 @@ DeviceCheckReport prefix_check(const PrefixSubject& s, const PrefixCheckOptions&
   const std::size_t L = o.length;
   const std::uint64_t S = s.g.symbols.size();
   if (L == 0) throw InputError("--exhaustive", "X has no output at length 0");
-  const double total = std::pow(static_cast<double>(S), static_cast<double>(L));
-  if (total > std::ldexp(1.0, 62))
-    throw InputError("--exhaustive", fmt::format("|Σ|^{} = {:.3g} strings exceed 2^62", L, total));
-  std::uint64_t all = 1;
-  for (std::size_t t = 0; t < L; ++t) all *= S;
-  if (o.first >= all) throw InputError("--first", "the slice starts past the last string");
-  const std::uint64_t count = o.count ? std::min(o.count, all - o.first) : all - o.first;
+  const std::uint64_t count = slice_of_strings(S, L, o.first, o.count);
   const Plan plan = make_plan(s, L);
   if (plan.why_not)
     throw InputError("--exhaustive", "prefix sharing does not apply: " + *plan.why_not);

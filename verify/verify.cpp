@@ -29,6 +29,7 @@
 #include "verify/equivalence.hpp"
 #include "verify/k_induction.hpp"
 #include "verify/minimize.hpp"
+#include "verify/model_walk_check.hpp"
 #include "verify/prefix_check.hpp"
 #include "verify/product_certificate.hpp"
 #include "verify/promise_search.hpp"
@@ -704,7 +705,9 @@ class Verification {
     ProgressTask task(progress(), "exhaustive", static_cast<std::uint64_t>(total), "strings");
     std::optional<PrefixSubject> subject;  // prefix sharing where no per-string circuit runs
     if (!c_.target.fixed_length) subject = prefix_subject(c_);
-    std::size_t shared_lo = 0, shared_hi = 0;
+    std::optional<ModelWalkSubject> walk;  // nonlinear and hybrid models: the model walk
+    if (!subject) walk = model_walk_subject(c_);
+    std::size_t shared_lo = 0, shared_hi = 0, walked_lo = 0, walked_hi = 0;
     for (std::size_t n = lo; n <= hi && !failing_; ++n) {
       const bool circuit =
           o_.three_way && checker_.compilable() &&
@@ -729,6 +732,29 @@ class Verification {
         task.set(count);
         continue;
       }
+      if (walk && !circuit && !model_walk_not_applicable(*walk, n)) {
+        ModelWalkOptions mo;
+        mo.length = n;
+        const DeviceCheckReport r = model_walk_check(*walk, mo);
+        // Strings that overflowed 64 bits were not compared: the length goes string by string.
+        if (r.overflowed == 0) {
+          if (!walked_lo) walked_lo = n;
+          walked_hi = n;
+          count += r.strings - r.skipped;
+          outside_promise_ += r.skipped;
+          task.set(count);
+          if (r.first_counterexample &&
+              !record(*r.first_counterexample, "exhaustive", o_.three_way))
+            report_.notes.push_back("the model walk reported a mismatch on " +
+                                    join(sigma_, *r.first_counterexample) +
+                                    " that the CPU does not reproduce");
+          continue;
+        }
+        report_.notes.push_back(fmt::format(
+            "exhaustive: length {}: {} strings overflowed 64 bits in the model walk; the length "
+            "was checked string by string in exact arithmetic",
+            n, r.overflowed));
+      }
       for_each_string(S_, n, [&](const std::vector<std::size_t>& w) {
         count += in_domain(w);
         task.add();
@@ -738,6 +764,9 @@ class Verification {
     if (shared_lo)
       report_.notes.push_back(fmt::format("exhaustive: lengths {}..{} {} on the CPU", shared_lo,
                                           shared_hi, kPrefixMethod));
+    if (walked_lo)
+      report_.notes.push_back(fmt::format("exhaustive: lengths {}..{} {} on the CPU", walked_lo,
+                                          walked_hi, kModelWalkMethod));
     report_.checked["exhaustive"] = count;
     domain_complete_ = true;
     covered("exhaustive", lo, hi);
