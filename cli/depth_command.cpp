@@ -1,7 +1,7 @@
 // rnncc depth [--arch LIST] [--model A.json,B.json,…] --lengths A..B
 // [--target arith|boolean|threshold] [--plot OUT.(svg|png|pdf)] [--csv] [--json] [--max-gates N]:
 // circuit depth growth across architectures and model files, growth laws chosen by AICc
-// (circuits/depth_growth.hpp).
+// (circuits/measure/depth_growth.hpp).
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -12,9 +12,9 @@
 
 #include "algebra/error.hpp"
 #include "algebra/memory.hpp"
-#include "circuits/depth_growth.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/json_output.hpp"
+#include "circuits/measure/depth_growth.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"
 #include "cli/progress.hpp"

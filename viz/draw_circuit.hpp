@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string>
 
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 
 namespace rnncc {
 

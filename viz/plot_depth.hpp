@@ -1,6 +1,6 @@
-// The depth-growth plot of `rnncc depth --plot` (circuits/depth_growth.hpp measures the points
-// and fits the laws): drawn by gnuplot. Needs no Graphviz, so it is its own library (rnncc_plot)
-// and `rnncc depth --plot` works in builds without Graphviz.
+// The depth-growth plot of `rnncc depth --plot` (circuits/measure/depth_growth.hpp measures the
+// points and fits the laws): drawn by gnuplot. Needs no Graphviz, so it is its own library
+// (rnncc_plot) and `rnncc depth --plot` works in builds without Graphviz.
 //
 // The picture is a gnuplot multiplot: a first panel with every series on log–log axes (n and
 // depth both log₂-scaled: a·n + b is a line of slope 1 there, log laws flatten), then one panel
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/depth_growth.hpp"
+#include "circuits/measure/depth_growth.hpp"
 
 namespace rnncc {
 

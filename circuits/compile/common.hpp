@@ -1,6 +1,7 @@
 // What every compiler in circuits/compile/ shares: the one-hot input layer, the parts their
 // options are composed of (Scan, Precision, Budget — so options pass between compilers by part,
-// with no per-field adapters), the gate-budget refusal, ⌈log₂⌉, and the acceptance test.
+// with no per-field adapters), the gate-budget refusal, and the acceptance test; ⌈log₂⌉ from
+// circuits/arith/log2.hpp.
 //
 // Every compiler's inputs are the one-hot indicators x[t,σ] = [w_t = σ] (t = 1..n, σ in
 // alphabet order): input index (t−1)·|Σ| + id(σ), named "x[t,σ]" with σ the symbol's name.
@@ -17,17 +18,13 @@
 
 #include "algebra/fixed_point.hpp"
 #include "algebra/memory.hpp"
+#include "circuits/arith/log2.hpp"
+#include "circuits/arith/prefix.hpp"
 #include "circuits/circuit.hpp"
-#include "circuits/compile/prefix.hpp"
 #include "rnn/alphabet.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
-
-// ⌈log₂ n⌉ (0 for n ≤ 1): the depth of a balanced fan-in-2 tree over n leaves.
-constexpr std::size_t ceil_log2(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(n - 1));
-}
 
 // last: the outputs after position n only; all: after every position t = 1..n.
 enum class OutputMode { last, all };
@@ -49,11 +46,12 @@ inline std::vector<std::vector<GateId>> one_hot_inputs(CircuitBuilder& b, std::s
 
 // ---- option parts -----------------------------------------------------------------------------
 
-// The prefix network a scan-based compiler uses (prefix.hpp). chunk > 0 selects the chunked
-// WY/UT form of a DeltaNet layer instead (compile_lrnn only; other compilers ignore it).
+// The prefix network a scan-based compiler uses (circuits/arith/prefix.hpp). chunk > 0 selects the
+// chunked WY/UT form of a DeltaNet layer instead (compile_lrnn only; other compilers ignore it).
 struct Scan {
   ScanKind kind = ScanKind::brent_kung;
-  unsigned ladner_fischer_k = 1;  // Brent–Kung levels around the Sklansky core (prefix.hpp)
+  unsigned ladner_fischer_k =
+      1;  // Brent–Kung levels around the Sklansky core (circuits/arith/prefix.hpp)
   std::size_t chunk = 0;
   Scan() = default;
   Scan(ScanKind k) : kind(k) {}  // NOLINT(google-explicit-constructor): `o.scan = ScanKind::…`

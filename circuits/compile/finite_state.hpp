@@ -9,7 +9,7 @@
 //     M_t[q'][q] = OR_{σ : δ(q,σ) = q'} x[t,σ]                      (leaf)
 // and functions compose by the boolean matrix product
 //     (M₂∘M₁)[q''][q] = OR_{q'} (M₂[q''][q'] ∧ M₁[q'][q])           (combine)
-// which is associative, so any prefix network (circuits/compile/prefix.hpp) computes every
+// which is associative, so any prefix network (circuits/arith/prefix.hpp) computes every
 // prefix. Position 1 is anchored at the start state: v_1[q] = M_1[q][start], and a combine
 // whose earlier operand is anchored is a matrix-vector product v_t = M·v_{t'}. The output is
 // accept_t = OR_{q accepting} v_t[q].
@@ -56,7 +56,7 @@
 #include "algebra/rational.hpp"
 #include "circuits/circuit.hpp"
 #include "circuits/compile/common.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "rnn/alphabet.hpp"
 #include "rnn/model.hpp"
 

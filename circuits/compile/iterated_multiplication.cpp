@@ -11,8 +11,8 @@
 
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
+#include "circuits/arith/iterated_addition.hpp"
 #include "circuits/compile/common.hpp"
-#include "circuits/compile/iterated_addition.hpp"
 
 namespace rnncc {
 

@@ -73,8 +73,8 @@
 #include <vector>
 
 #include "algebra/rational.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
 #include "circuits/compile/threshold.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {

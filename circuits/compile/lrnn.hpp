@@ -15,7 +15,7 @@
 #include <string>
 
 #include "circuits/compile/common.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {

@@ -29,7 +29,7 @@
 //
 // Circuit: inputs are the one-hot indicators x[t,σ] (input index (t−1)·|Σ| + id(σ), named
 // "x[t,σ]", circuits/compile/common.hpp). Leaf bit k of entry (i,j) of A(x_t) is OR_{σ: bit k of
-// Â_σ(i,j) is 1} x[t,σ]. Each rounded entry is fixed_dot (circuits/compile/integer_arith.hpp): one
+// Â_σ(i,j) is 1} x[t,σ]. Each rounded entry is fixed_dot (circuits/arith/integer_arith.hpp): one
 // Baugh–Wooley bit heap, a Dadda (or Wallace) tree, a prefix adder, round_shift, saturate.
 // Zero parameters fold away, so diagonal and PD layers lose the terms that are identically 0.
 // Outputs: the W bits of every entry of y_n (OutputMode::last) or of every y_t
@@ -49,7 +49,8 @@
 // log log n) for the log-depth scans at C = O(1), since W = O(log n).
 // Size: estimate_lrnn_boolean_gates, an upper bound O(n·d²·(d + m)·W²).
 //
-// Sources: [MJLLS26] Merrill et al., arXiv 2603.03612; integer_arith.hpp for the arithmetic.
+// Sources: [MJLLS26] Merrill et al., arXiv 2603.03612; circuits/arith/integer_arith.hpp for the
+// arithmetic.
 #pragma once
 
 #include <cstddef>
@@ -61,9 +62,9 @@
 
 #include "algebra/fixed_point.hpp"
 #include "algebra/matrix.hpp"
+#include "circuits/arith/integer_arith.hpp"
 #include "circuits/compile/common.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
-#include "circuits/compile/integer_arith.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "rnn/model.hpp"
 #include "rnn/run_report.hpp"
 

@@ -1,6 +1,6 @@
 // Internals of compile_lrnn shared by the scan (lrnn.cpp), the chunked form (chunked.cpp)
 // and the cost formulas (cost.cpp). Not a public interface. (The region recorder and the other
-// helpers every compiler uses are in compiled_circuit.hpp and common.hpp.)
+// helpers every compiler uses are in circuits/compiled_circuit.hpp and common.hpp.)
 #pragma once
 
 #include <string>

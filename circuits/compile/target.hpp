@@ -154,7 +154,7 @@ CompileMemoryEstimate estimate_compile_memory(const Model& model, std::size_t n,
 // threshold, constants, id lists, names and regions): what the memory estimates extrapolate.
 std::uint64_t compiled_arena_bytes(const CompiledCircuit& cc);
 
-// The peak memory of report_circuit(cc) (circuits/report.hpp; `rnncc compile --stats`, the
+// The peak memory of report_circuit(cc) (circuits/measure/report.hpp; `rnncc compile --stats`, the
 // default without -o): the arena × the factor measured for the circuit's class (its AIG count
 // lowers and strashes boolean and threshold circuits). `detail` (optional) says how.
 std::uint64_t estimate_report_memory(const CompiledCircuit& cc, std::string* detail = nullptr);

@@ -1,5 +1,6 @@
 // Time-invariant LRNNs to constant-depth threshold circuits (threshold.hpp states the
-// convolution form and the number semantics; iterated_addition.hpp the sum it is built from).
+// convolution form and the number semantics; circuits/arith/iterated_addition.hpp the sum it is
+// built from).
 #include "circuits/compile/threshold.hpp"
 
 #include <algorithm>

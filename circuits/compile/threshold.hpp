@@ -6,7 +6,7 @@
 //     y_n = C·Aⁿ·S_0 + c₀ + Σ_{t=1..n} C·A^{n−t}·B_{w_t}        (S4's convolution form)
 // and the accepted entry (row, col) is a constant plus Σ_t Σ_σ K_{n−t,σ}·x[t,σ] with
 // K_{j,σ} = (C A^j B_σ)[row][col]: an iterated sum of the one-hot inputs
-// (circuits/compile/iterated_addition.hpp, which states the construction, its depth and size and
+// (circuits/arith/iterated_addition.hpp, which states the construction, its depth and size and
 // its int32 limits). ThresholdOptions states the two number semantics.
 #pragma once
 
@@ -17,9 +17,9 @@
 
 #include "algebra/fixed_point.hpp"
 #include "algebra/rational.hpp"
+#include "circuits/arith/iterated_addition.hpp"
 #include "circuits/compile/common.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
-#include "circuits/compile/iterated_addition.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "circuits/io/output_file.hpp"  // write_file_atomically (moved there)
 #include "circuits/io/text_sink.hpp"
 

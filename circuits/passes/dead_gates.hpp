@@ -11,7 +11,7 @@
 #include <span>
 
 #include "circuits/circuit.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 
 namespace rnncc {
 

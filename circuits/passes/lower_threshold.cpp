@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "circuits/compile/integer_arith.hpp"
+#include "circuits/arith/integer_arith.hpp"
 #include "circuits/passes/dead_gates.hpp"
 
 namespace rnncc {

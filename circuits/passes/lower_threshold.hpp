@@ -11,7 +11,7 @@
 // only when it is ≥ 4 unbounded-fan-in levels shallower (below that the ripple's smaller size
 // wins; the other is swept). Dadda, with m = bit length of W (W < 2^m): yᵢ goes into column j
 // for every bit j set in |wᵢ| and the heap is reduced by a Dadda tree [Dad65] (reduce_bit_heap,
-// circuits/compile/integer_arith.hpp: column heights brought down the sequence …, 13, 9, 6, 4,
+// circuits/arith/integer_arith.hpp: column heights brought down the sequence …, 13, 9, 6, 4,
 // 3, 2) of flat full adders (sum = xor(a, b, c), carry = or(a∧b, a∧c, b∧c)) and half adders to
 // two rows x, y. A gate alone: the constant 2^m − T joins the heap (m + 1 columns; its full
 // adders fold) and [S ≥ T] = x_m ⊕ y_m ⊕ C_m, C_m the carry out of the low m columns from the

@@ -24,7 +24,7 @@
 
 #include <cstddef>
 
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 
 namespace rnncc {
 

@@ -12,7 +12,7 @@ from typing import Mapping
 
 __all__ = ["plot_depth", "growth_law", "law_formula"]
 
-# The growth laws of circuits/depth_growth.hpp, as `rnncc depth --json` names them ("chosen" and
+# The growth laws of circuits/measure/depth_growth.hpp, as `rnncc depth --json` names them ("chosen" and
 # "models[].model"), with f(n) in depth = a·f(n) + b. log₂n·log₂log₂n is taken as 0 for n ≤ 2,
 # as growth_term does (log₂log₂n < 0 there).
 _TERMS = {
@@ -34,7 +34,7 @@ _KEY_TERMS = {
 _COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
             "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939"]
 _MARKERS = ["+", "x", "*", "s", "o", "^", "v", "D", "p", "h", "<", ">", "d"]
-# The precision each target measures at, when the report does not say (circuits/depth_growth.hpp).
+# The precision each target measures at, when the report does not say (circuits/measure/depth_growth.hpp).
 _PRECISION = {
     "arith": "exact rationals",
     "boolean": "log:1 fixed point; finite-state models exact",

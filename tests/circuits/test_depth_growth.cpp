@@ -1,13 +1,13 @@
-// Depth growth across architectures (circuits/depth_growth.hpp): length ranges, architecture
-// lists, least-squares fits on synthetic series with known laws, the measured laws (log depth for
-// every LRNN family, linear for the ReLU RNN), and the refusals.
+// Depth growth across architectures (circuits/measure/depth_growth.hpp): length ranges,
+// architecture lists, least-squares fits on synthetic series with known laws, the measured laws
+// (log depth for every LRNN family, linear for the ReLU RNN), and the refusals.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 
 #include "algebra/error.hpp"
-#include "circuits/depth_growth.hpp"
+#include "circuits/measure/depth_growth.hpp"
 #include "rnn/model_json.hpp"
 
 using namespace rnncc;

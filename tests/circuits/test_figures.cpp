@@ -16,8 +16,8 @@
 #include "circuits/analysis.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
+#include "circuits/measure/report.hpp"
 #include "circuits/passes/dead_gates.hpp"
-#include "circuits/report.hpp"
 #include "netlist_testing.hpp"
 #include "rnn/model_json.hpp"
 

@@ -1,4 +1,4 @@
-// Integer / fixed-point arithmetic as fan-in-2 boolean circuits (circuits/compile/integer_arith):
+// Integer / fixed-point arithmetic as fan-in-2 boolean circuits (circuits/arith/integer_arith):
 // every adder, multiplier, comparator and fixed-point piece against Integer arithmetic and
 // algebra's FixedPoint — exhaustively on all operand tuples of small widths, on seeded random
 // operands at widths 16–64 — measured depth ≤ stated depth, and ABC's `cec` proving ripple ≡
@@ -16,7 +16,7 @@
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
 #include "circuits/analysis.hpp"
-#include "circuits/compile/integer_arith.hpp"
+#include "circuits/arith/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
 

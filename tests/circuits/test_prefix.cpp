@@ -2,7 +2,7 @@
 // equal the closed forms of docs/circuits.md, for every n up to 300.
 #include <catch2/catch.hpp>
 
-#include "circuits/compile/prefix.hpp"
+#include "circuits/arith/prefix.hpp"
 
 using namespace rnncc;
 

@@ -16,8 +16,8 @@
 #include "circuits/analysis.hpp"
 #include "circuits/compile/iterated_multiplication.hpp"
 #include "circuits/compile/target.hpp"
-#include "circuits/depth_growth.hpp"
 #include "circuits/eval/bitparallel.hpp"
+#include "circuits/measure/depth_growth.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 

@@ -21,8 +21,8 @@
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/netlist.hpp"
 #include "circuits/io/sexpr.hpp"
+#include "circuits/measure/report.hpp"
 #include "circuits/passes/lower_threshold.hpp"
-#include "circuits/report.hpp"
 
 using namespace rnncc;
 using test::expect_input_error;

@@ -10,10 +10,10 @@
 #include <string_view>
 
 #include "algebra/error.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "circuits/io/circuit_json.hpp"
-#include "circuits/report.hpp"
+#include "circuits/measure/report.hpp"
 
 namespace rnncc::fuzz {
 

@@ -16,10 +16,10 @@
 
 #include "algebra/error.hpp"
 #include "algebra/precision.hpp"
+#include "circuits/arith/prefix.hpp"
 #include "circuits/compile/common.hpp"
-#include "circuits/compile/prefix.hpp"
 #include "circuits/compile/target.hpp"
-#include "circuits/depth_growth.hpp"
+#include "circuits/measure/depth_growth.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/alphabet.hpp"
 #include "tests/fuzz/fuzz_stats.hpp"

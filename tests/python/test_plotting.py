@@ -37,7 +37,7 @@ def _lines(ax, kind):
 
 
 def _law(name, a, b, n):
-    """The growth laws of circuits/depth_growth.hpp, written out again (the oracle)."""
+    """The growth laws of circuits/measure/depth_growth.hpp, written out again (the oracle)."""
     l2 = math.log2(n)
     term = {"b": 0.0, "a*log2(n)+b": l2,
             "a*log2(n)*log2(log2(n))+b": 0.0 if n <= 2 else l2 * math.log2(l2),

@@ -11,7 +11,7 @@
 #include <regex>
 
 #include "algebra/error.hpp"
-#include "circuits/depth_growth.hpp"
+#include "circuits/measure/depth_growth.hpp"
 #include "viz/plot_depth.hpp"
 
 using namespace rnncc;

@@ -12,7 +12,7 @@
 #include "../abc_testing.hpp"
 #include "../netlist_testing.hpp"
 #include "circuits/analysis.hpp"
-#include "circuits/compile/integer_arith.hpp"
+#include "circuits/arith/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/passes/dead_gates.hpp"

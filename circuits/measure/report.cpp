@@ -1,4 +1,4 @@
-#include "circuits/report.hpp"
+#include "circuits/measure/report.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // Iterated addition in constant-depth threshold circuits (iterated_addition.hpp states the
 // construction, the depth and size bounds, the int32 limits and the sources).
-#include "circuits/compile/iterated_addition.hpp"
+#include "circuits/arith/iterated_addition.hpp"
 
 #include <algorithm>
 #include <bit>

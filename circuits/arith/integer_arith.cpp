@@ -1,11 +1,11 @@
-#include "circuits/compile/integer_arith.hpp"
+#include "circuits/arith/integer_arith.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
 
 #include "algebra/error.hpp"
-#include "circuits/compile/common.hpp"
+#include "circuits/arith/log2.hpp"
 
 namespace rnncc {
 

@@ -1,4 +1,4 @@
-#include "circuits/depth_growth.hpp"
+#include "circuits/measure/depth_growth.hpp"
 
 #include <algorithm>
 #include <charconv>

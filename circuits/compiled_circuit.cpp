@@ -1,4 +1,4 @@
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 
 #include <algorithm>
 #include <map>

@@ -43,8 +43,8 @@
 
 #include "algebra/fixed_point.hpp"
 #include "algebra/rational.hpp"
+#include "circuits/arith/prefix.hpp"
 #include "circuits/circuit.hpp"
-#include "circuits/compile/prefix.hpp"
 
 namespace rnncc {
 
@@ -55,7 +55,7 @@ struct Word {
   GateId sign() const { return bits.back(); }  // two's complement: the top bit
 };
 
-// The carry tree of a prefix adder: any prefix network of circuits/compile/prefix.hpp over
+// The carry tree of a prefix adder: any prefix network of circuits/arith/prefix.hpp over
 // the (generate, propagate) operator (g₂,p₂)∘(g₁,p₁) = (g₂ ∨ p₂∧g₁, p₂∧p₁).
 struct AdderSpec {
   ScanKind carry_tree = ScanKind::sklansky;

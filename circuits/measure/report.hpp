@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/analysis.hpp"
-#include "circuits/compile/compiled_circuit.hpp"
+#include "circuits/compiled_circuit.hpp"
 
 namespace rnncc {
 

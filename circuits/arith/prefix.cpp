@@ -1,9 +1,9 @@
-#include "circuits/compile/prefix.hpp"
+#include "circuits/arith/prefix.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "circuits/compile/common.hpp"
+#include "circuits/arith/log2.hpp"
 
 namespace rnncc {
 
