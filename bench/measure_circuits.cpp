@@ -306,7 +306,7 @@ void lrnn_boolean_table(int argc, char** argv) {
 }
 
 // A mod-3 counter over {0, 1, 2}: symbol i adds i; accept a sum ≡ 0 (mod 3) (as in
-// tests/circuits/test_finite_state.cpp).
+// tests/circuits/compile/test_finite_state.cpp).
 FiniteStateMachine mod3_counter() {
   FiniteStateMachine m;
   m.symbols = 3;

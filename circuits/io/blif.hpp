@@ -30,7 +30,7 @@
 // write_aiger also builds. Duplicate operands are dropped (x∧x = x, x⊕x = 0). ABC's `strash` of
 // this file and of write_aiger's file then give the same AND count and levels whenever and/or gates
 // have at most 3 operands (ABC strashes a cover as a chain ((a∧b)∧c)∧d, write_aiger as a balanced
-// tree): tests/circuits/test_abc_oracle.cpp.
+// tree): tests/circuits/io/test_abc_oracle.cpp.
 #pragma once
 
 #include <string>

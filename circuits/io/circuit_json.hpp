@@ -40,7 +40,7 @@ void check_circuit_file_memory(const std::string& path, CircuitFileUse use, std:
 // takes O(1) memory beside the circuit instead of a document of the whole file.
 void write_circuit_json(const CompiledCircuit& c, TextSink& out);
 // The plain twin: the same file as one nlohmann document (json_text(circuit_to_json(c), −1) +
-// "\n" are write_circuit_json's bytes; tests/circuits/test_circuit_json.cpp compares them on
+// "\n" are write_circuit_json's bytes; tests/circuits/io/test_circuit_json.cpp compares them on
 // seeded random circuits). Its memory is a few hundred bytes a gate: for tests and small
 // circuits only.
 nlohmann::ordered_json circuit_to_json(const CompiledCircuit& c);

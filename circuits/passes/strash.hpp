@@ -8,7 +8,7 @@
 // trees of binary ones and xor(a, b) as ¬AND(¬AND(a, ¬b), ¬AND(¬a, b)) — the shapes
 // write_aiger writes — so strash(parse_aiger(write_aiger(c))) and ABC's `read; strash` on the
 // same file build the same graph: its and_count and aig_levels are what ABC's `print_stats`
-// reports (tests/circuits/test_abc_oracle.cpp).
+// reports (tests/circuits/io/test_abc_oracle.cpp).
 #pragma once
 
 #include <cstddef>

@@ -62,7 +62,7 @@ inline std::string abc(const std::string& commands) {
   if (!rnncc::testing::abc_available()) RNNCC_SKIP("berkeley-abc not found")
 
 // ---------------------------------------------------------------------------------------------
-// Names across netlist formats (tests/circuits/test_netlist_names.cpp).
+// Names across netlist formats (tests/circuits/io/test_netlist_names.cpp).
 namespace rnncc::testing {
 
 // ABC's plain `cec A B` (inputs and outputs matched by name, not by position).

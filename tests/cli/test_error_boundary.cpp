@@ -201,7 +201,7 @@ std::size_t entries(const std::filesystem::path& dir) {
   return n;
 }
 
-// The methods of output files, signals, modes and links: tests/circuits/test_output_file.cpp.
+// The methods of output files, signals, modes and links: tests/circuits/io/test_output_file.cpp.
 
 TEST_CASE("an abandoned output (an exception) leaves an existing target untouched") {
   const auto dir = fresh_dir("abandon");

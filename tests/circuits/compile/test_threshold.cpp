@@ -13,7 +13,6 @@
 #include <limits>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
@@ -23,6 +22,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -3,8 +3,6 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../support.hpp"
-#include "../thread_ranks.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/compile/lrnn.hpp"
@@ -12,8 +10,10 @@
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/eval/patterns.hpp"
-#include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/random_circuits.hpp"
+#include "tests/support.hpp"
+#include "tests/thread_ranks.hpp"
 
 using namespace rnncc;
 

@@ -6,7 +6,7 @@
 #include "algebra/exact.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
-#include "random_circuits.hpp"
+#include "tests/circuits/random_circuits.hpp"
 
 using namespace rnncc;
 

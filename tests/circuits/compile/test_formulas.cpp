@@ -4,10 +4,10 @@
 // it has at most that many.
 #include <catch2/catch.hpp>
 
-#include "../random_models.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/cost.hpp"
 #include "rnn/families.hpp"
+#include "tests/random_models.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;

@@ -12,8 +12,6 @@
 #include <cstdio>
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
 #include "circuits/analysis.hpp"
@@ -22,6 +20,8 @@
 #include "circuits/eval/bitparallel.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using Strings = std::vector<std::vector<std::size_t>>;

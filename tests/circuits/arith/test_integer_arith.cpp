@@ -12,13 +12,13 @@
 #include <functional>
 #include <random>
 
-#include "abc_testing.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/arith/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
+#include "tests/circuits/abc_testing.hpp"
 
 using namespace rnncc;
 using rnncc::testing::abc;

@@ -6,11 +6,11 @@
 #include <regex>
 #include <string>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/compile/common.hpp"
 #include "circuits/compile/target.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -6,13 +6,12 @@
 // every diagnostic.
 #include <catch2/catch.hpp>
 
-#include "string_testing.hpp"
+#include "tests/circuits/string_testing.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
@@ -22,6 +21,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using json = nlohmann::json;

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "abc_testing.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
@@ -20,9 +19,10 @@
 #include "circuits/io/netlist.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 #include "circuits/passes/raw_copy.hpp"
-#include "netlist_testing.hpp"
-#include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/abc_testing.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/circuits/random_circuits.hpp"
 
 using namespace rnncc;
 using namespace rnncc::testing;

@@ -8,7 +8,6 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
@@ -17,6 +16,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using rnncc::test::one_hot;

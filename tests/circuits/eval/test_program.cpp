@@ -12,7 +12,7 @@
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/eval/program.hpp"
-#include "random_circuits.hpp"
+#include "tests/circuits/random_circuits.hpp"
 
 using namespace rnncc;
 using testing::random_arithmetic_circuit;

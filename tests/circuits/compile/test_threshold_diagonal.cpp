@@ -10,7 +10,6 @@
 #include <limits>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
 #include "circuits/analysis.hpp"
@@ -20,6 +19,7 @@
 #include "circuits/measure/depth_growth.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -11,9 +11,9 @@
 #include "circuits/io/aiger.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
-#include "random_circuits.hpp"
+#include "tests/circuits/random_circuits.hpp"
 
-#include "netlist_testing.hpp"
+#include "tests/circuits/netlist_testing.hpp"
 
 using namespace rnncc;
 using testing::check_same_function;

@@ -4,7 +4,6 @@
 #include <limits>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
@@ -16,8 +15,9 @@
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/json_output.hpp"
 #include "circuits/io/text_sink.hpp"
-#include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/random_circuits.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

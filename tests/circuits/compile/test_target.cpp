@@ -5,7 +5,6 @@
 // refusal says why; the flag parsers.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
@@ -14,6 +13,7 @@
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using rnncc::test::one_hot;

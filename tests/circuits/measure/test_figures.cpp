@@ -11,15 +11,15 @@
 #include <random>
 #include <regex>
 
-#include "../support.hpp"
-#include "abc_testing.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/measure/report.hpp"
 #include "circuits/passes/dead_gates.hpp"
-#include "netlist_testing.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/abc_testing.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using rnncc::testing::truth_table;

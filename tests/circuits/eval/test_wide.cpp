@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <random>
 
-#include "../support.hpp"
 #include "circuits/eval/bulk.hpp"
 #include "circuits/eval/program.hpp"
 #include "circuits/eval/wide.hpp"
 #include "circuits/io/aiger.hpp"
-#include "netlist_testing.hpp"
-#include "random_circuits.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/circuits/random_circuits.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using testing::epfl_dir;

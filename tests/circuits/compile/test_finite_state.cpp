@@ -6,8 +6,8 @@
 // after one transition is corrupted); every diagnostic.
 #include <catch2/catch.hpp>
 
-#include "abc_testing.hpp"
-#include "string_testing.hpp"
+#include "tests/circuits/abc_testing.hpp"
+#include "tests/circuits/string_testing.hpp"
 
 #include <unistd.h>
 
@@ -21,7 +21,6 @@
 #include <random>
 #include <set>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
@@ -33,6 +32,7 @@
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

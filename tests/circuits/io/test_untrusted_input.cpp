@@ -8,7 +8,6 @@
 #include <climits>
 #include <string>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/bulk.hpp"
@@ -23,6 +22,7 @@
 #include "circuits/io/sexpr.hpp"
 #include "circuits/measure/report.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using test::expect_input_error;

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

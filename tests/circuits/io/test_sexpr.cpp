@@ -7,11 +7,11 @@
 #include <fstream>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/io/sexpr.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -4,13 +4,13 @@
 // and random strings up to n = 256 modulo the prime.
 #include <catch2/catch.hpp>
 
-#include "../random_models.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;

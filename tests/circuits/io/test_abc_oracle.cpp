@@ -21,7 +21,6 @@
 #include <random>
 #include <regex>
 
-#include "abc_testing.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
@@ -32,9 +31,10 @@
 #include "circuits/passes/lower_threshold.hpp"
 #include "circuits/passes/raw_copy.hpp"
 #include "circuits/passes/strash.hpp"
-#include "netlist_testing.hpp"
-#include "random_circuits.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/abc_testing.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/circuits/random_circuits.hpp"
 
 using namespace rnncc;
 using namespace rnncc::testing;
