@@ -244,13 +244,8 @@ TEST_CASE("diagnostic: att repeated final lines", "[constructions][wfa][diagnost
 }
 
 TEST_CASE("diagnostic: WFA files that cannot be read", "[constructions][wfa][diagnostics]") {
-  try {
-    load_wfa("/nonexistent/x.att");
-    FAIL("expected an InputError");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "/nonexistent/x.att");
-    CHECK_THAT(e.what(), Catch::Contains("cannot open the WFA file"));
-  }
+  test::expect_input_error([&] { load_wfa("/nonexistent/x.att"); }, "/nonexistent/x.att",
+                           "cannot open the WFA file");
 }
 
 TEST_CASE("diagnostic: json WFA members", "[constructions][wfa][diagnostics]") {

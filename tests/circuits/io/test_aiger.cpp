@@ -142,13 +142,7 @@ TEST_CASE("writing lowers or, xor and n-ary gates and keeps the function", "[cir
 
 TEST_CASE("AIGER diagnostics", "[circuits][aiger][diagnostics]") {
   auto error = [](const std::string& text, const std::string& where, const std::string& what) {
-    try {
-      parse_aiger(text, "f.aag");
-      FAIL("expected an InputError");
-    } catch (const InputError& e) {
-      CHECK(e.where() == where);
-      CHECK_THAT(e.what(), Catch::Contains(what));
-    }
+    test::expect_input_error([&] { parse_aiger(text, "f.aag"); }, where, what);
   };
   error("aag 1 0 1 0 0\n2 3\n", "f.aag:1:9", "latches");
   error("xyz 1 1 0 0 0\n", "f.aag:1:1", "expected the header");
@@ -202,13 +196,7 @@ TEST_CASE("AIGER: the symbol table names inputs and outputs, written and read",
 TEST_CASE("AIGER: malformed symbol tables are diagnostics at file:line:column",
           "[circuits][aiger][diagnostics]") {
   auto error = [](const std::string& text, const std::string& where, const std::string& what) {
-    try {
-      parse_aiger(text, "f.aag");
-      FAIL("expected an InputError for " + text);
-    } catch (const InputError& e) {
-      CHECK(e.where() == where);
-      CHECK_THAT(e.what(), Catch::Contains(what));
-    }
+    test::expect_input_error([&] { parse_aiger(text, "f.aag"); }, where, what);
   };
   const std::string head = "aag 1 1 0 1 0\n2\n2\n";  // one input, its output; symbols on line 4
   error(head + "i1 a\n", "f.aag:4:2", "symbol index 1 out of range (the file has 1 inputs)");

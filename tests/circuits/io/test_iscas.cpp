@@ -14,6 +14,7 @@
 #include "tests/circuits/random_circuits.hpp"
 
 #include "tests/circuits/netlist_testing.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using testing::check_same_function;
@@ -118,13 +119,8 @@ TEST_CASE(".bench: EPFL circuits survive writing and reading", "[circuits][iscas
 TEST_CASE(".bench writing refuses circuits that are not boolean", "[circuits][iscas]") {
   CircuitBuilder a;
   const GateId x = a.input(), y = a.input();
-  try {
-    write_bench(a.finish({a.mul(x, y)}));
-    FAIL("expected an InputError");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "bench");
-    CHECK_THAT(e.what(), Catch::Contains("gate 2 is mul: ISCAS .bench holds boolean circuits"));
-  }
+  test::expect_input_error([&] { write_bench(a.finish({a.mul(x, y)})); }, "bench",
+                           "gate 2 is mul: ISCAS .bench holds boolean circuits");
 }
 
 TEST_CASE(".bench diagnostics", "[circuits][iscas][diagnostics]") {

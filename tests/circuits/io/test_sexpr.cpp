@@ -267,39 +267,18 @@ TEST_CASE("sexpr: files and command-line arguments", "[circuits][sexpr]") {
   CHECK(formula_from_argument("  x2 ").variables == 2);
   CHECK(formula_from_argument("-3/4").text == "-3/4");
   CHECK(formula_from_argument(test::example("formula_poly.sexp")).text == poly.text);
-  try {
-    formula_from_argument("x0");
-    FAIL("x0 is not a variable");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "<formula>:1:1");
-  }
-  try {
-    formula_from_argument("(and x1");
-    FAIL("unbalanced");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "<formula>:1:1");
-  }
+  test::expect_input_error([&] { formula_from_argument("x0"); }, "<formula>:1:1", "");
+  test::expect_input_error([&] { formula_from_argument("(and x1"); }, "<formula>:1:1", "");
   // Not a bare token and not '(': a file, which does not exist.
   const std::string missing = "no_such_formula_file.sexp";
-  try {
-    formula_from_argument(missing);
-    FAIL("missing file");
-  } catch (const InputError& e) {
-    CHECK(e.where() == missing);
-    CHECK_THAT(e.what(), Catch::Contains("cannot open"));
-  }
+  test::expect_input_error([&] { formula_from_argument(missing); }, missing, "cannot open");
   // A file whose comment mentions '(' still parses; diagnostics name the path.
   const auto path = std::filesystem::temp_directory_path() / "rnncc_test_sexpr_bad.sexp";
   {
     std::ofstream out(path);
     out << "; (and x1 x2\n(or x1\n    (xor x2 x3))\n";
   }
-  try {
-    load_formula(path.string());
-    FAIL("xor is unknown");
-  } catch (const InputError& e) {
-    CHECK(e.where() == path.string() + ":3:6");
-  }
+  test::expect_input_error([&] { load_formula(path.string()); }, path.string() + ":3:6", "");
   std::filesystem::remove(path);
 }
 
@@ -374,10 +353,5 @@ TEST_CASE("diagnostic: trailing input", "[circuits][sexpr][diagnostics]") {
 TEST_CASE("diagnostic: empty input", "[circuits][sexpr][diagnostics]") {
   expect_error("", "f.sexp:1:1", "empty input: expected a formula");
   expect_error("  ; only a comment\n\n", "f.sexp:3:1", "empty input");
-  try {
-    formula_from_argument("   ");
-    FAIL("empty");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "<formula>:1:4");
-  }
+  test::expect_input_error([&] { formula_from_argument("   "); }, "<formula>:1:4", "");
 }
