@@ -19,6 +19,7 @@
 #include "circuits/measure/depth_growth.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
+#include "tests/circuits/string_testing.hpp"
 #include "tests/support.hpp"
 
 using namespace rnncc;
@@ -28,43 +29,9 @@ namespace {
 using Assignment = std::vector<bool>;
 using Strings = std::vector<std::vector<std::size_t>>;
 
-std::vector<std::vector<bool>> run_bits(const Circuit& c, const std::vector<Assignment>& xs) {
-  std::vector<std::vector<bool>> out(xs.size());
-  for (std::size_t base = 0; base < xs.size(); base += 64) {
-    const std::size_t lanes = std::min<std::size_t>(64, xs.size() - base);
-    std::vector<bits::Word> in(c.inputs().size(), 0);
-    for (std::size_t lane = 0; lane < lanes; ++lane) {
-      REQUIRE(xs[base + lane].size() == in.size());
-      for (std::size_t i = 0; i < in.size(); ++i)
-        if (xs[base + lane][i]) in[i] |= bits::Word{1} << lane;
-    }
-    const auto o = evaluate_bits(c, in);
-    for (std::size_t lane = 0; lane < lanes; ++lane)
-      for (bits::Word w : o) out[base + lane].push_back((w >> lane) & 1);
-  }
-  return out;
-}
-
-std::vector<Assignment> one_hot(const Strings& ws, std::size_t S) {
-  std::vector<Assignment> xs;
-  for (const auto& w : ws) {
-    Assignment x(w.size() * S);
-    for (std::size_t t = 0; t < w.size(); ++t) x[t * S + w[t]] = true;
-    xs.push_back(x);
-  }
-  return xs;
-}
-
-void require_thr_limits(const Circuit& c) {
-  std::int64_t worst = 0;
-  for (GateId g = 0; g < c.size(); ++g) {
-    if (c.kind(g) != GateKind::thr) continue;
-    std::int64_t total = std::abs(static_cast<std::int64_t>(c.threshold(g)));
-    for (std::int32_t w : c.weights(g)) total += std::abs(static_cast<std::int64_t>(w));
-    worst = std::max(worst, total);
-  }
-  REQUIRE(worst <= std::numeric_limits<std::int32_t>::max());
-}
+using testing::one_hot;  // tests/circuits/string_testing.hpp
+using testing::require_thr_limits;
+using testing::run_bits;
 
 // A one-layer diagonal (family `fam`) model over |Σ| = decays.size() symbols, m = 1.
 Model diagonal_model(const std::vector<Vector>& decays, const std::vector<Vector>& B,
