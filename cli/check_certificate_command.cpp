@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "algebra/error.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage_errors.hpp"
 #include "rnn/json_cursor.hpp"

@@ -17,7 +17,7 @@
 #include "algebra/suggest.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/io/circuit_json.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
 #include "circuits/measure/report.hpp"
 #include "circuits/passes/dead_gates.hpp"

@@ -13,7 +13,7 @@
 #include "algebra/error.hpp"
 #include "algebra/memory.hpp"
 #include "circuits/io/circuit_json.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/measure/depth_growth.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_boundary.hpp"

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "algebra/error.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "rnn/import_arrays.hpp"

@@ -9,7 +9,7 @@
 
 #include "algebra/error.hpp"
 #include "circuits/io/circuit_json.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"

@@ -12,7 +12,7 @@
 #include "algebra/precision.hpp"
 #include "circuits/compile/common.hpp"
 #include "circuits/compile/lrnn_boolean.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"
 #include "rnn/generate.hpp"

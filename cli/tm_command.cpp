@@ -11,7 +11,7 @@
 #include "algebra/memory.hpp"
 #include "algebra/suggest.hpp"
 #include "circuits/io/circuit_json.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/limits.hpp"

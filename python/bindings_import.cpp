@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "algebra/error.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "rnn/import_arrays.hpp"
 #include "rnn/import_weights.hpp"
 #include "rnn/model_json.hpp"

@@ -20,7 +20,7 @@
 #include "circuits/compile/target.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/eval/evaluate.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/run_report.hpp"
 #include "verify/certificate.hpp"

@@ -11,7 +11,7 @@
 #include "circuits/io/aiger.hpp"
 #include "circuits/io/blif.hpp"
 #include "circuits/io/iscas.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"

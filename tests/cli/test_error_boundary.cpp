@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
 #include "cli/error_boundary.hpp"
 #include "cli/limits.hpp"

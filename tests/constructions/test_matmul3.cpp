@@ -9,7 +9,7 @@
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "circuits/eval/evaluate.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "constructions/generators_file.hpp"
 #include "constructions/matmul3.hpp"
 #include "rnn/evaluate.hpp"

@@ -13,7 +13,7 @@
 #include "circuits/io/blif.hpp"
 #include "circuits/io/circuit_json.hpp"
 #include "circuits/io/iscas.hpp"
-#include "circuits/io/json_output.hpp"
+#include "circuits/io/json_text.hpp"
 #include "circuits/io/text_sink.hpp"
 #include "rnn/model_json.hpp"
 #include "tests/circuits/random_circuits.hpp"
