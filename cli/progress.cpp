@@ -21,14 +21,24 @@ double now_seconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
-// Seconds before the first draw: 1, or $RNNCC_PROGRESS_DELAY (the tests use 0).
-double delay() {
-  if (const char* e = std::getenv("RNNCC_PROGRESS_DELAY")) {
+// A number of seconds from the environment variable `name`, in [0, 3600], else `fallback`.
+double seconds_from_env(const char* name, double fallback) {
+  if (const char* e = std::getenv(name)) {
     char* end = nullptr;
     const double d = std::strtod(e, &end);
     if (end != e && *end == '\0' && d >= 0 && d <= 3600) return d;
   }
-  return 1.0;
+  return fallback;
+}
+
+// Seconds before the first draw: 1, or $RNNCC_PROGRESS_DELAY; seconds between redraws: 0.1, or
+// $RNNCC_PROGRESS_INTERVAL. The tests set both to 0, so a run shorter than a redraw interval still
+// shows its intermediate lines however fast the machine is.
+double delay() {
+  return seconds_from_env("RNNCC_PROGRESS_DELAY", 1.0);
+}
+double interval() {
+  return seconds_from_env("RNNCC_PROGRESS_INTERVAL", 0.1);
 }
 
 // The line and a ticker redrawing it (elapsed time of tasks that report rarely).
@@ -41,7 +51,7 @@ class Terminal {
               std::cerr << s;
               std::cerr.flush();
             },
-            delay()),
+            delay(), interval()),
         ticker_([this] {
           std::unique_lock lock(m_);
           while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; }))

@@ -47,7 +47,7 @@ if ! command -v script >/dev/null || ! script -qc true /dev/null >/dev/null 2>&1
   echo "SKIP: script(1) from util-linux is not available: no pseudo-terminal test"
   exit 77
 fi
-RNNCC_PROGRESS_DELAY=0 script -qc "'$rnncc' depth --arch dplr --lengths 2..64 >'$dir/tty_out'" \
+RNNCC_PROGRESS_DELAY=0 RNNCC_PROGRESS_INTERVAL=0 script -qc "'$rnncc' depth --arch dplr --lengths 2..64 >'$dir/tty_out'" \
   /dev/null >"$dir/tty" 2>&1 </dev/null || fail "depth under script failed"
 grep -q $'\rmeasuring depth (dplr at n = [0-9]*): [0-9]*/6 circuits' "$dir/tty" ||
   fail "no progress line under a terminal: $(cat -v "$dir/tty")"
@@ -55,8 +55,9 @@ grep -q 'circuits/s' "$dir/tty" || fail "no rate: $(cat -v "$dir/tty")"
 [ "$(tail -c 4 "$dir/tty" | od -An -c | tr -d ' \n')" = '\r033[K' ] ||
   fail "the line is not erased at the end: $(tail -c 40 "$dir/tty" | cat -v)"
 cmp -s "$dir/tty_out" "$dir/out" || fail "stdout differs under a terminal"
-# eval: patterns of the total, a rate and the time left (the wide evaluator's block reports)
-RNNCC_PROGRESS_DELAY=0 script -qc "'$rnncc' eval tests/data/epfl/multiplier.aig --batch 262144 >/dev/null" \
+# eval: patterns of the total, a rate and the time left (the wide evaluator's block reports; with
+# no redraw interval the first block's report is drawn however fast the run)
+RNNCC_PROGRESS_DELAY=0 RNNCC_PROGRESS_INTERVAL=0 script -qc "'$rnncc' eval tests/data/epfl/multiplier.aig --batch 262144 >/dev/null" \
   /dev/null >"$dir/tty_eval" 2>&1 </dev/null || fail "eval under script failed"
 grep -q $'\revaluating tests/data/epfl/multiplier.aig: [0-9]*/262144 patterns ([0-9]*%), .* patterns/s, .* left' \
   "$dir/tty_eval" || fail "no eval progress with a rate and time left: $(cat -v "$dir/tty_eval")"
