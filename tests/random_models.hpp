@@ -6,7 +6,7 @@
 
 #include "rnn/families.hpp"
 #include "rnn/model.hpp"
-#include "support.hpp"
+#include "tests/support.hpp"
 
 namespace rnncc::test {
 

@@ -8,10 +8,10 @@
 #include <array>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/charpoly.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/real_roots.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -3,11 +3,11 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/domain.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fixed_point.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "../support.hpp"
 #include "algebra/gmp_pool.hpp"
 #include "algebra/rational.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

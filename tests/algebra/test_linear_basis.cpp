@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/linear_basis.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

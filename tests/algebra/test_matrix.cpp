@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/matrix.hpp"
 #include "algebra/modp.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "../support.hpp"
 #include "algebra/memory.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

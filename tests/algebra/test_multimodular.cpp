@@ -4,9 +4,9 @@
 #include <numeric>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/modp.hpp"
 #include "algebra/multimodular.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

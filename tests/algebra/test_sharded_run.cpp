@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
-#include "../support.hpp"
-#include "../thread_ranks.hpp"
 #include "algebra/sharded_run.hpp"
+#include "tests/support.hpp"
+#include "tests/thread_ranks.hpp"
 
 using namespace rnncc;
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <string>
 
-#include "../support.hpp"
+#include "tests/support.hpp"
 
 namespace rnncc::testing {
 

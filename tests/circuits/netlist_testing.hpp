@@ -8,9 +8,9 @@
 #include <random>
 #include <string>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/eval/bitparallel.hpp"
+#include "tests/support.hpp"
 
 namespace rnncc::testing {
 

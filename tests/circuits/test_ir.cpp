@@ -3,13 +3,13 @@
 #include <cmath>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
 #include "algebra/multimodular.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/circuit.hpp"
 #include "circuits/eval/evaluate.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

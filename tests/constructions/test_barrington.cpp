@@ -7,7 +7,6 @@
 #include <random>
 #include <set>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
@@ -15,6 +14,7 @@
 #include "constructions/random_formula.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 
@@ -371,12 +371,7 @@ TEST_CASE("barrington: seeded random formulas of depth 1..6 = the formula on eve
 
 TEST_CASE("diagnostic: random formula options", "[constructions][barrington]") {
   auto error_of = [](const std::string& kind, const ConstructionArgs& args) {
-    try {
-      build_kind(kind, args);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return test::input_error_of([&] { build_kind(kind, args); }).what;
   };
   for (const char* kind : {"barrington", "ben-or-cleve"}) {
     INFO(kind);

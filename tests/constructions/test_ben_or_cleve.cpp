@@ -5,7 +5,6 @@
 
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
@@ -13,6 +12,7 @@
 #include "constructions/random_formula.hpp"
 #include "constructions/registry.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

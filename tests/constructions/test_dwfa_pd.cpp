@@ -2,17 +2,17 @@
 // directions on all strings up to length 5, and one test per diagnostic.
 #include <catch2/catch.hpp>
 
-#include "claims.hpp"
+#include "tests/constructions/claims.hpp"
 
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "constructions/dwfa_pd.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 
@@ -95,13 +95,9 @@ Model pd_model() {
 }
 
 void expect_dwfa_error(const Wfa& a, const std::string& what) {
-  try {
-    dwfa_to_pd(a);
-    FAIL("expected an InputError");
-  } catch (const InputError& e) {
-    CHECK(e.where().empty());
-    CHECK(std::string(e.what()) == what);
-  }
+  const test::Diagnostic d = test::input_error_of([&] { dwfa_to_pd(a); });
+  CHECK(d.where.empty());
+  CHECK(d.what == what);
 }
 
 void expect_pd_error(const Model& m, const std::string& where, const std::string& what) {

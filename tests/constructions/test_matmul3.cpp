@@ -15,6 +15,7 @@
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 
@@ -564,12 +565,7 @@ TEST_CASE("matmul3: rational generators are exact over Q and mod p", "[construct
 
 TEST_CASE("diagnostic: generator files", "[constructions][matmul3]") {
   auto error_of = [](const std::string& text) {
-    try {
-      parse_generators(text, "gens.json");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return test::input_error_of([&] { parse_generators(text, "gens.json"); }).what;
   };
   const std::string I = R"([[1,0,0],[0,1,0],[0,0,1]])";
   CHECK_THAT(

@@ -8,6 +8,7 @@
 
 #include "algebra/error.hpp"
 #include "constructions/position_router.hpp"
+#include "tests/support.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
 
@@ -49,12 +50,7 @@ const Claim& period_claim(const Construction& c) {
 }
 
 std::string input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no InputError";
+  return test::input_error_of(f).what;
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include <map>
 #include <set>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "constructions/barrington.hpp"
 #include "constructions/ben_or_cleve.hpp"
@@ -20,6 +19,7 @@
 #include "constructions/state_tracking.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using rnncc::test::example;
@@ -44,14 +44,9 @@ Construction build(const std::string& kind, const ConstructionArgs& args) {
 // The InputError `run` throws, which must name `where`.
 template <class F>
 std::string input_error(F&& run, const std::string& where) {
-  try {
-    run();
-  } catch (const InputError& e) {
-    CHECK(e.where() == where);
-    return e.what();
-  }
-  FAIL("no InputError");
-  return {};
+  const test::Diagnostic d = test::input_error_of(run);
+  CHECK(d.where == where);
+  return d.what;
 }
 
 // Same construction: name, model (as its JSON), output entry and claims.

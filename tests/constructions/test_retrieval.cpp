@@ -5,7 +5,7 @@
 // with its minimal counterexample.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
+#include "tests/support.hpp"
 
 #include <random>
 #include "rnn/model_json.hpp"
@@ -14,9 +14,9 @@
 #include "algebra/fixed_point.hpp"
 #include "circuits/compile/attention.hpp"
 #include "circuits/eval/evaluate.hpp"
-#include "claims.hpp"
 #include "constructions/retrieval.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/constructions/claims.hpp"
 #include "verify/verify.hpp"
 
 using namespace rnncc;

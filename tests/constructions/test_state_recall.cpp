@@ -4,9 +4,9 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
-#include "claims.hpp"
 #include "constructions/state_recall.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/constructions/claims.hpp"
 #include "verify/verify.hpp"
 
 using namespace rnncc;

@@ -5,9 +5,9 @@
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
-#include "claims.hpp"
 #include "constructions/state_tracking.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/constructions/claims.hpp"
 #include "verify/verify.hpp"
 
 using namespace rnncc;

@@ -25,12 +25,7 @@ const char* kIncrement = "0LB1RA2RA_2LZ2LZ1LB";
 const char* kPalindrome = "0RZ0RB0RC_0LD1RB2RB_0LE1RC2RC_0RZ0LF---_0RZ---0LF_0RA1LF2LF";
 
 std::string parse_error(const std::string& text) {
-  try {
-    parse_machine(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::input_error_of([&] { parse_machine(text); }).what;
 }
 
 std::vector<std::size_t> tape(const std::string& s) {

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "constructions/wfa.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -4,18 +4,18 @@
 // including a deliberately wrong factor that the product check must catch.
 #include <catch2/catch.hpp>
 
-#include "claims.hpp"
+#include "tests/constructions/claims.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 
@@ -456,15 +456,11 @@ TEST_CASE("wfa → lrnn: the model's memory is estimated and refused above --max
   }
   a.transition.assign(2, chain_matrix(d, false));
   for (const WfaFamily family : {WfaFamily::dplr, WfaFamily::deltanet}) {
-    try {
-      wfa_to_lrnn(a, family, WfaKeys::any, 1);  // 1 MiB
-      FAIL("expected a refusal");
-    } catch (const InputError& e) {
-      const std::string what = e.what();
-      CHECK(what.find("--max-memory: the " + to_string(family) +
-                      " model of this 40-state WFA would take about ") == 0);
-      CHECK(what.find("(raise --max-memory to run it anyway)") != std::string::npos);
-    }
+    const std::string what =
+        test::input_error_of([&] { wfa_to_lrnn(a, family, WfaKeys::any, 1); }).what;  // 1 MiB
+    CHECK(what.find("--max-memory: the " + to_string(family) +
+                    " model of this 40-state WFA would take about ") == 0);
+    CHECK(what.find("(raise --max-memory to run it anyway)") != std::string::npos);
     const Construction c = wfa_to_lrnn(a, family, WfaKeys::any, 1024);
     const std::size_t K = c.model.alphabet.size() / 2;
     const auto fs = factor_elementary(transpose(a.transition[0]));
@@ -539,12 +535,8 @@ TEST_CASE("wfa → lrnn: a large chain's model is refused from its arcs", "[cons
   for (std::size_t s = 0; s < 2; ++s)
     for (std::size_t i = 0; i + 1 < d; ++i) arcs.arcs.push_back({i, i + 1, s, Rational(s + 1)});
   for (const WfaFamily family : {WfaFamily::dplr, WfaFamily::deltanet}) {
-    try {
-      wfa_to_lrnn(arcs, family, WfaKeys::any, 4096);
-      FAIL("expected a refusal");
-    } catch (const InputError& e) {
-      CHECK_THAT(e.what(), Catch::Matchers::StartsWith("--max-memory: the " + to_string(family) +
-                                                       " model of this 4000-state WFA"));
-    }
+    CHECK_THAT(test::input_error_of([&] { wfa_to_lrnn(arcs, family, WfaKeys::any, 4096); }).what,
+               Catch::Matchers::StartsWith("--max-memory: the " + to_string(family) +
+                                           " model of this 4000-state WFA"));
   }
 }

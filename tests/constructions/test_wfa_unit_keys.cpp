@@ -6,17 +6,17 @@
 // the closed form (x − 1)^{d−1}(x − (1 − β‖k‖²)) of I − βkkᵀ.
 #include <catch2/catch.hpp>
 
-#include "claims.hpp"
+#include "tests/constructions/claims.hpp"
 
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/charpoly.hpp"
 #include "algebra/exact.hpp"
 #include "constructions/spectral.hpp"
 #include "constructions/state_tracking.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 namespace rnncc::testing {
 

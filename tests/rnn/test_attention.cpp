@@ -4,12 +4,11 @@
 // one negative test per diagnostic.
 #include <catch2/catch.hpp>
 
-#include "model_testing.hpp"
+#include "tests/rnn/model_testing.hpp"
 
 #include <cmath>
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
@@ -17,6 +16,7 @@
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using rnncc::testing::expect_model_error;

@@ -4,14 +4,14 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;

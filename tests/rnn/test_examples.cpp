@@ -2,13 +2,13 @@
 // semantics.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -11,7 +11,6 @@
 #include <random>
 #include <string>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
@@ -20,6 +19,7 @@
 #include "rnn/import_weights.hpp"
 #include "rnn/json_cursor.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -2,11 +2,11 @@
 // positive checks that what it reads is what the file says.
 #include <catch2/catch.hpp>
 
-#include "model_testing.hpp"
+#include "tests/rnn/model_testing.hpp"
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using rnncc::testing::expect_model_error;
@@ -243,9 +243,9 @@ TEST_CASE("diagnostic: duplicate members are named by pointer", "[rnn][json][dia
                      "m.json: /layers/1/kind", "duplicate");
 }
 
-#include "../random_models.hpp"
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/random_models.hpp"
 
 TEST_CASE("model files round-trip: model_to_json then parse_model rebuilds every family",
           "[rnn][json]") {

@@ -2,13 +2,13 @@
 
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/run_report.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -7,8 +7,6 @@
 #include <random>
 #include <string>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/fixed_point.hpp"
 #include "algebra/modp.hpp"
@@ -17,6 +15,8 @@
 #include "rnn/json_cursor.hpp"
 #include "rnn/model_json.hpp"
 #include "rnn/utf8.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using namespace rnncc::test;

@@ -4,9 +4,9 @@
 
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 #include "verify/acceptance_equivalence.hpp"
 #include "verify/certificate.hpp"
 #include "verify/equivalence_report.hpp"

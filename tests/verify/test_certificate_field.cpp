@@ -2,7 +2,7 @@
 // differ over Q but agree modulo p have a valid F_p certificate, which a claim over Q refuses.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
+#include "tests/support.hpp"
 #include "verify/certificate.hpp"
 #include "verify/certificate_claim.hpp"
 #include "verify/check_certificate.hpp"

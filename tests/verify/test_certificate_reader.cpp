@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../support.hpp"
 #include "rnn/json_cursor.hpp"
+#include "tests/support.hpp"
 #include "verify/certificate.hpp"
 #include "verify/check_certificate.hpp"
 #include "verify/check_certificate_json.hpp"

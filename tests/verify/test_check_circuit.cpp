@@ -6,7 +6,6 @@
 // a check circuit cannot carry are refused with a reason.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/evaluate.hpp"
@@ -21,6 +20,7 @@
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 #include "verify/check_circuit.hpp"
 
 using namespace rnncc;

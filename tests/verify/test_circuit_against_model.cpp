@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/compile/target.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 #include "verify/circuit_against_model.hpp"
 
 using namespace rnncc;

@@ -4,13 +4,13 @@
 // compute mod p compared mod p, and the refusals. The GPU runs the same program (tests/gpu/).
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "constructions/graph_walk.hpp"
 #include "constructions/matmul3.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
+#include "tests/support.hpp"
 #include "verify/device_check.hpp"
 #include "verify/verify.hpp"
 

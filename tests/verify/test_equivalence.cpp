@@ -3,13 +3,13 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "constructions/matmul3.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 #include "verify/equivalence.hpp"
 
 using namespace rnncc;

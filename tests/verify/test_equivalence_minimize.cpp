@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/linear_basis.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 #include "verify/certificate.hpp"
 #include "verify/equivalence.hpp"
 #include "verify/minimize.hpp"

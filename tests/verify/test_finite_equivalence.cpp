@@ -4,14 +4,14 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "constructions/dwfa_pd.hpp"
 #include "constructions/graph_walk.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/linear_representation.hpp"
 

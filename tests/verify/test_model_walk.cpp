@@ -10,7 +10,6 @@
 
 #include <random>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "constructions/graph_walk.hpp"
@@ -19,6 +18,7 @@
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/families.hpp"
+#include "tests/support.hpp"
 #include "verify/device_check.hpp"
 #include "verify/model_walk_check.hpp"
 #include "verify/verify.hpp"

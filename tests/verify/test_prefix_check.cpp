@@ -5,12 +5,12 @@
 // counterexample the same everywhere and the CPU engine's), slices, and the refusals.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "constructions/graph_walk.hpp"
 #include "constructions/matmul3.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
+#include "tests/support.hpp"
 #include "verify/device_check.hpp"
 #include "verify/prefix_check.hpp"
 #include "verify/verify.hpp"

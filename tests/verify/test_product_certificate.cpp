@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../support.hpp"
 #include "algebra/exact.hpp"
 #include "constructions/dwfa_pd.hpp"
 #include "constructions/graph_walk.hpp"
 #include "constructions/matmul3.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/support.hpp"
 #include "verify/check_product_certificate.hpp"
 #include "verify/finite_equivalence.hpp"
 #include "verify/product_certificate.hpp"

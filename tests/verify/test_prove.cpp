@@ -3,7 +3,6 @@
 // exhaustive engine (prove off) finds first, and the same as a plain enumeration.
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "algebra/modp.hpp"
@@ -12,8 +11,9 @@
 #include "constructions/matmul3.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
-#include "first_failure.hpp"
 #include "rnn/evaluate.hpp"
+#include "tests/support.hpp"
+#include "tests/verify/first_failure.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
 

@@ -4,11 +4,11 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "../support.hpp"
 #include "constructions/turing_machine.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/json_cursor.hpp"
+#include "tests/support.hpp"
 #include "verify/check_certificate.hpp"
 #include "verify/subject_file.hpp"
 #include "verify/verify.hpp"

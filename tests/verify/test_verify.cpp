@@ -2,11 +2,11 @@
 // the binary value (true), and broken variants (false, with known minimal counterexamples).
 #include <catch2/catch.hpp>
 
-#include "../support.hpp"
-#include "../thread_ranks.hpp"
 #include "algebra/error.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
+#include "tests/thread_ranks.hpp"
 #include "verify/subjects.hpp"
 #include "verify/verify.hpp"
 
@@ -158,18 +158,11 @@ TEST_CASE("verify's kinds: every construction, then `model` (verify only), built
   CHECK(model->verify_only);
   ConstructionArgs args;
   args.input = test::example("binary_value_wfa.json");
-  try {
-    model->build(args, r);
-    FAIL("built without --against");
-  } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "--against: required by model");
-  }
-  try {
-    model->check_applicable(ConstructionArgs{}.set("--family", "pd"), r);
-    FAIL("--family accepted by model");
-  } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "--family: does not apply to model (an option of wfa)");
-  }
+  CHECK(test::input_error_of([&] { model->build(args, r); }).what ==
+        "--against: required by model");
+  CHECK(test::input_error_of([&] {
+          model->check_applicable(ConstructionArgs{}.set("--family", "pd"), r);
+        }).what == "--family: does not apply to model (an option of wfa)");
   args.set("--against", test::example("wfa_binary_value.att"));
   const Construction c = model->build(args, r);
   CHECK(c.name == "model " + c.model.name + " against the WFA");

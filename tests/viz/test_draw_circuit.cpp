@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "../support.hpp"
 #include "algebra/error.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/support.hpp"
 #include "viz/draw_circuit.hpp"
 
 using namespace rnncc;

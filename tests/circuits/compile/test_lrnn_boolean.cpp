@@ -286,13 +286,8 @@ TEST_CASE("boolean LRNN: refusals", "[circuits][lrnn_boolean][errors]") {
   CHECK_THROWS_WITH(compile_lrnn_boolean(model, 3, zero_int), Catch::Contains("integer bit"));
   BooleanLrnnOptions small = o;
   small.budget.max_gates = 1000;
-  try {
-    compile_lrnn_boolean(model, 8, small);
-    FAIL("expected an InputError");
-  } catch (const InputError& err) {
-    CHECK(err.where() == "--max-gates");
-    CHECK_THAT(err.what(), Catch::Contains("limit of 1000"));
-  }
+  test::expect_input_error([&] { compile_lrnn_boolean(model, 8, small); }, "--max-gates",
+                           "limit of 1000");
   CHECK_THROWS_WITH(evaluate_scan_rounded(model, std::vector<std::size_t>{0, 7}, o),
                     Catch::Contains("out of range"));
 }

@@ -118,12 +118,7 @@ Model random_model(std::mt19937_64& rng, std::size_t d, std::size_t S) {
 
 template <class F>
 std::string where_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.where();
-  }
-  return "(no error)";
+  return test::input_error_of(f).where;
 }
 
 }  // namespace
@@ -317,16 +312,10 @@ TEST_CASE("diagonal threshold: the memory estimate refuses before building",
   const DepthSubject s = depth_subject("diagonal", CircuitTarget::threshold);
   ThresholdOptions o;
   o.budget.max_memory_mib = 16;
-  try {
-    compile_diagonal_threshold(s.model, 16, o);
-    FAIL("no refusal");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "--max-memory");
-    const std::string what = e.what();
-    CHECK(what.find(" gates × " + std::to_string(kDiagonalThresholdBytesPerGate) +
-                    " bytes a gate, measured for compile_diagonal_threshold), more than the "
-                    "limit of 16 MiB (raise --max-memory to run it anyway)") != std::string::npos);
-  }
+  test::expect_input_error([&] { compile_diagonal_threshold(s.model, 16, o); }, "--max-memory",
+                           " gates × " + std::to_string(kDiagonalThresholdBytesPerGate) +
+                               " bytes a gate, measured for compile_diagonal_threshold), more "
+                               "than the limit of 16 MiB (raise --max-memory to run it anyway)");
   o.budget.max_memory_mib = 1 << 20;
   CHECK(compile_diagonal_threshold(s.model, 4, o).circuit.size() > 0);
 }

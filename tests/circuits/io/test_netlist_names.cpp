@@ -23,6 +23,7 @@
 #include "tests/circuits/abc_testing.hpp"
 #include "tests/circuits/netlist_testing.hpp"
 #include "tests/circuits/random_circuits.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 using namespace rnncc::testing;
@@ -153,14 +154,9 @@ TEST_CASE("netlist names: decode(encode(s)) = s and encode writes only plain cha
 TEST_CASE("netlist names: an escape that decodes to bytes that are not UTF-8 is a diagnostic",
           "[circuits][names][diagnostics]") {
   auto error = [](auto parse, const std::string& text, const std::string& where) {
-    try {
-      parse(text);
-      FAIL("expected an InputError for " + text);
-    } catch (const InputError& e) {
-      CHECK(e.where() == where);
-      CHECK_THAT(e.what(),
-                 Catch::Contains("the name 'a%FF' is not UTF-8 once its %XX escapes are decoded"));
-    }
+    INFO(text);
+    test::expect_input_error([&] { parse(text); }, where,
+                             "the name 'a%FF' is not UTF-8 once its %XX escapes are decoded");
   };
   error([](const std::string& t) { return parse_aiger(t, "f.aag"); },
         "aag 1 1 0 1 0\n2\n2\ni0 a%FF\n", "f.aag:4:4");

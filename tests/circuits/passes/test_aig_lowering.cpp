@@ -7,11 +7,11 @@
 #include <array>
 #include <random>
 
-#include "../netlist_testing.hpp"
-#include "../random_circuits.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/passes/aig_lowering.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/circuits/random_circuits.hpp"
 #include "tests/support.hpp"
 
 using namespace rnncc;

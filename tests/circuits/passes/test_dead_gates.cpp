@@ -6,13 +6,13 @@
 #include <array>
 #include <random>
 
-#include "../../support.hpp"
-#include "../netlist_testing.hpp"
-#include "../random_circuits.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/passes/dead_gates.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/circuits/random_circuits.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

@@ -9,13 +9,13 @@
 #include <array>
 #include <random>
 
-#include "../../support.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/inline.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 

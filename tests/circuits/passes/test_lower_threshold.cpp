@@ -9,14 +9,14 @@
 #include <cmath>
 #include <random>
 
-#include "../abc_testing.hpp"
-#include "../netlist_testing.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/arith/integer_arith.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "tests/circuits/abc_testing.hpp"
+#include "tests/circuits/netlist_testing.hpp"
 
 using namespace rnncc;
 using testing::truth_table;

@@ -6,14 +6,14 @@
 #include <array>
 #include <random>
 
-#include "../netlist_testing.hpp"
-#include "../random_circuits.hpp"
 #include "algebra/exact.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/io/aiger.hpp"
 #include "circuits/passes/aig_lowering.hpp"
 #include "circuits/passes/lower_threshold.hpp"
 #include "circuits/passes/strash.hpp"
+#include "tests/circuits/netlist_testing.hpp"
+#include "tests/circuits/random_circuits.hpp"
 
 using namespace rnncc;
 

@@ -9,8 +9,6 @@
 #include <random>
 #include <regex>
 
-#include "../../support.hpp"
-#include "../abc_testing.hpp"
 #include "circuits/analysis.hpp"
 #include "circuits/compile/common.hpp"
 #include "circuits/compile/target.hpp"
@@ -20,6 +18,8 @@
 #include "circuits/passes/raw_copy.hpp"
 #include "circuits/passes/valid_output.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/abc_testing.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 
