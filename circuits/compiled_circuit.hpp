@@ -35,6 +35,15 @@ struct Region {
   std::uint32_t source = 0;
 };
 
+// One step a circuit went through after its compiler (circuits/passes/pipeline.hpp): the stage
+// of the declared pipeline ("as written", "write c.aig"), the pass and its parameters as text,
+// and the circuit's gates (its arena size, inputs and constants included) before and after.
+// The compiler itself is the first record of a compiled circuit: stage "compile", gates_before 0.
+struct PassRecord {
+  std::string stage, pass, params;
+  std::size_t gates_before = 0, gates_after = 0;
+};
+
 struct CompiledCircuit {
   Circuit circuit;
   // Regions in creation order; gates are created region by region, so a region is an id range
@@ -52,6 +61,9 @@ struct CompiledCircuit {
   // circuit as a compiler built it or as a file holds it.
   std::optional<std::size_t> dead_gates_swept;
   std::string dead_gates_note;
+  // What was done to the circuit since its compiler, in order (run_pipeline): empty for a
+  // circuit as a compiler built it (compile_model) or as a file holds it.
+  std::vector<PassRecord> passes;
 };
 
 // The combine levels the regions record: for each layer the deepest combine region's level (the

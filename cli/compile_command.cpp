@@ -70,7 +70,7 @@ namespace {
 struct CompileCommand {
   std::string model_path, output;
   CompileFlags flags;
-  bool stats = false, json = false;
+  bool stats = false, json = false, print_pipeline = false;
 };
 struct StatsCommand {
   std::string circuit_path;
@@ -80,6 +80,7 @@ struct StatsCommand {
 struct ConvertCommand {
   std::string in, out;
   std::size_t max_memory_mib = default_max_memory_mib();
+  bool print_pipeline = false, json = false;
 };
 
 // --max-memory of the commands that read a circuit file (the estimate: the file's size × the
@@ -105,6 +106,14 @@ void check_report_memory(const CompiledCircuit& c, std::size_t max_memory_mib) {
   std::string detail;
   const std::uint64_t bytes = estimate_report_memory(c, &detail);
   check_memory("--max-memory", bytes, max_memory_mib, "measuring the circuit would take", detail);
+}
+
+// --print-pipeline: the plan as text or JSON on stdout.
+void print_pipeline(const PipelinePlan& plan, bool json) {
+  if (json)
+    std::cout << json_text(pipeline_json(plan), 2) << "\n";
+  else
+    std::cout << format_pipeline(plan);
 }
 
 // `function`: the scan-rounded function's disagreement with the sequential rule, where the
@@ -138,8 +147,17 @@ Action add_compile_command(CLI::App& app) {
                   "write the circuit: .json, .aig, .aag, .blif or .bench (docs/formats.md)");
   cmd->add_flag("--stats", f->stats, "print size, depth and gate counts (the default without -o)");
   cmd->add_flag("--json", f->json, "statistics as JSON");
+  cmd->add_flag("--print-pipeline", f->print_pipeline,
+                "print the compiler and the passes it would run (and -o's writer), then stop "
+                "without compiling (--json: as JSON)");
   return [cmd, f]() -> int {
     if (!cmd->parsed()) return -1;
+    if (f->print_pipeline) {
+      print_pipeline(compile_plan(load_model(f->model_path), f->flags.length,
+                                  parse_target_options(f->flags), f->output),
+                     f->json);
+      return 0;
+    }
     // The output is opened before the work: an unwritable target is refused at once, and the
     // temporary file beside it is removed on any error or signal (circuits/io/output_file.hpp).
     std::optional<OutputFile> out;
@@ -156,13 +174,14 @@ Action add_compile_command(CLI::App& app) {
     // file does, and says how many dead gates the sweep removed (compile_as_written).
     const Model model = load_model(f->model_path);
     const TargetOptions options = parse_target_options(f->flags);
-    const CompiledCircuit c = compile_as_written(model, f->flags.length, options);
+    CompiledCircuit c = compile_as_written(model, f->flags.length, options);
     const bool report = f->stats || f->output.empty();
     if (report) check_report_memory(c, f->flags.max_memory_mib);
     if (out) {
       task.emplace(progress(), "writing " + f->output, 0, "");
       set_activity("writing " + f->output, lower);
-      write_circuit(c, *out);  // streamed
+      const std::vector<PassRecord> written = write_circuit(c, *out);  // streamed
+      c.passes.insert(c.passes.end(), written.begin(), written.end());
     }
     task.reset();
     if (report) {
@@ -219,9 +238,22 @@ Action add_convert_command(CLI::App& app) {
   conv->add_option("IN", g->in, "circuit file to read")->required();
   conv->add_option("OUT", g->out, "circuit file to write")->required();
   add_max_memory_flag(conv, g->max_memory_mib);
+  conv->add_flag("--print-pipeline", g->print_pipeline,
+                 "print the passes the write would run on IN and the writer, then stop without "
+                 "writing OUT");
+  conv->add_flag("--json", g->json, "--print-pipeline as JSON");
   return [conv, g]() -> int {
     if (!conv->parsed()) return -1;
     check_circuit_file_memory(g->in, CircuitFileUse::read, g->max_memory_mib, "convert");
+    if (g->print_pipeline) {
+      circuit_file_activity("reading " + g->in, g->max_memory_mib);
+      const CompiledCircuit c = load_circuit(g->in);
+      PipelinePlan plan;
+      plan.pipelines.push_back(netlist_pipeline(g->out, has_threshold_gates(c.circuit)));
+      plan.writer = netlist_writer(g->out);
+      print_pipeline(plan, g->json);
+      return 0;
+    }
     OutputFile out(g->out);
     circuit_file_activity("reading " + g->in, g->max_memory_mib);
     const CompiledCircuit c = load_circuit(g->in);

@@ -22,6 +22,7 @@
 #include "circuits/compile/threshold.hpp"
 #include "circuits/passes/dead_gates.hpp"
 #include "circuits/passes/lower_threshold.hpp"
+#include "circuits/passes/pipeline.hpp"
 #include "circuits/passes/valid_output.hpp"
 
 namespace rnncc {
@@ -371,16 +372,8 @@ CompiledCircuit compile_route(Route route, const Model& model, std::size_t n,
       // The threshold circuit with every thr gate rewritten as a bit-sliced adder and a
       // comparator (circuits/passes/lower_threshold.hpp): and/or/xor/not only. Regions: the inputs,
       // then one region for the rest (the lowering does not keep the threshold circuit's regions).
-      CompiledCircuit t = compile_unique_hard_threshold(model, n, attention_options(o));
-      CompiledCircuit out;
-      out.circuit = lower_threshold_gates(t.circuit);
-      out.regions.push_back({.kind = RegionKind::input, .first_gate = 0});
-      out.regions.push_back(
-          {.kind = RegionKind::combine,
-           .first_gate = static_cast<std::uint32_t>(out.circuit.inputs().size())});
-      out.combine_levels = t.combine_levels;
-      out.requested_gates = t.requested_gates;
-      return out;
+      return run_pass(compile_unique_hard_threshold(model, n, attention_options(o)),
+                      {PassKind::lower_threshold});
     }
     case Route::time_invariant:
       return compile_time_invariant_threshold(model, n, threshold_options(o));
@@ -564,12 +557,41 @@ std::string scan_function_note(const ScanDisagreement& d, std::size_t n, const S
       100.0 * static_cast<double>(d.differing) / static_cast<double>(d.strings), to_string(scan));
 }
 
+Pipeline compile_pipeline(const Model& model, const TargetOptions& options) {
+  return as_written_pipeline(model.alphabet.size(), options.valid_output);
+}
+
+std::string compiler_params(const TargetOptions& options) {
+  std::string t = "target = " + to_string(options.target);
+  if (options.target != CircuitTarget::arithmetic)
+    t += ", precision = " + to_string(options.precision);
+  t += ", scan = " + to_string(options.compile.scan);
+  t += std::string(", outputs = ") + (options.compile.outputs == OutputMode::last ? "last" : "all");
+  return t;
+}
+
+PipelinePlan compile_plan(const Model& model, std::size_t n, const TargetOptions& options,
+                          const std::string& output_path) {
+  PipelinePlan plan;
+  plan.compiler = compiler_name(model, options);
+  plan.compiler_params = "n = " + std::to_string(n) + ", " + compiler_params(options);
+  plan.pipelines.push_back(compile_pipeline(model, options));
+  if (!output_path.empty()) {
+    plan.pipelines.push_back(
+        netlist_pipeline(output_path, options.target == CircuitTarget::threshold));
+    plan.writer = netlist_writer(output_path);
+  }
+  return plan;
+}
+
 CompiledCircuit compile_as_written(const Model& model, std::size_t n,
                                    const TargetOptions& options) {
-  CompiledCircuit c = sweep_dead_gates(compile_model(model, n, options));
+  CompiledCircuit c = compile_model(model, n, options);
+  c.passes = {{"compile", compiler_name(model, options),
+               "n = " + std::to_string(n) + ", " + compiler_params(options), 0, c.circuit.size()}};
+  c = run_pipeline(c, compile_pipeline(model, options));
   if (c.dead_gates_swept && *c.dead_gates_swept > 0)
     if (const char* why = dead_gates_note(model, options)) c.dead_gates_note = why;
-  if (options.valid_output) return with_valid_output(c, model.alphabet.size());
   return c;
 }
 

@@ -33,6 +33,7 @@
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/lrnn_boolean.hpp"
 #include "circuits/compile/threshold.hpp"
+#include "circuits/passes/pipeline.hpp"
 #include "rnn/model.hpp"
 
 namespace rnncc {
@@ -80,11 +81,25 @@ TargetOptions parse_target_options(const TargetText& text, const std::string& pr
 CompiledCircuit compile_model(const Model& model, std::size_t n, const TargetOptions& options);
 
 // The circuit as `rnncc compile` and the Python package's `compile` return, write and measure
-// it: compile_model, then the dead gates swept (sweep_dead_gates, circuits/passes/dead_gates.hpp;
-// dead_gates_swept set) and, where the compiler's structure made them, dead_gates_note — so
-// that `compile --stats` and `stats` of the file it wrote say the same (docs/circuits.md). With
-// options.valid_output, the output "valid" is appended after the sweep (with_valid_output).
+// it: compile_model, then compile_pipeline run on it (circuits/passes/pipeline.hpp): the dead
+// gates swept (sweep_dead_gates, circuits/passes/dead_gates.hpp; dead_gates_swept set) and, with
+// options.valid_output, the output "valid" appended (with_valid_output); where the compiler's
+// structure made dead gates, dead_gates_note — so that `compile --stats` and `stats` of the file
+// it wrote say the same (docs/circuits.md). Its `passes` record the compiler (stage "compile")
+// and each pass, with the gates before and after.
 CompiledCircuit compile_as_written(const Model& model, std::size_t n, const TargetOptions& options);
+
+// The pipeline compile_as_written runs after the compiler (stage "as written").
+Pipeline compile_pipeline(const Model& model, const TargetOptions& options);
+// The options that choose and shape the compiler, as text: "target = boolean, precision = log:2,
+// scan = brent-kung, outputs = last" (precision for the boolean and threshold targets only).
+std::string compiler_params(const TargetOptions& options);
+// What `rnncc compile --print-pipeline` prints: the compiler for (model, n, options), the
+// as-written pipeline and, with an output path, the writer's pipeline for a circuit of
+// options.target (lower-threshold assumed for the threshold target) and the writer. InputError
+// as compile_model when no compiler applies.
+PipelinePlan compile_plan(const Model& model, std::size_t n, const TargetOptions& options,
+                          const std::string& output_path);
 
 // Which compiler compile_model would use ("compile_lrnn", …); InputError as compile_model.
 std::string compiler_name(const Model& model, const TargetOptions& options);

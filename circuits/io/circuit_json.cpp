@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "algebra/error.hpp"
 #include "algebra/memory.hpp"
@@ -13,8 +14,7 @@
 #include "circuits/io/iscas.hpp"
 #include "circuits/io/json_text.hpp"
 #include "circuits/io/output_file.hpp"
-#include "circuits/passes/dead_gates.hpp"
-#include "circuits/passes/lower_threshold.hpp"
+#include "circuits/passes/pipeline.hpp"
 #include "rnn/file_kind.hpp"
 #include "rnn/json_cursor.hpp"
 
@@ -340,8 +340,13 @@ void write_circuit_json(const CompiledCircuit& cc, TextSink& out) {
   out << "}\n";
 }
 
-void write_circuit_file(const CompiledCircuit& cc, const std::string& path, TextSink& out) {
+std::vector<PassRecord> write_circuit_file(const CompiledCircuit& cc, const std::string& path,
+                                           TextSink& out) {
   const Circuit& c = cc.circuit;
+  (void)netlist_writer(path);  // an InputError for an extension no writer has
+  // The netlists' passes (netlist_pipeline, circuits/passes/pipeline.hpp) run on a copy: cc's
+  // own records are not repeated in what this returns.
+  CompiledCircuit written;
   if (path.ends_with(".aig") || path.ends_with(".aag") || path.ends_with(".blif") ||
       path.ends_with(".bench"))
     reject_arithmetic_netlist(c, path);
@@ -350,21 +355,22 @@ void write_circuit_file(const CompiledCircuit& cc, const std::string& path, Text
       write_circuit_json(cc, out);
     } else if (path.ends_with(".aig") || path.ends_with(".aag")) {
       const AigerFormat f = path.ends_with(".aag") ? AigerFormat::ascii : AigerFormat::binary;
-      bool threshold = false;
-      for (GateId id = 0; id < c.size() && !threshold; ++id)
-        threshold = c.kind(id) == GateKind::maj || c.kind(id) == GateKind::thr;
-      // Netlists hold what an output reads: dead gates are swept before writing (also those
-      // the threshold lowering leaves), so ABC and Yosys count what rnncc's live_size counts.
-      write_aiger(sweep_dead_gates(threshold ? lower_threshold_gates(c) : c), f, out);
+      written = run_pipeline(cc, netlist_pipeline(path, has_threshold_gates(c)));
+      write_aiger(written.circuit, f, out);
     } else if (path.ends_with(".blif")) {
-      write_blif(sweep_dead_gates(c), std::filesystem::path(path).stem().string(), out);
+      written = run_pipeline(cc, netlist_pipeline(path, false));
+      write_blif(written.circuit, std::filesystem::path(path).stem().string(), out);
     } else if (path.ends_with(".bench")) {
-      write_bench(sweep_dead_gates(c), out);
+      written = run_pipeline(cc, netlist_pipeline(path, false));
+      write_bench(written.circuit, out);
     } else {
-      throw InputError(path,
-                       "expected an output file ending in .json, .aig, .aag, .blif or .bench");
+      throw std::logic_error("write_circuit_file: netlist_writer accepted " + path);
     }
     out.flush();
+    std::vector<PassRecord> passes(
+        written.passes.begin() + std::min(written.passes.size(), cc.passes.size()),
+        written.passes.end());
+    return passes;
   } catch (const InputError& e) {
     if (e.where() == path) throw;
     // The writers name their format ("blif: gate 3 is add: …"); name the file instead.
@@ -431,10 +437,11 @@ std::string circuit_file_text(const CompiledCircuit& cc, const std::string& path
   return text.take();
 }
 
-void write_circuit(const CompiledCircuit& cc, OutputFile& out) {
+std::vector<PassRecord> write_circuit(const CompiledCircuit& cc, OutputFile& out) {
   TextSink sink([&out](std::string_view bytes) { out.write(bytes); });
-  write_circuit_file(cc, out.path(), sink);
+  std::vector<PassRecord> passes = write_circuit_file(cc, out.path(), sink);
   out.commit();
+  return passes;
 }
 
 void write_circuit(const CompiledCircuit& cc, const std::string& path) {

@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -51,16 +52,19 @@ CompiledCircuit load_circuit(const std::string& path);
 // By extension, atomically (an OutputFile), streamed (write_circuit_file): .json this format
 // (with the regions of a compiled circuit), .aig binary and .aag ASCII AIGER, .blif BLIF, .bench
 // ISCAS-89. The three netlist formats hold boolean circuits: maj/thr gates are lowered to
-// and/or/xor/not first (lower_threshold_gates), anything else non-boolean is an InputError
-// naming `path` and the gate, as is an unknown extension.
+// and/or/xor/not (lower_threshold_gates) and dead gates swept, as netlist_pipeline declares
+// (circuits/passes/pipeline.hpp); anything else non-boolean is an InputError naming `path` and
+// the gate, as is an unknown extension.
 void write_circuit(const CompiledCircuit& c, const std::string& path);
 void write_circuit(const Circuit& c, const std::string& path);
 // Writes the file of out.path()'s format into `out` as a stream and commits it (for a command
-// that opened its output before the work).
-void write_circuit(const CompiledCircuit& c, OutputFile& out);
+// that opened its output before the work). Returns the passes run before the writer (stage
+// "write <path>": netlist_pipeline, circuits/passes/pipeline.hpp), for `--stats --json`.
+std::vector<PassRecord> write_circuit(const CompiledCircuit& c, OutputFile& out);
 // The bytes of `path`'s format into `out`, flushed at the end (the same diagnostics, all raised
-// before the first byte except a write error).
-void write_circuit_file(const CompiledCircuit& c, const std::string& path, TextSink& out);
+// before the first byte except a write error); the passes it ran, as write_circuit.
+std::vector<PassRecord> write_circuit_file(const CompiledCircuit& c, const std::string& path,
+                                           TextSink& out);
 // The bytes write_circuit writes to `path`, as one string (tests, Python's bytes).
 std::string circuit_file_text(const CompiledCircuit& c, const std::string& path);
 

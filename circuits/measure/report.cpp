@@ -15,6 +15,7 @@ CircuitReport report_circuit(const CompiledCircuit& cc) {
   r.combine_levels = cc.combine_levels;
   r.dead_gates_swept = cc.dead_gates_swept;
   r.dead_gates_note = cc.dead_gates_note;
+  r.passes = cc.passes;
   r.constants = r.stats.by_kind[static_cast<std::size_t>(GateKind::constant)];
   const auto live = live_table(cc.circuit);
   std::size_t used = 0;
@@ -73,6 +74,16 @@ nlohmann::ordered_json to_json(const CircuitReport& r) {
   if (r.dead_gates_swept) {
     j["dead_gates_swept"] = *r.dead_gates_swept;
     if (!r.dead_gates_note.empty()) j["dead_gates_note"] = r.dead_gates_note;
+  }
+  if (!r.passes.empty()) {
+    nlohmann::ordered_json passes = nlohmann::ordered_json::array();
+    for (const PassRecord& p : r.passes)
+      passes.push_back({{"stage", p.stage},
+                        {"pass", p.pass},
+                        {"params", p.params},
+                        {"gates_before", p.gates_before},
+                        {"gates_after", p.gates_after}});
+    j["passes"] = std::move(passes);
   }
   return j;
 }

@@ -37,6 +37,9 @@ struct CircuitReport {
   // written, what `rnncc stats` of the file says. Unset for a circuit read back.
   std::optional<std::size_t> dead_gates_swept;
   std::string dead_gates_note;
+  // The compiler and the passes the circuit went through (CompiledCircuit::passes, and a
+  // command's write passes appended): the JSON's "passes", omitted when empty.
+  std::vector<PassRecord> passes;
 };
 
 CircuitReport report_circuit(const CompiledCircuit& c);

@@ -30,6 +30,17 @@ rnncc_golden(help-run 0 help_run.txt stdout run --help)
 rnncc_golden(compile-stats 0 compile_stats.txt stdout compile examples/binary_value_wfa.json --length 16 --scan kogge-stone)
 rnncc_golden(compile-stats-json 0 compile_stats_json.txt stdout compile examples/s5_word_problem.json -n 8 --scan sklansky --json)
 rnncc_golden(compile-chunked 0 compile_chunked.txt stdout compile examples/parity_deltanet.json -n 12 --scan chunked:4 --json)
+# Issue 28, item 5 — declared pass pipelines (circuits/passes/pipeline.hpp): --print-pipeline prints
+# the compiler, the as-written passes and -o's write passes and writer, and compiles and writes
+# nothing; --stats --json lists what ran with the gates before and after each pass.
+file(RELATIVE_PATH pipeline_out ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/pipeline_out)
+rnncc_golden(compile-print-pipeline 0 compile_print_pipeline.txt stdout compile examples/dplr_d3.json -n 4 --target boolean --precision log:1 --valid-output -o ${pipeline_out}.aig --print-pipeline)
+rnncc_golden(compile-print-pipeline-writes-nothing 0 compile_print_pipeline_writes_nothing.txt "file:${pipeline_out}.aig" compile examples/dplr_d3.json -n 4 --target boolean --precision log:1 -o ${pipeline_out}.aig --print-pipeline)
+rnncc_golden(compile-print-pipeline-json 0 compile_print_pipeline_json.txt stdout compile examples/attention_most_recent_a.json -n 4 --target threshold --precision log:1 -o ${pipeline_out}.aag --print-pipeline --json)
+rnncc_golden(convert-print-pipeline 0 convert_print_pipeline.txt stdout convert tests/cli/circuits/tiny.json ${pipeline_out}.bench --print-pipeline)
+rnncc_golden(compile-stats-json-write-passes 0 compile_stats_json_write_passes.txt stdout compile examples/attention_most_recent_a.json -n 4 --target threshold --precision log:1 -o ${pipeline_out}_stats.aag --stats --json)
+rnncc_golden(err-print-pipeline-extension 2 err_print_pipeline_extension.txt stderr compile examples/dplr_d3.json -n 4 -o pipeline_out.txt --print-pipeline)
+rnncc_golden(err-print-pipeline-model 2 err_print_pipeline_model.txt stderr compile examples/relu_counter.json -n 4 --target threshold --print-pipeline)
 rnncc_golden(stats-file 0 stats_file.txt stdout stats tests/cli/circuits/tiny.json)
 rnncc_golden(err-length-zero 2 err_length_zero.txt stderr compile examples/parity_deltanet.json -n 0)
 rnncc_golden(err-unknown-scan 2 err_unknown_scan.txt stderr compile examples/parity_deltanet.json -n 4 --scan bogus)

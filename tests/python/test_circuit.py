@@ -162,6 +162,15 @@ def test_valid_output(cli, tmp_path):
         c.stats()["size"], c.stats()["depth"], c.stats()["outputs"])
     with pytest.raises(rnncc.InputError, match="valid_output"):
         rnncc.compile("examples/s5_word_problem.json", 2, valid_output=True)
+    # The passes it went through, as `compile --stats --json` lists them (docs/circuits.md,
+    # "Pass pipelines"): the compiler, the sweep, then valid-output; sizes chained.
+    passes = c.stats()["passes"]
+    assert [(p["stage"], p["pass"]) for p in passes] == [
+        ("compile", "compile_finite_state"), ("as written", "sweep-dead-gates"),
+        ("as written", "valid-output")]
+    assert passes[2]["params"] == "symbols = 2"
+    assert all(a["gates_after"] == b["gates_before"] for a, b in zip(passes, passes[1:]))
+    assert passes[-1]["gates_after"] == c.stats()["size"]
 
 
 def test_check_against_equals_eval_against_and_refutes_the_wrong_scan(tmp_path, cli):
