@@ -2,7 +2,8 @@
 // parameter names (rnn/import_arrays.hpp) and trained layer weights (rnn/import_weights.hpp).
 // Each returns (model JSON text, report JSON text) — the model file `rnncc import … -o` writes
 // and the report `--json` prints — so the Python layer builds its Model and dataclasses from the
-// same documents the CLI gives. bind_import is called from bindings.cpp's module definition.
+// same documents the CLI gives. bind_import (bindings.hpp) is called by bind_models
+// (bindings_models.cpp).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "algebra/error.hpp"
+#include "bindings.hpp"
 #include "circuits/io/json_text.hpp"
 #include "rnn/import_arrays.hpp"
 #include "rnn/import_weights.hpp"
@@ -67,8 +69,6 @@ std::pair<std::string, std::string> import_weights_text(
 }
 
 }  // namespace
-
-void bind_import(py::module_& m);  // declared for python/bindings.cpp, which calls it
 
 void bind_import(py::module_& m) {
   m.def("import_arrays", &import_arrays_text, py::arg("family"), py::arg("data"),

@@ -18,7 +18,7 @@ from fractions import Fraction as _Fraction
 from collections.abc import Mapping as _Mapping
 from typing import Any as _Any
 
-from . import _keywords  # the package's, defined before it imports this module
+from ._common import _keywords
 
 __all__ = ["Agreement", "Imported", "from_arrays", "import_weights", "safetensors_bytes"]
 
@@ -157,7 +157,7 @@ def safetensors_bytes(tensors, metadata=None) -> bytes:
 
 
 def _result(model_text, report_text, source):
-    from . import parse_model  # the package's Model, built from the model file's text
+    from ._models import parse_model  # the package's Model, built from the model file's text
 
     report = _json.loads(report_text)
     rounding = report["rounding"]
@@ -226,7 +226,7 @@ def from_arrays(family, arrays, *, alphabet=None, precision="exact", length=None
     >>> r.counts["decay"], r.precision
     (2, 'bits:4')
     """
-    from . import _leaves, _max_memory, _optional_integer, _rows, _text, _width
+    from ._common import _leaves, _max_memory, _optional_integer, _rows, _text, _width
 
     if not isinstance(arrays, _Mapping):
         raise TypeError(f"arrays: expected a dict of parameter name to array, got "
@@ -329,7 +329,8 @@ def import_weights(path, family, vocab, *, precision="exact", length=None, layer
     """
     import os
 
-    from . import _flag, _integer, _optional_flag, _optional_integer, _readable, _rnncc, _text
+    from . import _rnncc
+    from ._common import _flag, _integer, _optional_flag, _optional_integer, _readable, _text
 
     if isinstance(vocab, _Mapping):
         vocab = ",".join(f"{_text(s, 'vocab')}={_integer(i, f'vocab[{s!r}]')}"
