@@ -331,7 +331,9 @@ TEST_CASE("the exact fallback is bounded: max_exact_work refuses it, naming --ma
   p.method = EquivalenceParams::Method::multimodular;
   // (4 + 4)³ · 2 = 1024 field operations: refused at 1023, decided at 1024.
   p.max_exact_work = 1023;
-  const std::string m = test::input_error_of([&] { (void)decide_equivalence(f, g, p); }).what;
+  // (clang 14 captures no structured binding: init-captures)
+  const std::string m =
+      test::input_error_of([&f = f, &g = g, &p] { (void)decide_equivalence(f, g, p); }).what;
   REQUIRE(m.find("--max-work") != std::string::npos);
   REQUIRE(m.find("multimodular path could not conclude") != std::string::npos);
   REQUIRE(m.find("about 1024 field operations") != std::string::npos);
