@@ -123,7 +123,7 @@ std::uint64_t proof_work(const ProofDimensions& p) {
   const std::uint64_t ops = saturating_mul(saturating_pow(p.dim_f + p.dim_x, 3), p.symbols);
   if (p.modulus) return ops;
   // Multimodular: the forward basis modulo a first prime and up to three more for the
-  // morphism's reconstruction (verify/equivalence.cpp), each D³·|Σ| at most.
+  // morphism's reconstruction (verify/equivalence_multimodular.cpp), each D³·|Σ| at most.
   if (uses_multimodular(p.dim_f, p.dim_x, false)) return saturating_mul(ops, kMultimodularRuns);
   return saturating_mul(ops, kModularOpsPerFieldOp);
 }

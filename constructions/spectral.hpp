@@ -53,6 +53,6 @@ std::vector<LayerSpectrum> spectral_report(const Model& m);
 // it has that many, else "#f").
 std::vector<Claim> delta_properties(const LrnnLayer& layer, const std::vector<std::string>& names);
 
-// Text lines (indented two spaces) and a JSON-ready description are in verify/verify.cpp.
+// Text lines (indented two spaces) and a JSON-ready description are in verify/verify_report.cpp.
 
 }  // namespace rnncc
