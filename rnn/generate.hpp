@@ -11,9 +11,11 @@
 // y_t does not depend on later tokens, so generation is the same as evaluating the final sequence
 // once and checking u_{t+1} = argmax y_t at every t ≥ m; `generate_plain` does literally that per
 // step (re-evaluates the prefix with rnn/evaluate.hpp), and the incremental evaluator here keeps
-// each layer's state and computes one new position per token.
+// each layer's state and computes one new position per token, by the same semantics
+// (rnn/evaluate.hpp, step_stack).
 //
-// Model files declare the rule in an optional top-level key (docs/formats.md, "Generation"):
+// Model files declare the rule in an optional top-level key, read by rnn/model_json.hpp
+// (parse_generative_model; docs/formats.md, "Generation"):
 //     "generation": {"rule": "argmax", "stop": ["1RZ", "---"]}
 #pragma once
 
@@ -25,19 +27,13 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "algebra/domain.hpp"
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
 #include "rnn/model.hpp"
+#include "rnn/model_json.hpp"  // GenerationRule, GenerativeModel
 
 namespace rnncc {
-
-struct GenerationRule {
-  std::vector<std::size_t> stop;  // token ids that end generation (emitted, then stop)
-  bool stops_on(std::size_t token) const;
-};
 
 // argmax over the rows of y (|Σ|×1), ties to the lowest index. Throws InputError when y is not
 // |Σ|×1 (the model cannot generate).
@@ -85,31 +81,27 @@ Generation generate_plain(const Model& model, const K& k, const std::vector<std:
 }
 
 struct IncrementalOptions {
-  // Integer models (every parameter an integer) run on checked 64-bit integers, which is exact
-  // as long as no value overflows; an overflow replays the tokens on rationals.
+  // Integer models (every parameter an integer) run on checked 64-bit integers
+  // (rnn/checked_int64.hpp), which is exact as long as no value overflows; an overflow replays
+  // the tokens on rationals.
   bool integer_fast_path = true;
   // Unique-hard attention with a parabola index (see IncrementalModel); off: brute force.
   bool attention_index = false;
 };
 
 // The exact incremental evaluator: feed(u_t) computes position t of every layer from the
-// layers' states after t − 1 (LRNN: S_t; Elman: h_t; attention: the keys and values so far).
-// Same values as evaluate(model, RationalField{}, u_1..u_t) at position t (tests compare them).
-// LSTM layers, softmax attention and log precision are not supported (InputError; use
-// generate_plain).
+// layers' states after t − 1 (LRNN: S_t; Elman: h_t; attention: the keys and values so far)
+// with the reference semantics' step (rnn/evaluate.hpp, step_stack). Same values as
+// evaluate(model, RationalField{}, u_1..u_t) at position t (tests compare them). LSTM layers,
+// softmax attention and log precision are not supported (InputError; use generate_plain).
 //
 // The attention index (options.attention_index). A unique-hard layer with no window and no
 // position bias, whose keys all lie on the parabola k = (w, w²) and whose query has q₂ < 0,
-// scores key w by f(w) = q₁w + q₂w², a strictly concave function with vertex w* = −q₁/(2q₂).
-// Equal keys score equally, so only the most recent (rightmost ties; leftmost: the oldest)
-// position of each distinct w can be picked; among distinct keys, f increases strictly up to w*
-// and decreases strictly after it, so the maximizers lie among pred = max{w ≤ w*} and
-// succ = min{w > w*}. The index keeps a map w ↦ (position, value) and looks up those two:
-// O(log n) per query instead of O(n), the same argmax by the argument above. A key off the
-// parabola or a query with q₂ ≥ 0 makes the layer fall back to brute force (all earlier keys
-// are then needed, so the index is only used when it can serve every query: InputError
-// "attention index precondition" otherwise). The largest |score| is the max of |f| at the
-// argmax and at the extreme keys (the minimum of a concave function on a set is at an end).
+// picks among at most two keys, found in O(log n) in a map of the distinct w instead of scoring
+// all n (the argument is at rnn/evaluate.hpp's attention step). A key off the parabola or a
+// query with q₂ ≥ 0 is refused (InputError "attention index precondition"): the index keeps no
+// other keys to fall back on. The largest |score| is the max of |f| at the argmax and at the
+// extreme keys.
 class IncrementalModel {
  public:
   IncrementalModel(const Model& model, const IncrementalOptions& options = {});
@@ -155,20 +147,5 @@ std::uint64_t estimate_incremental_work(const Model& model, std::uint64_t positi
 Generation generate(const Model& model, const RationalField& k,
                     const std::vector<std::size_t>& prompt, std::size_t max_new_tokens,
                     const GenerationRule& rule, const IncrementalOptions& options = {});
-
-// ---- Model files with a generation rule -----------------------------------------------------
-
-struct GenerativeModel {
-  Model model;
-  std::optional<GenerationRule> rule;  // absent: argmax with no stop token
-};
-
-// Reads a model file that may carry the optional top-level "generation" key (the rest is the
-// model format of rnn/model_json.hpp). Diagnostics as load_model's, plus
-// file: /generation/stop/1: "'9RZ' is not a symbol of the alphabet".
-GenerativeModel parse_generative_model(std::string_view text, const std::string& source);
-GenerativeModel load_generative_model(const std::string& path);
-// model_to_json plus the "generation" key.
-nlohmann::ordered_json generative_model_to_json(const Model& model, const GenerationRule& rule);
 
 }  // namespace rnncc

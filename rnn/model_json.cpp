@@ -1,6 +1,7 @@
 #include "rnn/model_json.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "algebra/error.hpp"
@@ -342,10 +343,10 @@ AttentionLayer parse_attention(const JsonCursor& n, const LayerContext& ctx) {
 
 }  // namespace
 
-static Model parse_model_unchecked(std::string_view text, const std::string& source) {
-  json doc = parse_json(text, source);
+// The model of a parsed model file.
+static Model model_from_json(const json& doc, const std::string& source) {
   JsonCursor root(doc, source, "");
-  // "generation" (the rule of rnncc run --generate) is read by rnn/generate.hpp; the model
+  // "generation" (the rule of rnncc run --generate) is read by parse_generative_model; the model
   // itself does not depend on it.
   root.only(
       {"format", "name", "description", "alphabet", "layers", "accept", "comment", "generation"});
@@ -423,8 +424,9 @@ static Model parse_model_unchecked(std::string_view text, const std::string& sou
 }
 
 Model parse_model(std::string_view text, const std::string& source) {
-  return parse_as_kind(text, source, {FileKind::model},
-                       [&] { return parse_model_unchecked(text, source); });
+  return parse_as_kind(text, source, {FileKind::model}, [&] {
+    return model_from_json(parse_json(text, source), source);  // malformed: source:line:column
+  });
 }
 
 void check_layer_size(std::size_t d, std::size_t m, std::size_t features,
@@ -448,6 +450,42 @@ void check_layer_size(std::size_t d, std::size_t m, std::size_t features,
 
 Model load_model(const std::string& path) {
   return parse_model(read_text_file(path, "model file"), path);
+}
+
+// The "generation" member of a parsed model file, if any; `model` is the file's model.
+static std::optional<GenerationRule> generation_from_json(const json& doc, const Model& model,
+                                                          const std::string& source) {
+  if (!doc.is_object() || !doc.contains("generation")) return std::nullopt;
+  JsonCursor g(doc.at("generation"), source, "/generation");
+  g.object();
+  g.only({"rule", "stop"});
+  if (auto r = g.find("rule"); r && r->string() != "argmax")
+    r->fail("\"argmax\" (the only generation rule)");
+  GenerationRule rule;
+  if (auto stop = g.find("stop")) {
+    const auto& arr = stop->value();
+    if (!arr.is_array()) stop->fail("an array of alphabet symbols");
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      JsonCursor s = (*stop)[i];
+      auto id = model.alphabet.find(s.string());
+      if (!id) s.error("'" + s.string() + "' is not a symbol of the alphabet");
+      rule.stop.push_back(*id);
+    }
+  }
+  return rule;
+}
+
+GenerativeModel parse_generative_model(std::string_view text, const std::string& source) {
+  return parse_as_kind(text, source, {FileKind::model}, [&] {
+    const json doc = parse_json(text, source);  // malformed: source:line:column
+    GenerativeModel out{model_from_json(doc, source), std::nullopt};
+    out.rule = generation_from_json(doc, out.model, source);
+    return out;
+  });
+}
+
+GenerativeModel load_generative_model(const std::string& path) {
+  return parse_generative_model(read_text_file(path, "model file"), path);
 }
 
 }  // namespace rnncc
@@ -612,6 +650,14 @@ nlohmann::ordered_json model_to_json(const Model& model) {
   }
   j["accept"] = {{"mode", model.accept.mode == Acceptance::Mode::positive ? "positive" : "zero"},
                  {"output", {model.accept.row, model.accept.col}}};
+  return j;
+}
+
+nlohmann::ordered_json generative_model_to_json(const Model& model, const GenerationRule& rule) {
+  ojson j = model_to_json(model);
+  ojson stop = ojson::array();
+  for (std::size_t id : rule.stop) stop.push_back(model.alphabet.symbol(id));
+  j["generation"] = {{"rule", "argmax"}, {"stop", stop}};
   return j;
 }
 

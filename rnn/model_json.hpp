@@ -4,8 +4,12 @@
 // Malformed JSON is reported as file:line:column.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +36,27 @@ Model parse_model(std::string_view text, const std::string& source);
 // Reads and parses a model file. Throws InputError (also when the file cannot be read).
 Model load_model(const std::string& path);
 
+// ---- The "generation" member: the rule of rnncc run --generate (rnn/generate.hpp) ------------
+//     "generation": {"rule": "argmax", "stop": ["1RZ", "---"]}
+// An optional top-level member (docs/formats.md, "Generation"); parse_model ignores it.
+
+struct GenerationRule {
+  std::vector<std::size_t> stop;  // token ids that end generation (emitted, then stop)
+  bool stops_on(std::size_t token) const {
+    return std::find(stop.begin(), stop.end(), token) != stop.end();
+  }
+};
+
+struct GenerativeModel {
+  Model model;
+  std::optional<GenerationRule> rule;  // absent: argmax with no stop token
+};
+
+// Parses a model file and its "generation" member, in one parse. Diagnostics as parse_model's,
+// then the member's: file: /generation/stop/1: '9RZ' is not a symbol of the alphabet.
+GenerativeModel parse_generative_model(std::string_view text, const std::string& source);
+GenerativeModel load_generative_model(const std::string& path);
+
 }  // namespace rnncc
 
 namespace rnncc {
@@ -40,5 +65,7 @@ namespace rnncc {
 // own parameters (β, k, v, P, D, …) from the layer's record, so reading it back rebuilds the
 // same matrices through the same builder. parse_model(model_to_json(m).dump()) == m.
 nlohmann::ordered_json model_to_json(const Model& model);
+// model_to_json plus the "generation" member.
+nlohmann::ordered_json generative_model_to_json(const Model& model, const GenerationRule& rule);
 
 }  // namespace rnncc

@@ -102,6 +102,25 @@ inline LrnnLayer random_layer(std::mt19937_64& rng, Family family, std::size_t d
   throw std::logic_error("family");
 }
 
+// Integers in −2..2, for the paths that need integer parameters (checked int64).
+inline Matrix<Rational> random_int_matrix(std::mt19937_64& rng, std::size_t r, std::size_t c) {
+  Matrix<Rational> m(r, c);
+  for (std::size_t i = 0; i < r; ++i)
+    for (std::size_t j = 0; j < c; ++j) m(i, j) = Rational(static_cast<long>(rng() % 5) - 2);
+  return m;
+}
+
+// A general-family layer's parameters redrawn as integers in −2..2 (A, B, S_0, a readout of
+// `rows` rows and its bias; no per-feature readout).
+inline void integer_parameters(std::mt19937_64& rng, LrnnLayer& l, std::size_t rows) {
+  for (auto& A : l.A) A = random_int_matrix(rng, l.d, l.d);
+  for (auto& B : l.B) B = random_int_matrix(rng, l.d, l.m);
+  l.initial_state = random_int_matrix(rng, l.d, l.m);
+  l.readout = random_int_matrix(rng, rows, l.d);
+  l.readout_bias = random_int_matrix(rng, rows, l.m);
+  l.readout_feature.clear();
+}
+
 inline Model single_layer_model(LrnnLayer layer, std::size_t sigma) {
   Model model;
   std::vector<std::string> names;

@@ -7,12 +7,11 @@
 
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
-#include "rnn/nonlinear.hpp"
+#include "rnn/reachable.hpp"
 
 namespace rnncc {
 namespace {
 
-using QMat = Matrix<Rational>;
 using QVec = std::vector<Rational>;
 
 void refuse_attention(const Model& m) {
@@ -24,92 +23,6 @@ void refuse_attention(const Model& m) {
           ", whose output at t reads every key and value so far, not a fixed-size state; the "
           "product search needs a model whose next state is a function of its state and input "
           "(LRNN, Elman, LSTM layers)");
-}
-
-// Σ_k z_k M_k (+ base).
-QMat combine(const std::vector<QMat>& per_feature, const QVec& z, const QMat* base) {
-  const QMat& shape = per_feature.front();
-  QMat out = base ? *base : QMat(shape.rows(), shape.cols(), Rational(0));
-  for (std::size_t f = 0; f < per_feature.size(); ++f) {
-    if (z[f] == 0) continue;
-    for (std::size_t i = 0; i < shape.rows(); ++i)
-      for (std::size_t j = 0; j < shape.cols(); ++j) out(i, j) += z[f] * per_feature[f](i, j);
-  }
-  return out;
-}
-
-// a·s + b (b may be empty).
-QMat affine_q(const QMat& a, const QMat& s, const QMat& b) {
-  QMat c(a.rows(), s.cols(), Rational(0));
-  for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < s.cols(); ++j) {
-      Rational acc = b.empty() ? Rational(0) : b(i, j);
-      for (std::size_t l = 0; l < a.cols(); ++l)
-        if (a(i, l) != 0) acc += a(i, l) * s(l, j);
-      c(i, j) = acc;
-    }
-  return c;
-}
-
-// W h + U z + b as a column.
-QMat pre_activation(const AffineMap& f, const QMat& h, const QVec& z) {
-  QMat out(f.W.rows(), 1);
-  for (std::size_t i = 0; i < f.W.rows(); ++i) {
-    Rational acc = f.bias(i, 0);
-    for (std::size_t j = 0; j < f.W.cols(); ++j) acc += f.W(i, j) * h(j, 0);
-    for (std::size_t j = 0; j < f.U.cols(); ++j)
-      if (z[j] != 0) acc += f.U(i, j) * z[j];  // z is one-hot on the first layer
-    out(i, 0) = acc;
-  }
-  return out;
-}
-
-template <class F>
-QMat apply(QMat x, F&& act) {
-  for (std::size_t i = 0; i < x.rows(); ++i)
-    for (std::size_t j = 0; j < x.cols(); ++j) x(i, j) = act(x(i, j));
-  return x;
-}
-
-QMat step_layer(const LrnnLayer& l, QMat& state, const QVec& z) {
-  state = affine_q(combine(l.A, z, nullptr), state, combine(l.B, z, nullptr));
-  const QMat c = l.readout_feature.empty() ? l.readout : combine(l.readout_feature, z, &l.readout);
-  return affine_q(c, state, l.readout_bias);
-}
-
-QMat step_layer(const ElmanLayer& l, QMat& h, const QVec& z) {
-  h = l.activation == Activation::relu ? apply(pre_activation(l.pre, h, z), relu)
-                                       : apply(pre_activation(l.pre, h, z), sign_activation);
-  return affine_q(l.readout, h, l.readout_bias);
-}
-
-QMat step_layer(const LstmLayer& l, QMat& hc, const QVec& z) {
-  const std::size_t d = l.d;
-  QMat h(d, 1), c(d, 1);
-  for (std::size_t r = 0; r < d; ++r) h(r, 0) = hc(r, 0), c(r, 0) = hc(d + r, 0);
-  const QMat f = apply(pre_activation(l.forget, h, z), hard_sigmoid);
-  const QMat i = apply(pre_activation(l.input, h, z), hard_sigmoid);
-  const QMat o = apply(pre_activation(l.output, h, z), hard_sigmoid);
-  const QMat g = apply(pre_activation(l.cell, h, z), hard_tanh);
-  for (std::size_t r = 0; r < d; ++r) {
-    c(r, 0) = f(r, 0) * c(r, 0) + i(r, 0) * g(r, 0);  // c_t = f ⊙ c + i ⊙ g
-    h(r, 0) = o(r, 0) * hard_tanh(c(r, 0));           // h_t = o ⊙ tanĥ(c_t)
-  }
-  for (std::size_t r = 0; r < d; ++r) hc(r, 0) = h(r, 0), hc(d + r, 0) = c(r, 0);
-  return affine_q(l.readout, h, l.readout_bias);
-}
-
-QMat step_layer(const AttentionLayer&, QMat&, const QVec&) {
-  throw std::logic_error("step_configuration: attention layers have no finite-state step");
-}
-
-// Canonical text of a list of rational matrices (shapes fixed per machine, so values suffice).
-void append_key(std::string& key, const QMat& m) {
-  for (const Rational& x : m.data()) {
-    key += to_string(x);
-    key += ',';
-  }
-  key += ';';
 }
 
 std::vector<std::string> strings(const QVec& y) {
@@ -133,127 +46,66 @@ std::vector<std::size_t> FiniteMachine::word(std::size_t q) const {
   return std::vector<std::size_t>(w.rbegin(), w.rend());
 }
 
-Configuration initial_configuration(const Model& m) {
+StackParams<RationalField> configuration_params(const Model& m) {
   refuse_attention(m);
-  Configuration c;
-  for (const StackLayer& sl : m.layers) {
-    if (const auto* l = std::get_if<LrnnLayer>(&sl.layer)) {
-      c.push_back(l->initial_state);
-    } else if (const auto* e = std::get_if<ElmanLayer>(&sl.layer)) {
-      c.push_back(e->initial_state);
-    } else {
-      const LstmLayer& s = std::get<LstmLayer>(sl.layer);
-      QMat hc(2 * s.d, 1);
-      for (std::size_t r = 0; r < s.d; ++r)
-        hc(r, 0) = s.initial_hidden(r, 0), hc(s.d + r, 0) = s.initial_cell(r, 0);
-      c.push_back(std::move(hc));
-    }
-  }
-  return c;
+  return prepare_stack(m, RationalField{});
 }
 
-Matrix<Rational> step_configuration(const Model& m, Configuration& c, std::size_t symbol) {
-  QVec z(m.alphabet.size(), Rational(0));  // layer 1: one-hot x_t
-  z.at(symbol) = 1;
-  QMat y;
-  for (std::size_t li = 0; li < m.layers.size(); ++li) {
-    const StackLayer& sl = m.layers[li];
-    if (sl.input) {  // z_t = W·vec(y_t) + b
-      const InputMap& im = *sl.input;
-      QVec nz(im.weights.rows(), Rational(0));
-      for (std::size_t a = 0; a < im.weights.rows(); ++a) {
-        Rational acc = im.bias.empty() ? Rational(0) : im.bias(a, 0);
-        for (std::size_t b = 0; b < im.weights.cols(); ++b)
-          if (im.weights(a, b) != 0) acc += im.weights(a, b) * y.data()[b];
-        nz[a] = acc;
-      }
-      z = std::move(nz);
-    }
-    y = std::visit([&](const auto& l) { return step_layer(l, c[li], z); }, sl.layer);
-    z = y.data();
-  }
-  return y;
+std::vector<Rational> flatten(const Configuration& c) {
+  std::vector<Rational> out;
+  for (const auto& l : c) out.insert(out.end(), l.state.data().begin(), l.state.data().end());
+  return out;
 }
 
 FiniteMachine finite_machine(const Model& m, const FiniteMachineParams& params) {
-  const Configuration start = initial_configuration(m);
+  refuse_attention(m);
+  ConfigurationSearch search;
+  search.max_states = params.max_states;
+  const Reachable<ModelConfiguration<RationalField>> r = reachable_configurations(
+      m, RationalField{}, search,
+      [&] { throw NotFiniteError(too_many(params.max_states, "the model")); });
   FiniteMachine fm;
   fm.symbols = m.alphabet.symbols();
   const Layer& top = m.layers.back().layer;
   fm.outputs = output_rows(top) * output_cols(top);
-  // A state is (configuration, y_t); the start has no y, keyed apart by a leading marker.
-  std::vector<Configuration> configs{start};
-  std::string k0 = "start|";
-  for (const QMat& s : start) append_key(k0, s);
-  std::unordered_map<std::string, std::size_t> index{{k0, 0}};
-  fm.output.emplace_back();
-  fm.parent.push_back(0);
-  fm.symbol.push_back(0);
-  for (std::size_t q = 0; q < configs.size(); ++q) {
-    fm.next.emplace_back();
-    for (std::size_t s = 0; s < fm.symbols.size(); ++s) {
-      Configuration c = configs[q];
-      const QMat y = step_configuration(m, c, s);
-      std::string key;
-      append_key(key, y);
-      key += '|';
-      for (const QMat& x : c) append_key(key, x);
-      auto [it, fresh] = index.emplace(std::move(key), configs.size());
-      if (fresh) {
-        if (configs.size() >= params.max_states)
-          throw NotFiniteError(too_many(params.max_states, "the model"));
-        configs.push_back(std::move(c));
-        fm.output.push_back(y.data());
-        fm.parent.push_back(q);
-        fm.symbol.push_back(s);
-      }
-      fm.next[q].push_back(it->second);
-    }
-  }
+  fm.next = r.next;
+  fm.parent = r.parent;
+  fm.symbol = r.symbol;
+  for (const auto& c : r.states) fm.output.push_back(c.output.data());  // the start's: none
   return fm;
 }
 
 FiniteMachine finite_machine(const Wfa& a, const FiniteMachineParams& params) {
-  FiniteMachine fm;
-  fm.symbols = a.alphabet.symbols();
-  fm.outputs = 1;
-  fm.start_has_output = true;
   const std::size_t n = a.states();
-  auto out = [&](const QVec& v) {
-    Rational y = 0;
+  auto step = [&](const QVec& u, std::size_t s) {
+    QVec v(n, Rational(0));  // u·M_σ
     for (std::size_t i = 0; i < n; ++i)
-      if (v[i] != 0) y += v[i] * a.final[i];
-    return QVec{y};
+      if (u[i] != 0)
+        for (std::size_t j = 0; j < n; ++j)
+          if (a.transition[s](i, j) != 0) v[j] += u[i] * a.transition[s](i, j);
+    return v;
   };
   auto key = [](const QVec& v) {
     std::string k;
     for (const Rational& x : v) k += to_string(x) + ",";
     return k;
   };
-  std::vector<QVec> vectors{a.initial};
-  std::unordered_map<std::string, std::size_t> index{{key(a.initial), 0}};
-  fm.output.push_back(out(a.initial));
-  fm.parent.push_back(0);
-  fm.symbol.push_back(0);
-  for (std::size_t q = 0; q < vectors.size(); ++q) {
-    fm.next.emplace_back();
-    for (std::size_t s = 0; s < fm.symbols.size(); ++s) {
-      QVec v(n, Rational(0));  // v·M_σ
-      for (std::size_t i = 0; i < n; ++i)
-        if (vectors[q][i] != 0)
-          for (std::size_t j = 0; j < n; ++j)
-            if (a.transition[s](i, j) != 0) v[j] += vectors[q][i] * a.transition[s](i, j);
-      auto [it, fresh] = index.emplace(key(v), vectors.size());
-      if (fresh) {
-        if (vectors.size() >= params.max_states)
-          throw NotFiniteError(too_many(params.max_states, "the WFA"));
-        fm.output.push_back(out(v));
-        vectors.push_back(std::move(v));
-        fm.parent.push_back(q);
-        fm.symbol.push_back(s);
-      }
-      fm.next[q].push_back(it->second);
-    }
+  const Reachable<QVec> r = breadth_first(
+      a.initial, a.alphabet.size(), params.max_states, SIZE_MAX, step, key,
+      [](QVec&, const QVec&) {},
+      [&] { throw NotFiniteError(too_many(params.max_states, "the WFA")); });
+  FiniteMachine fm;
+  fm.symbols = a.alphabet.symbols();
+  fm.outputs = 1;
+  fm.start_has_output = true;
+  fm.next = r.next;
+  fm.parent = r.parent;
+  fm.symbol = r.symbol;
+  for (const QVec& v : r.states) {  // v·β
+    Rational y = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (v[i] != 0) y += v[i] * a.final[i];
+    fm.output.push_back({y});
   }
   return fm;
 }

@@ -15,10 +15,11 @@
 // state is the row vector v(u) = α·M_u, with output v(u)·β at every state, ε included (a DWFA
 // with weights in {0, ±1} has at most 2|Q| + 1 such vectors; other WFAs often infinitely many).
 //
-// The reachable states are enumerated breadth-first from the start, symbols in id order, up to
-// `max_states`; a model with more is refused (NotFiniteError), since its reachable set may be
-// infinite (a counter): for models linear in their state the linear decider
-// (verify/equivalence.hpp) applies whatever the reachable set.
+// The reachable states are enumerated breadth-first from the start, symbols in id order
+// (rnn/reachable.hpp; a model steps by rnn/evaluate.hpp's semantics), up to `max_states`; a model
+// with more is refused (NotFiniteError), since its reachable set may be infinite (a counter): for
+// models linear in their state the linear decider (verify/equivalence.hpp) applies whatever the
+// reachable set.
 //
 // Product search. f ≡ g iff out_f(p) = out_g(q) at every pair (p, q) = (δ_f(w), δ_g(w)) reached
 // by a nonempty w (and at (start, start) when both define y(ε)). The pairs are visited
@@ -46,9 +47,11 @@
 #include <vector>
 
 #include "algebra/error.hpp"
+#include "algebra/exact.hpp"
 #include "algebra/matrix.hpp"
 #include "algebra/rational.hpp"
 #include "constructions/wfa.hpp"
+#include "rnn/evaluate.hpp"
 #include "rnn/model.hpp"
 #include "verify/equivalence.hpp"
 
@@ -79,15 +82,16 @@ struct FiniteMachineParams {
   std::size_t max_states = 100000;
 };
 
-// Model configuration: the state of every layer (LRNN: d×m, Elman: d×1, LSTM: [h; c], 2d×1).
-using Configuration = std::vector<Matrix<Rational>>;
+// A model's configuration over Q: every layer's state (LRNN: d×m, Elman: d×1, LSTM: [h; c],
+// 2d×1), stepped by the reference semantics (rnn/evaluate.hpp, step_stack).
+using Configuration = std::vector<LayerState<RationalField>>;
 
-// The configuration at t = 0. Throws NotFiniteError for an attention layer (with the reason).
-Configuration initial_configuration(const Model& m);
-// One step of every layer on symbol id `symbol`, exactly over Q with the reference evaluator's
-// semantics (rnn/evaluate.hpp with RationalField): updates c and returns the top layer's y_t
-// (r×m). Tested equal to evaluate() on every prefix.
-Matrix<Rational> step_configuration(const Model& m, Configuration& c, std::size_t symbol);
+// The model's parameters over Q, for its configurations: initial_states(p) is the configuration
+// at t = 0, step_stack(p, RationalField{}, c, σ, meter) one step. Throws NotFiniteError for an
+// attention layer (with the reason) and for a model with no layers.
+StackParams<RationalField> configuration_params(const Model& m);
+// The configuration as one vector: every layer's state, layer after layer, row by row.
+std::vector<Rational> flatten(const Configuration& c);
 
 // The reachable machine of a model / WFA. Throws NotFiniteError (attention layers; more than
 // max_states reachable configurations).

@@ -1,6 +1,7 @@
 #include "verify/product_certificate.hpp"
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
@@ -34,18 +35,13 @@ std::vector<Rational> wfa_step(const Wfa& a, const std::vector<Rational>& x, std
   return y;
 }
 
-std::vector<Rational> flatten(const Configuration& c) {
-  std::vector<Rational> flat;
-  for (const Matrix<Rational>& x : c)
-    for (const Rational& v : x.data()) flat.push_back(v);
-  return flat;
-}
-
 }  // namespace
 
 std::vector<std::vector<Rational>> machine_states_by_replay(const FiniteMachine& fm,
                                                             const SubjectFile& s) {
   std::vector<std::vector<Rational>> out;
+  std::optional<StackParams<RationalField>> p;
+  if (const Model* m = std::get_if<Model>(&s.content)) p = configuration_params(*m);
   for (std::size_t q = 0; q < fm.states(); ++q) {
     const std::vector<std::size_t> w = fm.word(q);
     if (const Wfa* a = std::get_if<Wfa>(&s.content)) {
@@ -53,9 +49,9 @@ std::vector<std::vector<Rational>> machine_states_by_replay(const FiniteMachine&
       for (std::size_t sym : w) flat = wfa_step(*a, flat, sym);
       out.push_back(std::move(flat));
     } else {
-      const Model& m = std::get<Model>(s.content);
-      Configuration c = initial_configuration(m);
-      for (std::size_t sym : w) step_configuration(m, c, sym);
+      Configuration c = initial_states(*p);
+      NoMeter meter;
+      for (std::size_t sym : w) step_stack(*p, RationalField{}, c, sym, meter);
       out.push_back(flatten(c));
     }
   }
@@ -73,13 +69,14 @@ std::vector<std::vector<Rational>> machine_states(const FiniteMachine& fm, const
       out[q] = wfa_step(*a, out[fm.parent[q]], fm.symbol[q]);
     return out;
   }
-  const Model& m = std::get<Model>(s.content);
+  const StackParams<RationalField> p = configuration_params(std::get<Model>(s.content));
   std::vector<Configuration> config(fm.states());
-  config[0] = initial_configuration(m);
+  config[0] = initial_states(p);
   out[0] = flatten(config[0]);
+  NoMeter meter;
   for (std::size_t q = 1; q < fm.states(); ++q) {
     config[q] = config[fm.parent[q]];
-    step_configuration(m, config[q], fm.symbol[q]);
+    step_stack(p, RationalField{}, config[q], fm.symbol[q], meter);
     out[q] = flatten(config[q]);
   }
   return out;

@@ -12,17 +12,10 @@ namespace rnncc {
 
 namespace {
 
-std::vector<Rational> flatten(const Configuration& c) {
-  std::vector<Rational> out;
-  for (const Matrix<Rational>& m : c)
-    for (const Rational& x : m.data()) out.push_back(x);
-  return out;
-}
-
 std::string config_key(const Configuration& c) {
   std::string key;
-  for (const Matrix<Rational>& m : c) {
-    for (const Rational& x : m.data()) {
+  for (const auto& l : c) {
+    for (const Rational& x : l.state.data()) {
       key += to_string(x);
       key += ',';
     }
@@ -47,6 +40,7 @@ PromiseSearchResult promise_search(const Model& x, std::size_t output, const Enc
     throw InputError("",
                      "the encoding grammar accepts the empty string, where the model has no "
                      "output");
+  const StackParams<RationalField> params_x = configuration_params(x);
   PromiseSearchResult res;
   res.grammar_states = g.states();
   struct Visit {
@@ -54,7 +48,7 @@ PromiseSearchResult promise_search(const Model& x, std::size_t output, const Enc
     Configuration c;
     std::size_t parent, token;
   };
-  std::vector<Visit> visits{{g.start, initial_configuration(x), 0, 0}};
+  std::vector<Visit> visits{{g.start, initial_states(params_x), 0, 0}};
   std::unordered_map<std::string, std::size_t> seen;
   std::unordered_set<std::string> configs;
   {
@@ -74,7 +68,8 @@ PromiseSearchResult promise_search(const Model& x, std::size_t output, const Enc
       const std::optional<std::size_t> q2 = g.next[visits[head].q][s];
       if (!q2) continue;
       Configuration c = visits[head].c;
-      const Matrix<Rational> y = step_configuration(x, c, s);
+      NoMeter meter;
+      const Matrix<Rational> y = step_stack(params_x, RationalField{}, c, s, meter);
       const Rational out = y.data().at(output);
       const std::string ck = config_key(c);
       auto [it, fresh] = seen.emplace(std::to_string(*q2) + "|" + ck, visits.size());

@@ -1,12 +1,11 @@
 #include "circuits/compile/nonlinear.hpp"
 
-#include <deque>
-#include <map>
 #include <variant>
 
 #include "algebra/error.hpp"
 #include "algebra/exact.hpp"
 #include "rnn/evaluate.hpp"
+#include "rnn/reachable.hpp"
 
 namespace rnncc {
 
@@ -95,113 +94,52 @@ CompiledCircuit compile_nonlinear_sequential(const Model& model, std::size_t n,
 
 namespace {
 
-// The layer with its initial state replaced by `state` (Elman: h; LSTM: [h; c] stacked, the
-// evaluator's traced state), so that one evaluator step from any state is evaluate() on one
-// symbol. `state` holds values of the domain, so converting it again is the identity.
-Model restarted(const Model& model, const std::vector<Rational>& state) {
-  Model m = model;
-  std::visit(
-      [&](auto& l) {
-        using L = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<L, ElmanLayer>) {
-          for (std::size_t i = 0; i < l.d; ++i) l.initial_state(i, 0) = state[i];
-        } else if constexpr (std::is_same_v<L, LstmLayer>) {
-          for (std::size_t i = 0; i < l.d; ++i) {
-            l.initial_hidden(i, 0) = state[i];
-            l.initial_cell(i, 0) = state[l.d + i];
-          }
-        }
-      },
-      m.layers[0].layer);
-  return m;
-}
-
 std::string label(const std::vector<Rational>& v) {
   std::string s = "(";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + to_string(v[i]);
   return s + ")";
 }
 
+// The machine of the states reachable within n steps (rnn/reachable.hpp): a state is the
+// layer's state vector (Elman h; LSTM [h; c]), its verdict that of the y it outputs, a function
+// of the state. States first reached at step n are not expanded: their transitions go to a
+// non-accepting sink, which no input of length ≤ n can reach.
 template <OrderedDomain K>
 FiniteStateMachine explore(const Model& model, const K& k, std::size_t n, std::size_t max_states) {
+  ConfigurationSearch search;
+  search.max_states = max_states;
+  search.max_depth = n;
+  search.output_in_state = false;
+  const auto r = reachable_configurations(model, k, search, [&] {
+    throw InputError("model", "more than " + std::to_string(max_states) +
+                                  " states are reachable within " + std::to_string(n) +
+                                  " steps at " + k.name() +
+                                  " (raise --max-states, or use a lower precision)");
+  });
   const std::size_t S = model.alphabet.size();
-  auto as_rationals = [&](const Matrix<typename K::Element>& m) {
-    std::vector<Rational> v;
-    for (const auto& e : m.data()) v.push_back(k.to_rational(e));
-    return v;
-  };
-  // The start state: the rounded initial state, as the evaluator converts it.
-  std::vector<Rational> start;
-  std::visit(
-      [&](const auto& l) {
-        using L = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<L, ElmanLayer>) {
-          for (std::size_t i = 0; i < l.d; ++i)
-            start.push_back(k.to_rational(k.from_rational(l.initial_state(i, 0))));
-        } else if constexpr (std::is_same_v<L, LstmLayer>) {
-          for (std::size_t i = 0; i < l.d; ++i)
-            start.push_back(k.to_rational(k.from_rational(l.initial_hidden(i, 0))));
-          for (std::size_t i = 0; i < l.d; ++i)
-            start.push_back(k.to_rational(k.from_rational(l.initial_cell(i, 0))));
-        }
-      },
-      model.layers[0].layer);
-
   FiniteStateMachine m;
   m.symbols = S;
   m.alphabet = model.alphabet.symbols();
-  std::map<std::vector<Rational>, std::size_t> index;
-  std::vector<std::vector<Rational>> states;
-  std::vector<int> verdict;  // -1 unknown (never entered), 0/1
-  auto intern = [&](const std::vector<Rational>& v) {
-    auto [it, fresh] = index.emplace(v, states.size());
-    if (fresh) {
-      if (states.size() == max_states)
-        throw InputError("model", "more than " + std::to_string(max_states) +
-                                      " states are reachable within " + std::to_string(n) +
-                                      " steps at " + k.name() +
-                                      " (raise --max-states, or use a lower precision)");
-      states.push_back(v);
-      verdict.push_back(-1);
-      m.delta.emplace_back();
+  m.start = 0;
+  m.delta = r.next;
+  const std::size_t sink = r.states.size();
+  bool sunk = false;
+  for (std::size_t q = 0; q < sink; ++q) {
+    if (m.delta[q].empty()) {
+      m.delta[q].assign(S, sink);
+      sunk = true;
     }
-    return it->second;
-  };
-  m.start = intern(start);
-  // Breadth-first by step count: frontier = states first reached at step t.
-  std::vector<std::size_t> frontier{m.start};
-  for (std::size_t t = 0; t < n && !frontier.empty(); ++t) {
-    std::vector<std::size_t> next;
-    for (std::size_t q : frontier) {
-      const Model from = restarted(model, states[q]);
-      m.delta[q].assign(S, 0);
-      for (std::size_t s = 0; s < S; ++s) {
-        const Trace<K> tr = evaluate(from, k, std::vector<std::size_t>{s});
-        const std::size_t before = states.size();
-        const std::size_t to = intern(as_rationals(tr.layers[0].states[0]));
-        const int v = accepts(model.accept, k, tr.outputs()[0]).value() ? 1 : 0;
-        if (verdict[to] >= 0 && verdict[to] != v)  // y depends on the state only
-          throw std::logic_error("nonlinear_state_machine: two verdicts for state " +
-                                 label(states[to]));
-        verdict[to] = v;
-        m.delta[q][s] = to;
-        if (states.size() > before) next.push_back(to);
-      }
-    }
-    frontier.swap(next);
+    const auto& c = r.states[q];
+    // Never entered (the start only): not read for n ≥ 1.
+    m.accepting.push_back(!c.output.empty() && accepts(model.accept, k, c.output).value());
+    std::vector<Rational> v;
+    for (const auto& x : c.layers[0].state.data()) v.push_back(k.to_rational(x));
+    m.labels.push_back(label(v));
   }
-  // States first reached at step n (still in the frontier) have no transitions yet: send them to
-  // a non-accepting sink, which no input of length ≤ n can reach.
-  if (!frontier.empty()) {
-    const std::size_t sink = states.size();
-    for (std::size_t q : frontier) m.delta[q].assign(S, sink);
+  if (sunk) {
     m.delta.push_back(std::vector<std::size_t>(S, sink));
-    states.push_back({});
-    verdict.push_back(0);
-  }
-  for (std::size_t q = 0; q < states.size(); ++q) {
-    m.accepting.push_back(verdict[q] == 1);  // never entered (the start only): not read for n ≥ 1
-    m.labels.push_back(states[q].empty() ? "sink" : label(states[q]));
+    m.accepting.push_back(false);
+    m.labels.push_back("sink");
   }
   return m;
 }

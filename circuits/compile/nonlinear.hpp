@@ -16,10 +16,10 @@
 // vectors the reference evaluator can reach (rnn/evaluate.hpp's rounding rule, one rounding per
 // entry per step), its transitions one evaluator step, and a state accepts iff the output
 // y = round(C h + c₀) it produces does. nonlinear_state_machine enumerates the states
-// reachable within n steps breadth-first (a state first reached at step n gets transitions to
-// a non-accepting sink: they are never used by inputs of length ≤ n), and
-// compile_finite_state composes transition functions in a prefix tree of one-hot boolean
-// matrix products: fan-in 2, depth O(log n · log S) for S reachable states
+// reachable within n steps breadth-first (rnn/reachable.hpp, the product search's search too;
+// a state first reached at step n gets transitions to a non-accepting sink: they are never used
+// by inputs of length ≤ n), and compile_finite_state composes transition functions in a prefix tree
+// of one-hot boolean matrix products: fan-in 2, depth O(log n · log S) for S reachable states
 // (finite_state_depth_bound states it exactly). The circuit computes, on every input of
 // length n, the verdict of the sequential reference semantics at that precision — not an
 // approximation of it: the machine IS the evaluator restricted to the states it reaches.

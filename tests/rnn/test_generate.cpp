@@ -49,13 +49,6 @@ std::vector<std::string> names(const Model& m, const std::vector<std::size_t>& i
   return out;
 }
 
-Matrix<Rational> random_int_matrix(std::mt19937_64& rng, std::size_t r, std::size_t c) {
-  Matrix<Rational> m(r, c);
-  for (auto i = 0u; i < r; ++i)
-    for (auto j = 0u; j < c; ++j) m(i, j) = Rational(static_cast<long>(rng() % 5) - 2);
-  return m;
-}
-
 // A random stack over |Σ| = 3: LRNN (a random family, m ∈ {1, 2}) → attention (random kind,
 // tie, window, bias, residual) → Elman ReLU with |Σ| outputs.
 Model random_stack(std::mt19937_64& rng, bool integer) {
@@ -65,39 +58,32 @@ Model random_stack(std::mt19937_64& rng, bool integer) {
   const Family fam = integer ? Family::general : test::all_families[rng() % 11];
   const std::size_t mm = 1 + rng() % 2;
   LrnnLayer l1 = test::random_layer(rng, fam, 2, mm, S);
-  if (integer) {
-    for (auto& A : l1.A) A = random_int_matrix(rng, 2, 2);
-    for (auto& B : l1.B) B = random_int_matrix(rng, 2, mm);
-    l1.initial_state = random_int_matrix(rng, 2, mm);
-    l1.readout = random_int_matrix(rng, 2, 2);
-    l1.readout_bias = random_int_matrix(rng, 2, mm);
-    l1.readout_feature.clear();
-  }
+  if (integer) test::integer_parameters(rng, l1, 2);
   m.layers.push_back({std::nullopt, l1});
   const std::size_t k2 = 2 * mm;
   AttentionLayer a;
   a.kind = integer || rng() % 2 ? AttentionKind::unique_hard : AttentionKind::averaging_hard;
   a.tie = rng() % 2 ? TieRule::rightmost : TieRule::leftmost;
   a.features = k2;
-  a.query = {random_int_matrix(rng, 2, k2), random_int_matrix(rng, 2, 1)};
-  a.key = {random_int_matrix(rng, 2, k2), random_int_matrix(rng, 2, 1)};
-  a.value = {random_int_matrix(rng, 2, k2), random_int_matrix(rng, 2, 1)};
+  a.query = {test::random_int_matrix(rng, 2, k2), test::random_int_matrix(rng, 2, 1)};
+  a.key = {test::random_int_matrix(rng, 2, k2), test::random_int_matrix(rng, 2, 1)};
+  a.value = {test::random_int_matrix(rng, 2, k2), test::random_int_matrix(rng, 2, 1)};
   a.position_bias = Rational(static_cast<long>(rng() % 3) - 1, integer ? 1 : 3);
   if (rng() % 3 == 0) a.window = 1 + rng() % 4;
   a.residual = rng() % 2;
-  InputMap im1{random_int_matrix(rng, k2, 2 * mm), random_int_matrix(rng, k2, 1)};
+  InputMap im1{test::random_int_matrix(rng, k2, 2 * mm), test::random_int_matrix(rng, k2, 1)};
   m.layers.push_back({im1, a});
   const std::size_t k3 = a.output_rows();
   ElmanLayer e;
   e.activation = rng() % 2 ? Activation::relu : Activation::sign;
   e.d = 3;
   e.features = 3;
-  e.pre = {random_int_matrix(rng, 3, 3), random_int_matrix(rng, 3, 3),
-           random_int_matrix(rng, 3, 1)};
-  e.initial_state = random_int_matrix(rng, 3, 1);
-  e.readout = random_int_matrix(rng, S, 3);
-  e.readout_bias = random_int_matrix(rng, S, 1);
-  InputMap im2{random_int_matrix(rng, 3, k3), random_int_matrix(rng, 3, 1)};
+  e.pre = {test::random_int_matrix(rng, 3, 3), test::random_int_matrix(rng, 3, 3),
+           test::random_int_matrix(rng, 3, 1)};
+  e.initial_state = test::random_int_matrix(rng, 3, 1);
+  e.readout = test::random_int_matrix(rng, S, 3);
+  e.readout_bias = test::random_int_matrix(rng, S, 1);
+  InputMap im2{test::random_int_matrix(rng, 3, k3), test::random_int_matrix(rng, 3, 1)};
   m.layers.push_back({im2, e});
   return m;
 }
@@ -174,6 +160,45 @@ TEST_CASE("generate: incremental = reference evaluator at every position (random
     const Generation b = generate_plain(m, RationalField{}, {0, 1}, 10, {});
     REQUIRE(a.tokens == b.tokens);
   }
+}
+
+// A second LRNN layer reads its input map's z_t, which is not one-hot, so A(z_t) = Σ z_k A_k is
+// formed (the first layer's one-hot shortcut does not apply): the incremental evaluator against
+// the reference evaluator at every position, on checked int64 (until a value overflows and it
+// replays on rationals) and on rationals, every family on top for rational models.
+TEST_CASE("generate: an LRNN over an input map, incremental = reference evaluator", "[generate]") {
+  std::mt19937_64 rng(13);
+  int stayed = 0;  // integer trials that ended on int64
+  for (int trial = 0; trial < 24; ++trial) {
+    const bool integer = trial % 2 == 0;
+    Model m = random_stack(rng, integer);
+    m.layers.resize(1);
+    const std::size_t mm = std::get<LrnnLayer>(m.layers[0].layer).m;
+    LrnnLayer up = test::random_layer(
+        rng, integer ? Family::general : test::all_families[rng() % 11], 2, 1, 3);
+    if (integer) test::integer_parameters(rng, up, 3);
+    m.layers.push_back(
+        {InputMap{test::random_int_matrix(rng, 3, 2 * mm), test::random_int_matrix(rng, 3, 1)},
+         std::move(up)});
+    IncrementalOptions rat;
+    rat.integer_fast_path = false;
+    IncrementalModel fast(m), slow(m, rat);
+    std::vector<std::size_t> seq;
+    for (int t = 0; t < 8; ++t) {
+      seq.push_back(rng() % 3);
+      fast.feed(seq.back());
+      slow.feed(seq.back());
+      const Trace<RationalField> ref = evaluate(m, RationalField{}, seq);
+      INFO("trial " << trial << ", position " << t + 1);
+      REQUIRE(fast.output() == ref.outputs().back());
+      REQUIRE(slow.output() == ref.outputs().back());
+    }
+    if (!integer) CHECK(!fast.on_integers());
+    stayed += fast.on_integers();
+    CHECK(!slow.on_integers());
+    CHECK(fast.largest() == slow.largest());
+  }
+  CHECK(stayed > 0);
 }
 
 TEST_CASE("generate: an int64 overflow replays on rationals", "[generate]") {

@@ -233,6 +233,59 @@ TEST_CASE("diagnostic: unreadable file", "[rnn][json][diagnostics]") {
   CHECK_THROWS_WITH(load_model(RNNCC_SOURCE_DIR), Catch::Contains("is a directory"));
 }
 
+// The "generation" member (the rule of rnncc run --generate) is read with the model, from the
+// same parse: the model is parse_model's, the stop tokens are looked up in its alphabet, and
+// each malformed member is refused with its JSON path. The model's own errors come first (a
+// bad layer and a bad generation member: the layer is named), and parse_model ignores the
+// member, malformed or not, as every command but run does.
+TEST_CASE("model files: the generation member is read in the same parse as the model",
+          "[rnn][json][generation]") {
+  const std::string with_stop =
+      patched(model_text(), R"("layers")", R"("generation": {"stop": ["b"]}, "layers")");
+  const GenerativeModel g = parse_generative_model(with_stop, "m.json");
+  REQUIRE(g.rule);
+  CHECK(g.rule->stop == std::vector<std::size_t>{1});
+  CHECK(g.rule->stops_on(1));
+  CHECK_FALSE(g.rule->stops_on(0));
+  CHECK(model_to_json(g.model) == model_to_json(parse_model(with_stop, "m.json")));
+  CHECK(generative_model_to_json(g.model, *g.rule)["generation"] ==
+        nlohmann::ordered_json::parse(R"({"rule": "argmax", "stop": ["b"]})"));
+  const GenerativeModel none = parse_generative_model(model_text(), "m.json");
+  CHECK_FALSE(none.rule);
+  CHECK(parse_generative_model(
+            patched(model_text(), R"("layers")", R"("generation": {"rule": "argmax"}, "layers")"),
+            "m.json")
+            .rule->stop.empty());
+
+  auto generation = [&](const std::string& member) {
+    return patched(model_text(), R"("layers")", R"("generation": )" + member + R"(, "layers")");
+  };
+  auto refused = [&](const std::string& text, const std::string& where, const std::string& what) {
+    test::expect_input_error([&] { parse_generative_model(text, "m.json"); }, where, what);
+    CHECK_NOTHROW(parse_model(text, "m.json"));  // the model alone does not read it
+  };
+  refused(generation("3"), "m.json: /generation", "expected an object, got the number 3");
+  refused(generation(R"({"stop": [1]})"), "m.json: /generation/stop/0",
+          "expected a string, got the number 1");
+  refused(generation(R"({"stop": ["a", "c"]})"), "m.json: /generation/stop/1",
+          "'c' is not a symbol of the alphabet");
+  refused(generation(R"({"stop": "a"})"), "m.json: /generation/stop",
+          "expected an array of alphabet symbols, got the string \"a\"");
+  refused(generation(R"({"rule": "sample"})"), "m.json: /generation/rule",
+          "expected \"argmax\" (the only generation rule)");
+  refused(generation(R"({"rule": "argmax", "temperature": 1})"), "m.json: /generation/temperature",
+          "unknown member \"temperature\" (expected one of: rule, stop)");
+  // A malformed layer beside a malformed generation member: the layer is reported.
+  test::expect_input_error(
+      [&] {
+        parse_generative_model(patched(generation("3"), R"("d": 2,)", R"("d": 0,)"), "m.json");
+      },
+      "m.json: /layers/0/d", "");
+  // Malformed JSON: located in the text as given.
+  test::expect_input_error([&] { parse_generative_model("{\n  \"generation\": ,}", "m.json"); },
+                           "m.json:2:17", "");
+}
+
 TEST_CASE("diagnostic: duplicate members are named by pointer", "[rnn][json][diagnostics]") {
   expect_model_error(model_text(R"("A": [["1","0"],["0","1"]], "A": [["2","0"],["0","1"]])"),
                      "m.json: /layers/0/symbols/a/A", "duplicate member \"A\"");

@@ -6,6 +6,7 @@
 // models and an LSTM; the reachable-state machine against hand-counted state sets; depth within
 // the finite-state bound and growing like log n · log S; refusals.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <random>
 
 #include "algebra/error.hpp"
@@ -190,6 +191,59 @@ TEST_CASE("composed circuits equal the reference evaluator at log precision and 
       for (Rounding r : {Rounding::nearest_even, Rounding::toward_zero}) {
         const FixedFormat f{2, 3, r, Overflow::saturate};
         check_composed(m, 6, FixedPoint(f), f);
+      }
+    }
+}
+
+// The machine is the shared search of reachable configurations (rnn/reachable.hpp) stepping the
+// reference semantics: every state but the sink carries the label of the evaluator's state on a
+// shortest word reaching it, and every state entered carries the verdict of the evaluator's y
+// there; states are numbered breadth-first (shortest words nondecreasing in length), the states
+// first reached at step n lead to the sink.
+TEST_CASE("nonlinear_state_machine: each state is the evaluator's on a word reaching it",
+          "[circuits][nonlinear][composed]") {
+  std::mt19937_64 rng(68);
+  auto label = [](const FixedPoint& k, const Matrix<FixedPoint::Element>& h) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < h.rows(); ++i)
+      s += (i ? ", " : "") + to_string(k.to_rational(h(i, 0)));
+    return s + ")";
+  };
+  for (Activation act : {Activation::relu, Activation::sign})
+    for (int trial = 0; trial < 3; ++trial) {
+      const Model m = random_elman(rng, act, 1 + trial % 2, 2);
+      const FixedFormat f{2, 3, Rounding::nearest_even, Overflow::saturate};
+      const FixedPoint k(f);
+      for (std::size_t n : {1u, 3u, 6u}) {
+        ComposedOptions o;
+        o.precision.fixed = f;
+        const FiniteStateMachine fsm = nonlinear_state_machine(m, n, o);
+        // Shortest words, breadth-first over the machine (symbols in order).
+        std::vector<std::optional<std::vector<std::size_t>>> word(fsm.states());
+        word[fsm.start] = std::vector<std::size_t>{};
+        for (std::size_t q = 0; q < fsm.states(); ++q) {
+          REQUIRE(word[q]);  // numbered breadth-first: reached from an earlier state
+          for (std::size_t s = 0; s < 2; ++s) {
+            const std::size_t to = fsm.delta[q][s];
+            if (!word[to]) {
+              word[to] = *word[q];
+              word[to]->push_back(s);
+            }
+          }
+        }
+        for (std::size_t q = 0; q < fsm.states(); ++q) {
+          INFO(to_string(act) << ", n = " << n << ", state " << q);
+          if (fsm.labels[q] == "sink") {
+            REQUIRE(word[q]->size() == n + 1);  // only after the states reached at step n
+            REQUIRE_FALSE(fsm.accepting[q]);
+            continue;
+          }
+          REQUIRE(word[q]->size() <= n);
+          if (q == fsm.start) continue;
+          const Trace<FixedPoint> t = evaluate(m, k, *word[q]);
+          REQUIRE(fsm.labels[q] == label(k, t.layers[0].states.back()));
+          REQUIRE(fsm.accepting[q] == accepts(m.accept, k, t.outputs().back()).value());
+        }
       }
     }
 }
