@@ -1,5 +1,6 @@
 #include "cli/limits.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -73,13 +74,19 @@ void check_check_work(std::uint64_t sigma, std::optional<std::size_t> fixed_leng
     const std::uint64_t lo = fixed_length ? *fixed_length : 1;
     const std::uint64_t hi = fixed_length ? *fixed_length : *o.exhaustive;
     std::uint64_t e = 0, strings = 0;
+    // The engine's cap: strings checked one by one; without three-way agreement, the lengths
+    // prefix sharing or the model walk take may hold more (verify.hpp, shared_exhaustive_cap),
+    // and this estimate (n steps a string: an upper bound there) is what bounds them.
+    const std::uint64_t cap =
+        o.three_way ? o.exhaustive_cap
+                    : std::max<std::uint64_t>(o.exhaustive_cap, o.shared_exhaustive_cap);
     // Stops once past the cap: at most cap + 1 rounds (|Σ| = 1), whatever L is.
-    for (std::uint64_t n = lo; n <= hi && sigma > 0 && strings <= o.exhaustive_cap; ++n) {
+    for (std::uint64_t n = lo; n <= hi && sigma > 0 && strings <= cap; ++n) {
       strings = saturating_add(strings, saturating_pow(sigma, n));
       e = saturating_add(e, saturating_mul(n, saturating_pow(sigma, n)));
     }
     // More strings than the engine's own cap: its refusal (which no option raises) says so.
-    if (strings <= o.exhaustive_cap) {
+    if (strings <= cap) {
       work = saturating_add(work, e);
       parts.push_back("--exhaustive: lengths " + std::to_string(lo) + ".." + std::to_string(hi) +
                       " over |Σ| = " + std::to_string(sigma));

@@ -123,7 +123,7 @@ struct VerifyCommand {
   std::optional<std::size_t> exhaustive;
   std::string device = "cpu";
   std::string certificate;
-  bool json = false, no_proof = false, no_timing = false;
+  bool json = false, no_proof = false, no_timing = false, no_three_way = false;
   bool as_printed = false;  // the paper's version beside the corrected one (docs/errata.md)
   std::uint64_t max_work = kDefaultMaxWork;
   std::size_t max_memory = 0;              // --max-memory (MiB)
@@ -231,6 +231,9 @@ Action add_verify_command(CLI::App& app) {
         ->capture_default_str();
     k->add_flag("--no-proof", f->no_proof,
                 "test only: skip the every-length decision (linear constructions)");
+    k->add_flag("--no-three-way", f->no_three_way,
+                "check X against f only, no circuit of X per string; exhaustive then takes prefix "
+                "sharing or the model walk at every length they apply to");
     k->add_option("--certificate", f->certificate,
                   "write the every-length proof (JSON) to this file, where it can be re-checked");
     k->add_option("--sat", f->sat,
@@ -270,6 +273,7 @@ Action add_verify_command(CLI::App& app) {
                                                    f->device, {"cpu", "gpu"}));
     f->options.gpu = f->device == "gpu";
     f->options.prove = !f->no_proof;
+    f->options.three_way = !f->no_three_way;
     if (f->sat) {
       if (*f->sat == 0)
         throw InputError("--sat", "expected a length N ≥ 1 (every input of length ≤ N)");

@@ -62,8 +62,9 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
                          std::size_t random, bool random_given, std::size_t max_length,
                          std::optional<std::size_t> exhaustive, std::size_t identity,
                          std::size_t identity_length, std::optional<std::uint64_t> seed, bool prove,
-                         bool timing, bool gpu, std::uint64_t max_work, std::optional<Model> model,
-                         const py::object& against, const std::string& certificate_path) {
+                         bool three_way, bool timing, bool gpu, std::uint64_t max_work,
+                         std::optional<Model> model, const py::object& against,
+                         const std::string& certificate_path) {
   const Registry& registry = verify_registry();
   const ConstructionKind* kind = nullptr;
   std::vector<std::string> names;
@@ -107,6 +108,7 @@ py::object verify_report(const std::string& kind_name, const std::string& input,
   o.identity_max_length = identity_length;
   o.seed = seed;
   o.prove = prove;
+  o.three_way = three_way;
   o.timing = timing;
   o.gpu = gpu;
   o.certificate = !certificate_path.empty();

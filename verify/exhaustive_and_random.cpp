@@ -49,21 +49,49 @@ void Verification::choose_device() {
 // exhaustive: every string of length 1..L (a fixed-length domain: every string of that
 // length), in (length, lex) order, so the first failure is already minimal. The model has
 // outputs at positions 1..n only, hence non-empty strings (ε only as the fixed-length domain
-// of a constant formula). InputError when the strings exceed the (CPU or GPU) cap.
+// of a constant formula). InputError when the strings exceed the (CPU or GPU) cap: on the CPU,
+// the strings checked one by one count against exhaustive_cap, those of the lengths prefix
+// sharing or the model walk take against shared_exhaustive_cap.
 void Verification::exhaustive() {
   if ((!o_.exhaustive && !force_domain_) || failing_) return;
   const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
   const std::size_t hi = c_.target.fixed_length ? *c_.target.fixed_length : *o_.exhaustive;
+  // The CPU's shared paths, at the lengths where no circuit runs per string: prefix sharing
+  // (linear subjects) or else the model walk (nonlinear and hybrid models).
+  std::optional<PrefixSubject> subject;
+  std::optional<ModelWalkSubject> walk;
+  if (!gpu_ && !o_.ranks) {
+    if (!c_.target.fixed_length) subject = prefix_subject(c_);
+    if (!subject) walk = model_walk_subject(c_);
+  }
+  auto circuit = [&](std::size_t n) {
+    return o_.three_way && checker_.compilable() &&
+           c_.encode(std::vector<std::size_t>(n, 0)).size() <= o_.three_way_max_tokens;
+  };
+  auto shared = [&](std::size_t n) {
+    return !circuit(n) && ((subject && !prefix_not_applicable(*subject, n)) ||
+                           (walk && !model_walk_not_applicable(*walk, n)));
+  };
   // Summed only until far past any cap: --exhaustive 10^18 must be refused, not looped over.
-  double total = S_ == 1 ? static_cast<double>(hi - lo + 1) : 0;
-  for (std::size_t n = lo; S_ != 1 && n <= hi && total < 1e30; ++n) total += count_strings(S_, n);
+  double each = S_ == 1 ? static_cast<double>(hi - lo + 1) : 0, by_sharing = 0;
+  for (std::size_t n = lo; S_ != 1 && n <= hi && each + by_sharing < 1e30; ++n)
+    (shared(n) ? by_sharing : each) += count_strings(S_, n);
   const double cap =
       gpu_ ? static_cast<double>(o_.gpu_exhaustive_cap) : static_cast<double>(o_.exhaustive_cap);
-  if (total > cap)
+  if (each > cap)
     throw InputError(
         "--exhaustive",
-        fmt::format("{:.0f} strings (|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}", total,
-                    S_, lo, hi, gpu_ ? "GPU " : "", cap));
+        fmt::format("{:.0f} strings {}(|Σ| = {}, lengths {}..{}) exceed the {}cap of {:.0f}{}",
+                    each, by_sharing > 0 ? "checked one by one " : "", S_, lo, hi,
+                    gpu_ ? "GPU " : "", cap,
+                    by_sharing > 0 ? " (the lengths prefix sharing or the model walk take count "
+                                     "apart)"
+                                   : ""));
+  if (by_sharing > static_cast<double>(o_.shared_exhaustive_cap))
+    throw InputError("--exhaustive",
+                     fmt::format("{:.0f} strings by prefix sharing or the model walk (|Σ| = {}, "
+                                 "lengths {}..{}) exceed their cap of {}",
+                                 by_sharing, S_, lo, hi, o_.shared_exhaustive_cap));
   if (o_.ranks) return exhaustive_sharded(lo, hi);
   if (gpu_) {
     std::uint64_t count = 0;
@@ -81,17 +109,11 @@ void Verification::exhaustive() {
     return;
   }
   std::size_t count = 0;
-  ProgressTask task(progress(), "exhaustive", static_cast<std::uint64_t>(total), "strings");
-  std::optional<PrefixSubject> subject;  // prefix sharing where no per-string circuit runs
-  if (!c_.target.fixed_length) subject = prefix_subject(c_);
-  std::optional<ModelWalkSubject> walk;  // nonlinear and hybrid models: the model walk
-  if (!subject) walk = model_walk_subject(c_);
+  ProgressTask task(progress(), "exhaustive", static_cast<std::uint64_t>(each + by_sharing),
+                    "strings");
   std::size_t shared_lo = 0, shared_hi = 0, walked_lo = 0, walked_hi = 0;
   for (std::size_t n = lo; n <= hi && !failing_; ++n) {
-    const bool circuit =
-        o_.three_way && checker_.compilable() &&
-        c_.encode(std::vector<std::size_t>(n, 0)).size() <= o_.three_way_max_tokens;
-    if (subject && !circuit && !prefix_not_applicable(*subject, n)) {
+    if (subject && shared(n)) {
       PrefixCheckOptions po;
       po.length = n;
       const DeviceCheckReport r = prefix_check(*subject, po);
@@ -111,7 +133,7 @@ void Verification::exhaustive() {
       task.set(count);
       continue;
     }
-    if (walk && !circuit && !model_walk_not_applicable(*walk, n)) {
+    if (walk && shared(n)) {
       ModelWalkOptions mo;
       mo.length = n;
       const DeviceCheckReport r = model_walk_check(*walk, mo);

@@ -68,13 +68,19 @@ struct VerifyOptions {
   // from std::random_device, so no fixed public seed can be gamed; the report states it, and
   // --seed S reproduces a run.
   std::optional<std::uint64_t> seed;
+  // Three-way agreement: X compiled to a circuit per length, and every string checked
+  // X = circuit = f (verify/three_way.cpp). Off (--no-three-way): X against f only, so the
+  // exhaustive method takes prefix sharing or the model walk at every length where they apply.
   bool three_way = true;
   std::size_t three_way_max_tokens = 48;  // compile X only for encodings up to this length
   // ... and only while compiling it takes at most this many multiply-adds (about a second):
   // a general d-state layer costs (n/2)·⌈log₂ n⌉·d³ at length n.
   double three_way_max_work = 2e7;
   std::size_t exhaustive_cap = 2'000'000;  // refuse larger enumerations (InputError)
-  std::size_t shrink_cap = 200'000;        // exact shrinking up to this many candidates
+  // ... of strings checked one by one; the lengths prefix sharing or the model walk take on the
+  // CPU (about one model step a string, every core) count against this cap instead.
+  std::uint64_t shared_exhaustive_cap = std::uint64_t{1} << 36;
+  std::size_t shrink_cap = 200'000;  // exact shrinking up to this many candidates
   // --device gpu: the exhaustive and random methods run on the GPU through the construction's
   // check circuit (verify/device_check.hpp) — exhaustive up to gpu_exhaustive_cap strings,
   // random `random` strings at every length 1..max_random_length — and every string the GPU

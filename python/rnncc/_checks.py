@@ -173,8 +173,8 @@ def _option_text(flag: str, value) -> str:
 @_keywords()
 def verify(kind: str, input=None, *, random: int | None = None, length: int = 40,
            exhaustive: int | bool | None = None, identity: int = 0, identity_length: int = 8,
-           seed: int | None = None, prove: bool = True, timing: bool = True,
-           device: str = "cpu", max_work: int = 2**34, certificate=None,
+           seed: int | None = None, prove: bool = True, three_way: bool = True,
+           timing: bool = True, device: str = "cpu", max_work: int = 2**34, certificate=None,
            **options) -> Verdict:
     """Machine-check a construction, or a model against a WFA (``rnncc verify KIND [INPUT]``).
 
@@ -197,6 +197,10 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
         The random seed (reported).
     prove : bool, default True
         Run the decision procedure where there is one.
+    three_way : bool, default True
+        Compile the model to a circuit per length and check every string model = circuit = f.
+        False (``--no-three-way``): the model against f only, so ``exhaustive`` takes prefix
+        sharing or the model walk at every length they apply to (much faster on the hybrids).
     timing : bool, default True
         Report seconds.
     device : {"cpu", "gpu"}
@@ -250,6 +254,7 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
     identity_length = _integer(identity_length, "identity_length", 1)
     seed = _optional_integer(seed, "seed")
     prove, timing = _flag(prove, "prove"), _flag(timing, "timing")
+    three_way = _flag(three_way, "three_way")
     max_work = _integer(max_work, "max_work")
     if input is not None and not isinstance(input, (str, _os.PathLike, Model, WFA)):
         raise TypeError(f"input: expected a path, a text, a Model or a WFA, got {_shown(input)}")
@@ -290,7 +295,8 @@ def verify(kind: str, input=None, *, random: int | None = None, length: int = 40
                 args.append((flag, _option_text(flag, value)))
         r = _rnncc.verify(kind, input_text, args, 200 if random_count is None else random_count,
                           random_count is not None, length, ex, identity, identity_length, seed,
-                          prove, timing, device == "gpu", max_work, model, against, cert)
+                          prove, three_way, timing, device == "gpu", max_work, model, against,
+                          cert)
     finally:
         if temporary is not None:
             temporary.cleanup()

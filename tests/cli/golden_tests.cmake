@@ -99,6 +99,11 @@ rnncc_golden(verify-model-against 0 verify_model_against.txt stdout verify model
 file(RELATIVE_PATH golden_out ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
 rnncc_golden(construct-wfa 0 construct_wfa.txt stdout construct wfa examples/wfa_count_ab.att --family deltanet -o ${golden_out}/count_ab_deltanet.json)
 rnncc_golden(err-verify-exhaustive-cap 2 err_verify_exhaustive_cap.txt stderr verify wfa examples/wfa_count_ab.att --exhaustive 30)
+# --no-three-way: the model walk at every length, past the per-string cap (7 174 452 strings of
+# length 1..14 in 0.7 s on 2 cores); without it the same range is refused; --max-work still
+# bounds it (n steps a string estimated: length 20 is refused).
+rnncc_golden(verify-no-three-way 0 verify_no_three_way.txt stdout verify assoc-recall --keys 1 --values 1 --no-proof --no-three-way --exhaustive 14 --random 0 --no-timing --seed 1)
+rnncc_golden(err-verify-exhaustive-walk-work 2 err_verify_exhaustive_walk_work.txt stderr verify assoc-recall --keys 1 --values 1 --no-proof --no-three-way --exhaustive 20 --random 0)
 rnncc_golden(err-verify-bad-formula 2 err_verify_bad_formula.txt stderr verify barrington "(and x1")
 rnncc_golden(err-verify-bad-wfa 2 err_verify_bad_wfa.txt stderr verify wfa tests/cli/models/bad_weight.att)
 rnncc_golden(err-verify-family 2 err_verify_family.txt stderr verify wfa examples/wfa_count_ab.att --family lstm)

@@ -68,3 +68,25 @@ TEST_CASE("verify's proof estimate bounds the forward basis's operations", "[lim
   no_proof.prove = false;
   CHECK(cli::verify_proof_work(c, no_proof) == 0);
 }
+
+TEST_CASE("verify's exhaustive estimate: past the per-string cap only without three-way",
+          "[limits][work]") {
+  std::mt19937_64 rng(27);
+  const Construction c = wfa_to_lrnn(random_wfa(rng, 3), WfaFamily::general);  // |Σ| = 2
+  VerifyOptions o;
+  o.random = 0;
+  o.prove = false;
+  o.exhaustive = 24;  // 2^25 − 2 strings, Σ n·2^n = 23·2^25 + 2 = 771 751 938 symbol steps
+  // Three-way (the default): past exhaustive_cap the engine's own refusal speaks, not this one.
+  CHECK_NOTHROW(cli::check_verify_work(c, o, 1000));
+  // Without three-way the engine may take those lengths by prefix sharing: the estimate bounds
+  // them, n steps a string.
+  o.three_way = false;
+  CHECK_THROWS_WITH(cli::check_verify_work(c, o, 771751937),
+                    Catch::Contains("about 771751938 symbol steps") &&
+                        Catch::Contains("(raise --max-work to run it anyway)"));
+  CHECK_NOTHROW(cli::check_verify_work(c, o, 771751938));
+  // Past shared_exhaustive_cap too: the engine's refusal again.
+  o.shared_exhaustive_cap = 1000;
+  CHECK_NOTHROW(cli::check_verify_work(c, o, 1000));
+}

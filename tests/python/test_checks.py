@@ -20,6 +20,23 @@ def test_verify_with_input_and_exhaustive(cli):
     assert rc == 0 and r.report == expected
 
 
+def test_verify_without_three_way_walks_the_hybrid(cli):
+    # three_way=False: the model walk at every length; the same counts as string by string.
+    kw = dict(keys=1, values=1, prove=False, random=0, seed=1, timing=False)
+    walked = rnncc.verify("assoc-recall", exhaustive=8, three_way=False, **kw)
+    each = rnncc.verify("assoc-recall", exhaustive=8, **kw)
+    assert walked.report["checked"] == {k: v for k, v in each.report["checked"].items()
+                                        if not k.startswith("three-way")}
+    assert any("model's layers" in n for n in walked.report["notes"])
+    assert not any("model's layers" in n for n in each.report["notes"])
+    rc, expected = cli("verify", "assoc-recall", "--keys", 1, "--values", 1, "--no-proof",
+                       "--random", 0, "--seed", 1, "--no-timing", "--exhaustive", 8,
+                       "--no-three-way", "--json", check_json=True)
+    assert rc == 0 and walked.report == expected
+    with pytest.raises(TypeError, match="three_way"):
+        rnncc.verify("assoc-recall", exhaustive=8, three_way="no", **kw)
+
+
 def test_verify_diagnostics():
     with pytest.raises(rnncc.InputError, match="expected .*mod-count"):
         rnncc.verify("nonsense")

@@ -413,3 +413,30 @@ TEST_CASE("model walk: device_check on the CPU walks a hybrid model", "[model_wa
   REQUIRE(r.skipped == ref.skipped);
   REQUIRE(r.first_counterexample == ref.first);
 }
+
+TEST_CASE("model walk: its lengths count against their own cap, not the per-string one",
+          "[model_walk][diagnostics]") {
+  AssocRecallOptions small;
+  small.keys = 1;
+  small.values = 1;  // |Σ| = 3: 9 840 strings of length 1..8
+  const Construction c = associative_recall(small);
+  VerifyOptions o;
+  o.random = 0;
+  o.exhaustive = 8;
+  o.prove = false;
+  o.seed = 1;
+  o.exhaustive_cap = 100;
+  o.shared_exhaustive_cap = 100'000;
+  // String by string (three-way): every length counts against exhaustive_cap.
+  test::expect_input_error([&] { verify(c, o); }, "--exhaustive",
+                           "9840 strings (|Σ| = 3, lengths 1..8) exceed the cap of 100");
+  // The model walk at every length: within shared_exhaustive_cap, so it runs.
+  o.three_way = false;
+  const VerifyReport r = verify(c, o);
+  CHECK(r.holds);
+  CHECK(r.checked.at("exhaustive") + r.checked.at("skipped (outside the promise)") == 9840);
+  o.shared_exhaustive_cap = 9839;
+  test::expect_input_error([&] { verify(c, o); }, "--exhaustive",
+                           "9840 strings by prefix sharing or the model walk (|Σ| = 3, lengths "
+                           "1..8) exceed their cap of 9839");
+}
