@@ -11,6 +11,7 @@
 #include "algebra/modp_ops.hpp"
 #include "algebra/multimodular.hpp"
 #include "algebra/task_pool.hpp"
+#include "verify/compared_output.hpp"
 #include "verify/cuda/prefix_gpu.hpp"
 #include "verify/prefix_walk.hpp"
 
@@ -193,16 +194,7 @@ std::optional<PrefixSubject> prefix_subject(const Construction& c, std::string* 
     f = from_wfa(*c.target.automaton);
     if (f.symbols != c.target.alphabet.symbols())
       return no("the automaton's alphabet differs from f's");
-    const LinearRepresentation full = from_model(c.model);
-    const std::size_t cols = output_cols(c.model.layers.back().layer);
-    x = select_outputs(full, {c.out_row * cols + c.out_col});
-    const InputMapSpec map =
-        input_map_from_encode(c.target.alphabet.symbols(), c.encode, c.encode_period);
-    bool identity = map.prefix.empty() && map.control.states == 1 &&
-                    c.model.alphabet.symbols() == c.target.alphabet.symbols();
-    for (std::size_t s = 0; identity && s < f.symbols.size(); ++s)
-      identity = map.tokens[0][s] == std::vector<std::size_t>{s};
-    if (!identity) x = through_input_map(x, map);
+    x = compared_output(c).x;
   } catch (const NotLinearError& e) {
     return no(std::string("X is not linear in its state (") + e.what() + ")");
   } catch (const std::invalid_argument& e) {

@@ -11,6 +11,7 @@
 #include "algebra/error.hpp"
 #include "circuits/io/json_text.hpp"
 #include "verify/certificate.hpp"
+#include "verify/compared_output.hpp"
 #include "verify/equivalence.hpp"
 #include "verify/k_induction.hpp"
 #include "verify/minimize.hpp"
@@ -54,20 +55,13 @@ void Verification::prove() {
   bool certifiable = false;
   try {
     f = from_wfa(*c_.target.automaton);
-    const LinearRepresentation full = from_model(c_.model);
-    const std::size_t cols = output_cols(c_.model.layers.back().layer);
-    x = select_outputs(full, {c_.out_row * cols + c_.out_col});
-    const InputMapSpec map =
-        input_map_from_encode(c_.target.alphabet.symbols(), c_.encode, c_.encode_period);
-    // X reads f's symbols one token each, in the same order: no input map to compose, and
-    // then (one LRNN layer, one output) the certificate checker can recompute X's states.
-    bool identity = map.prefix.empty() && map.control.states == 1 &&
-                    c_.model.alphabet.symbols() == c_.target.alphabet.symbols();
-    for (std::size_t s = 0; identity && s < S_; ++s)
-      identity = map.tokens[0][s] == std::vector<std::size_t>{s};
-    certifiable = identity && full.outputs == 1 && c_.model.layers.size() == 1 &&
+    const ComparedOutput compared = compared_output(c_);
+    x = compared.x;
+    // One LRNN layer with one output, read one token a symbol: the certificate checker can
+    // recompute X's states.
+    certifiable = compared.one_token_each && compared.model_outputs == 1 &&
+                  c_.model.layers.size() == 1 &&
                   std::holds_alternative<LrnnLayer>(c_.model.layers[0].layer);
-    if (!identity) x = through_input_map(x, map);
     if (c_.modulus) f.modulus = x.modulus = *c_.modulus;
   } catch (const NotLinearError& e) {
     report_.notes.push_back(std::string("no proof: X is not linear in its state (") + e.what() +
