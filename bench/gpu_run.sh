@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
-#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [peers] [cli] [mpi] [headline]
+#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [peers] [cli] [mpi] [headline] [model-walk]
+# `model-walk` runs bench_model_walk (the hybrids' exhaustive checks; MODEL_WALK_ARGS adds options).
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
 # `sanitize` runs NVIDIA's compute-sanitizer over the GPU tests that drive each kernel family —
 # the interpreter (gpu_tests), the NVRTC-compiled kernels (gpu_compiled_tests) and the prefix
@@ -132,6 +133,10 @@ for what in "$@"; do
           summary+=("$(printf 'mpi %-6s %-10s rc=%-2s %7.2f s  %s  %s' "$name" "$how" "$rc" "$secs" "$same" "$(tail -1 "$OUT/mpi_${name}_$how.err" | cut -c1-80)")")
         done
       done
+      ;;
+    model-walk)
+      ./bench_model_walk ${MODEL_WALK_ARGS:-} 2>&1 | tee "$OUT/model_walk.log" | tail -25
+      summary+=("model walk: $(grep -c '^| ' "$OUT/model_walk.log") table rows in model_walk.log")
       ;;
     headline)
       ./gpu_headline --wfa "$root/examples/wfa_count_ab.att" --length 32 --threads ${HEADLINE_THREADS:-1024} --json "$OUT/headline.json" \

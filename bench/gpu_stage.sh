@@ -23,11 +23,12 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build build-gpu --target gpu_tests gpu_compiled_tests kernel_source_tests prefix_gpu_tests \
-  gpu_eval gpu_headline rnncc straightline_anchor cpu_eval
+  gpu_eval gpu_headline rnncc straightline_anchor cpu_eval bench_model_walk
 run=${GPU_RUN_DIR:-gpu-run}
 rm -rf "$run" && mkdir -p "$run"/lib "$run"/epfl
 cp build-gpu/tests/gpu/gpu_tests build-gpu/tests/gpu/gpu_compiled_tests \
-   build-gpu/tests/gpu/kernel_source_tests build-gpu/tests/gpu/prefix_gpu_tests build-gpu/bench/gpu_eval "$run"/
+   build-gpu/tests/gpu/kernel_source_tests build-gpu/tests/gpu/prefix_gpu_tests build-gpu/bench/gpu_eval \
+   build-gpu/bench/bench_model_walk "$run"/
 cp bench/gpu_run.sh "$run"/run.sh
 cp -L /usr/lib/x86_64-linux-gnu/libfmt.so.9 "$run"/lib/
 if [ -z "${GPU_RUN_LEAN:-}" ]; then
@@ -36,7 +37,7 @@ if [ -z "${GPU_RUN_LEAN:-}" ]; then
   cp -L "$(command -v berkeley-abc)" "$run"/abc
   for l in libreadline.so.8 libtinfo.so.6 libbz2.so.1.0; do cp -L /lib/x86_64-linux-gnu/$l "$run"/lib/; done
 fi
-strip "$run"/gpu_* "$run"/kernel_source_tests "$run"/prefix_gpu_tests
+strip "$run"/gpu_* "$run"/kernel_source_tests "$run"/prefix_gpu_tests "$run"/bench_model_walk
 [ -f "$run"/cpu_eval ] && strip "$run"/cpu_eval
 if [ -n "${GPU_RUN_MPI:-}" ]; then bash bench/gpu_openmpi.sh "$run"/openmpi; fi
 # The EPFL circuits: the whole suite (github.com/lsils/benchmarks) where RNNCC_EPFL_DIR names a

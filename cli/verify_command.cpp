@@ -226,8 +226,9 @@ Action add_verify_command(CLI::App& app) {
         ->capture_default_str();
     k->add_option("--seed", f->options.seed,
                   "seed of the random choices (default: drawn at random; the report states it)");
-    k->add_option("--device", f->device,
-                  "gpu: exhaustive and random checks on the GPU (exact, multi-modular)")
+    k->add_option(
+         "--device", f->device,
+         "gpu: exhaustive and random checks on the GPU (exact: multi-modular, or the model walk)")
         ->capture_default_str();
     k->add_flag("--no-proof", f->no_proof,
                 "test only: skip the every-length decision (linear constructions)");

@@ -52,14 +52,14 @@ DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& 
     }
   }
   std::string why;
-  // Nonlinear and hybrid models: the model walk (on the CPU; its device kernel is not built).
-  if (o.exhaustive && o.length > 0 && o.device == CheckDevice::cpu) {
+  if (o.exhaustive && o.length > 0) {  // nonlinear and hybrid models: the model walk
     const auto subject = model_walk_subject(c);
-    if (subject && !model_walk_not_applicable(*subject, o.length)) {
+    if (subject && !model_walk_not_applicable(*subject, o.length, o.device)) {
       ModelWalkOptions mo;
       mo.length = o.length;
       mo.first = o.first;
       mo.count = o.count;
+      mo.device = o.device;
       mo.cpu_threads = o.cpu_threads;
       return model_walk_check(*subject, mo);
     }

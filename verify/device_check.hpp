@@ -72,10 +72,9 @@ struct DeviceCheckReport {
 };
 
 // Exhaustive checks go by prefix sharing where prefix_subject(c) exists and applies at this
-// length (on the GPU with CheckDevice::gpu, else on every core), else, with CheckDevice::cpu, by
-// the model walk where model_walk_subject(c) exists (verify/model_walk_check.hpp: nonlinear and
-// hybrid models), through the check circuit otherwise and for random strings; `method` says
-// which.
+// length (on the GPU with CheckDevice::gpu, else on every core), else by the model walk where
+// model_walk_subject(c) exists (verify/model_walk_check.hpp: nonlinear and hybrid models),
+// through the check circuit otherwise and for random strings; `method` says which.
 // Throws InputError (exit 2) when no check circuit exists for c at this length (the reason in the
 // message), when the enumeration has more than 2^62 strings, and GpuError from the device.
 DeviceCheckReport device_check(const Construction& c, const DeviceCheckOptions& options);

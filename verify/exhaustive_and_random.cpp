@@ -28,6 +28,8 @@ struct Verification::DeviceSummary {
   std::string device;
   std::optional<std::uint64_t> modulus;
   std::size_t prefix_runs = 0;  // lengths checked by prefix sharing (verify/prefix_check.hpp)
+  std::size_t walk_runs = 0;    // lengths checked by the model walk (model_walk_check.hpp)
+  std::uint64_t skipped = 0, overflowed = 0;  // the model walk's: outside the promise, 64 bits
 };
 
 // gpu (--device gpu): whether the GPU takes the exhaustive and random methods — it needs a
@@ -38,10 +40,22 @@ void Verification::choose_device() {
   const gpu::DeviceInfo dev = gpu::probe();
   std::string why;
   const std::size_t n0 = c_.target.fixed_length ? *c_.target.fixed_length : 1;
-  if (!dev.available)
+  if (!dev.available) {
     why = dev.why_not;
-  else if (!build_check_circuit(c_, n0, &why))
-    why = "no check circuit: " + why;
+  } else {
+    std::string no_circuit, no_walk;
+    gpu_random_ = build_check_circuit(c_, n0, &no_circuit).has_value();
+    // Without a check circuit the exhaustive method can still walk the model (nonlinear and
+    // hybrid models, verify/model_walk_check.hpp); random strings then run on the CPU.
+    const bool walk = !gpu_random_ && model_walk_subject(c_, &no_walk).has_value();
+    if (!gpu_random_ && !walk)
+      why = "no check circuit (" + no_circuit + ") and no model walk (" + no_walk + ")";
+    else if (walk)
+      report_.notes.push_back(
+          "--device gpu: the exhaustive method walks the model on the GPU; "
+          "random strings run on the CPU (no check circuit: " +
+          no_circuit + ")");
+  }
   gpu_ = why.empty();
   if (!gpu_) report_.notes.push_back("--device gpu: " + why + "; the CPU ran the checks instead");
 }
@@ -280,7 +294,10 @@ void Verification::exhaustive_sharded(std::size_t lo, std::size_t hi) {
         j["work"] = r.gate_evaluations_per_second * r.kernel_seconds;
         if (r.modulus) j["modulus"] = *r.modulus;
       }
-      strings = r.strings;
+      strings = r.strings - r.skipped;  // the model walk skips strings outside the promise
+      outside = r.skipped;
+      if (r.overflowed) j["overflowed"] = r.overflowed;
+      j["walk"] = r.method == kModelWalkMethod;
       if (r.first_counterexample) {
         const std::uint64_t index = index_of(*r.first_counterexample);
         if (confirmed(*r.first_counterexample)) {
@@ -327,6 +344,9 @@ void Verification::exhaustive_sharded(std::size_t lo, std::size_t hi) {
       summary.device = j.at("device").get<std::string>();
       if (j.contains("modulus")) summary.modulus = j.at("modulus").get<std::uint64_t>();
       summary.prefix_runs += k.first == 0 && j.at("prefix").get<bool>();
+      summary.walk_runs += k.first == 0 && j.value("walk", false);
+      summary.skipped += j.at("outside").get<std::uint64_t>();
+      summary.overflowed += j.value("overflowed", std::uint64_t{0});
       summary.strings += j.at("strings").get<std::uint64_t>();
       summary.mismatches += j.at("mismatches").get<std::uint64_t>();
       summary.max_primes = std::max(summary.max_primes, j.at("primes").get<std::size_t>());
@@ -367,7 +387,7 @@ void Verification::random() {
                                  ? std::min(o_.random, *o_.random_after_proof)
                                  : o_.random;
   if (wanted == 0 || failing_) return;
-  if (gpu_) {
+  if (gpu_ && gpu_random_) {
     std::uint64_t count = 0;
     DeviceSummary summary;
     const std::size_t lo = c_.target.fixed_length ? *c_.target.fixed_length : 1;
@@ -419,7 +439,11 @@ std::uint64_t Verification::on_device(const DeviceCheckOptions& d, const std::st
   s.device = dr.device;
   s.modulus = dr.modulus;
   s.prefix_runs += dr.method == kPrefixMethod;
-  s.strings += dr.strings;
+  s.walk_runs += dr.method == kModelWalkMethod;
+  s.skipped += dr.skipped;
+  s.overflowed += dr.overflowed;
+  outside_promise_ += dr.skipped;
+  s.strings += dr.strings - dr.skipped;
   s.mismatches += dr.mismatches;
   s.max_primes = std::max(s.max_primes, dr.primes.size());
   s.float_proofs += dr.float_proof;
@@ -431,10 +455,25 @@ std::uint64_t Verification::on_device(const DeviceCheckOptions& d, const std::st
     report_.notes.push_back("the GPU reported a mismatch on " +
                             join(sigma_, *dr.first_counterexample) +
                             " that the CPU does not reproduce");
-  return dr.strings;
+  if (dr.first_overflow)
+    report_.notes.push_back(fmt::format(
+        "{}: {} strings left 64-bit integers in the model walk and were not compared (the "
+        "first: {})",
+        method, dr.overflowed, join(sigma_, *dr.first_overflow)));
+  return dr.strings - dr.skipped;
 }
 
 void Verification::summarize(const std::string& method, const DeviceSummary& s) {
+  if (s.walk_runs == s.runs && s.runs > 0) {  // every length by the model walk: integers
+    report_.notes.push_back(fmt::format(
+        "{}: lengths {}..{}, {} strings on {} ({} outside the promise), {} mismatching; {} "
+        "(exact integers: {}); {:.3g} model steps/s",
+        method, s.lo, s.hi, s.strings, s.device, s.skipped, s.mismatches, kModelWalkMethod,
+        s.overflowed ? fmt::format("NOT every string — {} overflowed 64 bits", s.overflowed)
+                     : std::string("every compared value"),
+        s.work_seconds > 0 ? s.work / s.work_seconds : 0.0));
+    return;
+  }
   const std::string exactness =
       s.modulus ? fmt::format("compared mod {}", *s.modulus)
       : s.all_exact

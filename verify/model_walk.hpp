@@ -1,6 +1,6 @@
 // The inner loop of exhaustive checks of nonlinear and hybrid models by prefix sharing
-// (verify/model_walk_check.hpp). Written as host-and-device functions (algebra/host_device.hpp),
-// like verify/prefix_walk.hpp, so that a device kernel can run this one definition.
+// (verify/model_walk_check.hpp), one definition for the CPU and the GPU
+// (verify/cuda/model_walk.cu): the same functions run on both, so the two agree bit for bit.
 //
 // The subject is a model X with integer parameters whose layers are LRNN layers (any family:
 // S_t = A(z_t)·S_{t−1} + B(z_t), y_t = (C + Σ_f z_f C_f)·S_t + c₀), Elman layers
@@ -38,6 +38,8 @@ inline constexpr std::uint32_t kMaxVector = 64;  // any z, state, output, key or
 inline constexpr std::uint32_t kMaxLength = 64;
 inline constexpr std::uint32_t kNoTable = ~std::uint32_t{0};
 inline constexpr std::uint64_t kNone = ~std::uint64_t{0};
+// The GPU keeps the parameters in constant memory (64 KiB): 8 192 words less the layer table.
+inline constexpr std::uint32_t kGpuMaxParameters = 7680;
 
 enum class Kind : std::uint32_t { lrnn = 0, elman_relu = 1, elman_sign = 2, attention = 3 };
 

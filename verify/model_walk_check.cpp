@@ -10,6 +10,7 @@
 
 #include "algebra/error.hpp"
 #include "algebra/task_pool.hpp"
+#include "verify/cuda/model_walk_gpu.hpp"
 
 namespace rnncc {
 
@@ -295,16 +296,20 @@ std::optional<ModelWalkSubject> model_walk_subject(const Construction& c, std::s
   }
 }
 
-std::optional<std::string> model_walk_not_applicable(const ModelWalkSubject&, std::size_t length) {
+std::optional<std::string> model_walk_not_applicable(const ModelWalkSubject& s, std::size_t length,
+                                                     CheckDevice device) {
   if (length == 0) return std::string("X has no output at length 0");
   if (length > mwalk::kMaxLength)
     return fmt::format("length {} is over the walk's {}", length, mwalk::kMaxLength);
+  if (device == CheckDevice::gpu && s.parameters.size() > mwalk::kGpuMaxParameters)
+    return fmt::format("{} parameters are over the GPU's constant memory ({})", s.parameters.size(),
+                       mwalk::kGpuMaxParameters);
   return std::nullopt;
 }
 
 DeviceCheckReport model_walk_check(const ModelWalkSubject& subject, const ModelWalkOptions& o) {
   const std::size_t L = o.length;
-  if (auto no = model_walk_not_applicable(subject, L))
+  if (auto no = model_walk_not_applicable(subject, L, o.device))
     throw InputError("--exhaustive", "the model walk does not apply: " + *no);
   const std::uint64_t S = subject.tables.symbols;
   const std::uint64_t count = slice_of_strings(S, L, o.first, o.count);
@@ -312,11 +317,13 @@ DeviceCheckReport model_walk_check(const ModelWalkSubject& subject, const ModelW
   t.P = subject.parameters.data();
   t.length = static_cast<std::uint32_t>(L);
 
-  // Strings per task: |Σ|^s ≈ 2^16, s ≤ L − 1.
+  // Strings per task: |Σ|^s ≈ 2^16 (CPU) or 2^10 (a GPU thread), s ≤ L − 1.
   std::uint32_t sd = o.suffix_depth;
-  if (sd == 0)
+  if (sd == 0) {
+    const double log2_want = o.device == CheckDevice::gpu ? 10 : 16;
     sd = static_cast<std::uint32_t>(
-        std::max(1.0, std::floor(16 * std::log(2.0) / std::log(static_cast<double>(S)))));
+        std::max(1.0, std::floor(log2_want * std::log(2.0) / std::log(static_cast<double>(S)))));
+  }
   sd = static_cast<std::uint32_t>(std::min<std::size_t>(sd, L - 1));
   std::uint64_t chunk = 1;
   for (std::uint32_t j = 0; j < sd; ++j) chunk *= S;
@@ -328,7 +335,13 @@ DeviceCheckReport model_walk_check(const ModelWalkSubject& subject, const ModelW
   rep.gates = t.frame_words;
   const auto t0 = std::chrono::steady_clock::now();
   mwalk::WalkResult r;
-  if (o.plain) {
+  if (o.device == CheckDevice::gpu) {
+    const mwalk::GpuRun g =
+        mwalk::walk_gpu(t, subject.parameters.size(), o.first, count, chunk, o.gpu_threads);
+    r = g.result;
+    rep.device = g.device;
+    rep.kernel_seconds = g.kernel_seconds;
+  } else if (o.plain) {
     std::vector<std::int64_t> stack(static_cast<std::size_t>(L + 1) * t.frame_words);
     std::vector<std::uint32_t> digits(L);
     r = mwalk::walk_plain(t, o.first, count, stack.data(), digits.data());
@@ -352,8 +365,8 @@ DeviceCheckReport model_walk_check(const ModelWalkSubject& subject, const ModelW
   if (r.mismatches) rep.first_counterexample = string_of(r.first);
   if (r.overflowed) rep.first_overflow = string_of(r.first_overflow);
   rep.steps = r.steps;  // model steps (one position through every layer)
-  rep.gate_evaluations_per_second =
-      rep.seconds > 0 ? static_cast<double>(r.steps) / rep.seconds : 0;
+  const double secs = o.device == CheckDevice::gpu ? rep.kernel_seconds : rep.seconds;
+  rep.gate_evaluations_per_second = secs > 0 ? static_cast<double>(r.steps) / secs : 0;
   return rep;
 }
 

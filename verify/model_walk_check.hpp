@@ -44,20 +44,24 @@ std::optional<ModelWalkSubject> model_walk_subject(const Construction& c,
 
 struct ModelWalkOptions {
   std::size_t length = 1;
-  std::uint64_t first = 0;         // a slice of Σ^L in lexicographic order: [first, first + count)
-  std::uint64_t count = 0;         // 0 = to the end
-  unsigned cpu_threads = 0;        // 0: std::thread::hardware_concurrency()
-  std::uint32_t suffix_depth = 0;  // strings per task = |Σ|^s (0: chosen)
-  bool plain = false;              // the plain twin: every string from scratch (one thread)
+  std::uint64_t first = 0;  // a slice of Σ^L in lexicographic order: [first, first + count)
+  std::uint64_t count = 0;  // 0 = to the end
+  CheckDevice device = CheckDevice::cpu;
+  unsigned cpu_threads = 0;         // 0: std::thread::hardware_concurrency()
+  std::uint32_t gpu_threads = 128;  // GPU block size
+  std::uint32_t suffix_depth = 0;   // strings per task or GPU thread = |Σ|^s (0: chosen)
+  bool plain = false;               // the plain twin: every string from scratch (CPU, one thread)
 };
 
-// Whether the walk takes the subject at this length, else why (length 0 or over
-// mwalk::kMaxLength).
-std::optional<std::string> model_walk_not_applicable(const ModelWalkSubject& s, std::size_t length);
+// Whether the walk takes the subject at this length on this device, else why (length 0 or over
+// mwalk::kMaxLength; on the GPU, parameters over the constant memory).
+std::optional<std::string> model_walk_not_applicable(const ModelWalkSubject& s, std::size_t length,
+                                                     CheckDevice device = CheckDevice::cpu);
 
-// Every core walks tasks of |Σ|^s aligned strings (or, with `plain`, one thread checks string by
-// string). Throws InputError for length 0, a slice past the end, |Σ|^L > 2^62 or when
-// model_walk_not_applicable. The report's `strings` counts every string of the slice; `skipped`
+// Every core (or every GPU thread, verify/cuda/model_walk_gpu.hpp) walks tasks of |Σ|^s aligned
+// strings (or, with `plain`, one thread checks string by string). Throws InputError for length
+// 0, a slice past the end, |Σ|^L > 2^62 or when model_walk_not_applicable; gpu::GpuError from the
+// device. The report's `strings` counts every string of the slice; `skipped`
 // those outside f's promise, `overflowed` those not compared (exact is false when there are
 // any), `gates` the frame words, `steps` the model steps.
 DeviceCheckReport model_walk_check(const ModelWalkSubject& s, const ModelWalkOptions& options);

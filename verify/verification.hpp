@@ -97,6 +97,7 @@ class Verification {
   const std::size_t S_;
   VerifyReport report_;
   bool gpu_ = false;              // choose_device: the GPU runs exhaustive and random
+  bool gpu_random_ = false;       // … and random strings too (a check circuit exists)
   bool force_domain_ = false;     // prove: exhaustive enumerates the finite domain by default
   bool domain_complete_ = false;  // exhaustive ran over its whole range (exactly)
   std::size_t outside_promise_ = 0;

@@ -85,7 +85,9 @@ struct VerifyOptions {
   // check circuit (verify/device_check.hpp) — exhaustive up to gpu_exhaustive_cap strings,
   // random `random` strings at every length 1..max_random_length — and every string the GPU
   // finds failing is re-checked by the CPU (model, circuit, f), shrunk and traced as usual.
-  // Without a GPU or a check circuit, a note says why and the CPU methods run instead.
+  // Without a check circuit, exhaustive checks of a model the model walk takes (nonlinear and
+  // hybrid, integer parameters: verify/model_walk_check.hpp) still run on the GPU, and random
+  // strings on the CPU. Without a GPU, or with neither, a note says why and the CPU methods run.
   bool gpu = false;
   std::uint64_t gpu_exhaustive_cap = std::uint64_t{1} << 40;
   std::uint32_t gpu_threads = 1024;
