@@ -1,5 +1,6 @@
-// Marks functions whose one definition is shared by the CPU and the CUDA evaluators
-// (DESIGN.md: "write each gate operation once as a __host__ __device__ function").
+// Marks functions whose one definition is shared by the CPU and the CUDA evaluators: each gate
+// operation is written once, as a __host__ __device__ function (docs/architecture.md,
+// "Evaluators: the device program and its three executors").
 #pragma once
 
 #if defined(__CUDACC__)
