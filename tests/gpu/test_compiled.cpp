@@ -11,12 +11,13 @@
 #include <fstream>
 #include <random>
 
-#include "../circuits/random_circuits.hpp"
-#include "../support.hpp"
 #include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "circuits/io/aiger.hpp"
+#include "tests/circuits/eval/trial_patterns.hpp"
+#include "tests/circuits/random_circuits.hpp"
 #include "tests/gpu/gpu_testing.hpp"
+#include "tests/support.hpp"
 
 using namespace rnncc;
 
@@ -92,13 +93,8 @@ TEST_CASE("compiled boolean kernels equal the CPU twin on random circuits", "[gp
     po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}};
     const Program p = lower_program(c, po);
     RunOptions ro;
-    ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
-                   static_cast<std::uint64_t>(trial),
-                   2,
-                   0,
-                   trial % 3 == 0 ? 128u : 0u,
-                   64 * 300 - 5};
-    if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
+    ro.patterns = testing::boolean_trial_patterns(trial, c.inputs().size(), 64 * 300 - 5,
+                                                  trial % 3 == 0 ? 128u : 0u);
     ro.store = true;
     const ProgramResult twin = run_program(p, ro);
     for (std::size_t part : {std::size_t{16384}, std::size_t{37}})
@@ -162,16 +158,7 @@ TEST_CASE("compiled arithmetic kernels equal the CPU twin mod 1 and 4 primes", "
       ro.primes.assign(kPrimes4.begin(), kPrimes4.begin() + static_cast<std::ptrdiff_t>(np));
       ro.store = true;
       const std::uint32_t L = static_cast<std::uint32_t>(c.inputs().size() / 2);
-      ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
-                     : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
-                                      : patterns::Mode::strings_random,
-                     static_cast<std::uint64_t>(trial),
-                     2,
-                     L,
-                     5,
-                     3000};
-      if (ro.patterns.mode == patterns::Mode::strings_exhaustive)
-        ro.patterns.count = (std::uint64_t{1} << L) - 5;
+      ro.patterns = testing::arithmetic_trial_patterns(trial, L, 5, 3000, true);
       const ProgramResult twin = run_program(p, ro);
       INFO("trial " << trial << " primes " << np);
       require_same(compiled(p, ro), twin);

@@ -1,5 +1,5 @@
 // GPU == CPU, bit for bit: the CUDA kernels (circuits/eval/cuda/) against the CPU twin of the
-// device program (circuits/eval/program.hpp), which tests/circuits/test_program.cpp checks
+// device program (circuits/eval/program.hpp), which tests/circuits/eval/test_program.cpp checks
 // against the plain evaluators. Random circuits of every gate kind, every compiled LRNN family
 // of the examples, the EPFL circuits. Labelled `gpu`; without a device every test prints
 // "SKIPPED: <reason>" and ctest reports it as skipped.
@@ -8,9 +8,6 @@
 #include <filesystem>
 #include <random>
 
-#include "../circuits/random_circuits.hpp"
-#include "../random_models.hpp"
-#include "../support.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/compile/target.hpp"
 #include "circuits/eval/bitparallel.hpp"
@@ -20,7 +17,11 @@
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "rnn/model_json.hpp"
+#include "tests/circuits/eval/trial_patterns.hpp"
+#include "tests/circuits/random_circuits.hpp"
 #include "tests/gpu/gpu_testing.hpp"
+#include "tests/random_models.hpp"
+#include "tests/support.hpp"
 #include "verify/device_check.hpp"
 
 using namespace rnncc;
@@ -58,13 +59,7 @@ TEST_CASE("GPU boolean kernel equals the CPU twin on random circuits of every ki
         po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}};
         const Program p = lower_program(c, po);
         RunOptions ro;
-        ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
-                       static_cast<std::uint64_t>(trial),
-                       2,
-                       0,
-                       0,
-                       64 * 300 - 5};
-        if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
+        ro.patterns = testing::boolean_trial_patterns(trial, c.inputs().size(), 64 * 300 - 5);
         ro.store = true;
         gpu::LaunchConfig lc;
         lc.threads = threads;
@@ -105,16 +100,7 @@ TEST_CASE("GPU arithmetic kernel equals the CPU twin mod several primes, shadow 
       ro.magnitude = shadow;
       ro.store = true;
       const std::uint32_t L = static_cast<std::uint32_t>(c.inputs().size() / 2);
-      ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
-                     : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
-                                      : patterns::Mode::strings_random,
-                     static_cast<std::uint64_t>(trial),
-                     2,
-                     L,
-                     5,
-                     3000};
-      if (ro.patterns.mode == patterns::Mode::strings_exhaustive)
-        ro.patterns.count = (std::uint64_t{1} << L) - 5;
+      ro.patterns = testing::arithmetic_trial_patterns(trial, L, 5, 3000, true);
       require_same(gpu::run_program_gpu(p, ro), run_program(p, ro));
     }
   }

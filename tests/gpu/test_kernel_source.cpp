@@ -8,10 +8,10 @@
 #include <fstream>
 #include <random>
 
-#include "../circuits/random_circuits.hpp"
-#include "../support.hpp"
 #include "circuits/eval/kernel_source.hpp"
 #include "circuits/eval/program.hpp"
+#include "tests/circuits/random_circuits.hpp"
+#include "tests/support.hpp"
 #if RNNCC_HAVE_CUDA
 #include "circuits/eval/cuda/compiled.hpp"
 #endif

@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "../support.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
 #include "tests/gpu/gpu_testing.hpp"
+#include "tests/support.hpp"
 #include "verify/device_check.hpp"
 #include "verify/prefix_check.hpp"
 

@@ -12,6 +12,7 @@
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/evaluate.hpp"
 #include "circuits/eval/program.hpp"
+#include "tests/circuits/eval/trial_patterns.hpp"
 #include "tests/circuits/random_circuits.hpp"
 
 using namespace rnncc;
@@ -49,14 +50,9 @@ TEST_CASE("boolean programs equal bit-parallel evaluation, with and without spil
       if (capacity == 4096) REQUIRE(p.spill_slots == 0);
       if (capacity == 3 && p.peak_live > 3) REQUIRE(p.spill_stores + p.spill_slots > 0);
       RunOptions ro;
-      ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
-                     static_cast<std::uint64_t>(trial),
-                     2,
-                     0,
-                     0,
-                     64 * 5 - 7};
-      if (ro.patterns.mode == patterns::Mode::bits_exhaustive && c.inputs().size() < 9)
-        ro.patterns.count = std::uint64_t{1} << c.inputs().size();
+      // Exhaustive: every assignment up to 8 inputs (256 ≤ 64·5 − 7), else the first 313.
+      ro.patterns =
+          testing::boolean_trial_patterns(trial, c.inputs().size(), 64 * 5 - 7, 0, 64 * 5 - 7);
       ro.store = true;
       const ProgramResult r = run_program(p, ro);
       const std::uint64_t words = (ro.patterns.count + 63) / 64;
@@ -90,14 +86,7 @@ TEST_CASE("arithmetic programs equal evaluation mod p for every prime, with spil
       ro.primes = primes;
       ro.store = true;
       const std::uint32_t L = static_cast<std::uint32_t>(c.inputs().size() / 2);
-      ro.patterns = {trial % 3 == 0   ? patterns::Mode::bits_random
-                     : trial % 3 == 1 ? patterns::Mode::strings_exhaustive
-                                      : patterns::Mode::strings_random,
-                     static_cast<std::uint64_t>(trial),
-                     2,
-                     L,
-                     3,
-                     20};
+      ro.patterns = testing::arithmetic_trial_patterns(trial, L, 3, 20);
       const ProgramResult r = run_program(p, ro);
       REQUIRE(r.stored.size() == ro.patterns.count * primes.size() * c.outputs().size());
       std::size_t at = 0;
