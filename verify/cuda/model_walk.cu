@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "circuits/eval/cuda/cuda_buffer.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "verify/cuda/model_walk_gpu.hpp"
 
@@ -106,35 +107,23 @@ GpuRun walk_gpu(const Tables& host, std::size_t parameters, std::uint64_t first,
     check(cudaMemcpyToSymbol(c_P, host.P, parameters * sizeof(std::int64_t)),
           "cudaMemcpyToSymbol(parameters)");
   check(cudaMemcpyToSymbol(c_tables, &t, sizeof t), "cudaMemcpyToSymbol(tables)");
-  Out* dout = nullptr;
-  check(cudaMalloc(&dout, sizeof(Out)), "cudaMalloc");
+  gpu::detail::Buffer<Out> dout(1, "the model walk's result");
   const Out init{0, kNone, 0, 0, kNone, 0};
-  check(cudaMemcpy(dout, &init, sizeof(Out), cudaMemcpyHostToDevice), "cudaMemcpy");
+  dout.upload(&init, "the model walk's result");
   Range r{first, first + count, chunk, 0};
   r.tasks = (first + count - 1) / chunk - first / chunk + 1;
   // A grid-stride loop over the tasks: 16 blocks of `threads` per multiprocessor at most.
   const std::uint64_t blocks = std::min<std::uint64_t>(
       (r.tasks + threads - 1) / threads, static_cast<std::uint64_t>(dev.multiprocessors) * 16);
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "cudaEventCreate");
-  check(cudaEventCreate(&e1), "cudaEventCreate");
-  check(cudaEventRecord(e0), "cudaEventRecord");
-  if (frames <= 1024)
-    launch<1024>(r, threads, blocks, dout);
-  else if (frames <= 4096)
-    launch<4096>(r, threads, blocks, dout);
-  else
-    launch<16384>(r, threads, blocks, dout);
-  check(cudaGetLastError(), "walk_kernel launch");
-  check(cudaEventRecord(e1), "cudaEventRecord");
-  check(cudaEventSynchronize(e1), "walk_kernel");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
-  Out res{};
-  check(cudaMemcpy(&res, dout, sizeof(Out), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  cudaFree(dout);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  const double seconds = gpu::detail::timed_launches("the model walk kernel", [&] {
+    if (frames <= 1024)
+      launch<1024>(r, threads, blocks, dout.p);
+    else if (frames <= 4096)
+      launch<4096>(r, threads, blocks, dout.p);
+    else
+      launch<16384>(r, threads, blocks, dout.p);
+  });
+  const Out res = dout.download("the model walk's result")[0];
   GpuRun g;
   g.result.mismatches = res.mismatches;
   g.result.first = res.first;
@@ -142,7 +131,7 @@ GpuRun walk_gpu(const Tables& host, std::size_t parameters, std::uint64_t first,
   g.result.overflowed = res.overflowed;
   g.result.first_overflow = res.first_overflow;
   g.result.steps = res.steps;
-  g.kernel_seconds = ms / 1e3;
+  g.kernel_seconds = seconds;
   g.device = dev.name;
   return g;
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/eval/cuda/cuda_buffer.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "verify/cuda/prefix_gpu.hpp"
 
@@ -205,50 +206,39 @@ GpuRun walk_gpu(const Tables& t, std::uint64_t first, std::uint64_t count, std::
   check(cudaMemcpyToSymbol(c_alpha, alpha.data(), alpha.size() * 4), "cudaMemcpyToSymbol(alpha)");
   check(cudaMemcpyToSymbol(c_field, fields.data(), fields.size() * 4),
         "cudaMemcpyToSymbol(fields)");
-  Out* dout = nullptr;
-  check(cudaMalloc(&dout, sizeof(Out)), "cudaMalloc");
+  gpu::detail::Buffer<Out> dout(1, "the prefix walk's result");
   const Out init{0, kNone, 0};
-  check(cudaMemcpy(dout, &init, sizeof(Out), cudaMemcpyHostToDevice), "cudaMemcpy");
+  dout.upload(&init, "the prefix walk's result");
   Params p{first, first + count, chunk, 0, 0, S, t.length};
   p.tasks = (first + count - 1) / chunk - first / chunk + 1;
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "cudaEventCreate");
-  check(cudaEventCreate(&e1), "cudaEventCreate");
-  check(cudaEventRecord(e0), "cudaEventRecord");
   // Launches of at most 2^24 tasks each (a grid of 2^16 blocks of 256).
   const std::uint64_t per_launch = std::uint64_t{1} << 24;
-  for (std::uint64_t t0 = 0; t0 < p.tasks; t0 += per_launch) {
-    Params q = p;
-    q.task0 = t0;
-    q.tasks = std::min(p.tasks, t0 + per_launch);
-    if (D == 8 && K == 1)
-      launch<8, 1>(q, threads, dout);
-    else if (D == 8 && K == 2)
-      launch<8, 2>(q, threads, dout);
-    else if (D == 8 && K == 4)
-      launch<8, 4>(q, threads, dout);
-    else if (D == 16 && K == 1)
-      launch<16, 1>(q, threads, dout);
-    else if (D == 16 && K == 2)
-      launch<16, 2>(q, threads, dout);
-    else
-      launch<32, 1>(q, threads, dout);
-    check(cudaGetLastError(), "walk_kernel launch");
-  }
-  check(cudaEventRecord(e1), "cudaEventRecord");
-  check(cudaEventSynchronize(e1), "walk_kernel");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
-  Out res{};
-  check(cudaMemcpy(&res, dout, sizeof(Out), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  cudaFree(dout);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  const double seconds = gpu::detail::timed_launches("the prefix walk kernels", [&] {
+    for (std::uint64_t t0 = 0; t0 < p.tasks; t0 += per_launch) {
+      Params q = p;
+      q.task0 = t0;
+      q.tasks = std::min(p.tasks, t0 + per_launch);
+      if (D == 8 && K == 1)
+        launch<8, 1>(q, threads, dout.p);
+      else if (D == 8 && K == 2)
+        launch<8, 2>(q, threads, dout.p);
+      else if (D == 8 && K == 4)
+        launch<8, 4>(q, threads, dout.p);
+      else if (D == 16 && K == 1)
+        launch<16, 1>(q, threads, dout.p);
+      else if (D == 16 && K == 2)
+        launch<16, 2>(q, threads, dout.p);
+      else
+        launch<32, 1>(q, threads, dout.p);
+      check(cudaGetLastError(), "walk_kernel launch");
+    }
+  });
+  const Out res = dout.download("the prefix walk's result")[0];
   GpuRun r;
   r.result.mismatches = res.mismatches;
   r.result.first = res.first;
   r.result.steps = res.steps;
-  r.kernel_seconds = ms / 1e3;
+  r.kernel_seconds = seconds;
   r.device = dev.name;
   return r;
 }

@@ -2,6 +2,7 @@
 // compiled.hpp, the kernels' text in circuits/eval/kernel_source.hpp.
 #include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/cuda_buffer.hpp"
+#include "circuits/eval/cuda/launch_driver.hpp"
 
 #include <cuda_runtime.h>
 #include <nvJitLink.h>
@@ -22,7 +23,6 @@
 #include <sstream>
 #include <thread>
 
-#include "algebra/modp_ops.hpp"
 #include "circuits/eval/kernel_abi.hpp"
 
 namespace rnncc::gpu::compiled {
@@ -30,7 +30,6 @@ namespace rnncc::gpu::compiled {
 namespace {
 
 using detail::Buffer;
-using detail::Events;
 
 using ull = unsigned long long;
 using Clock = std::chrono::steady_clock;
@@ -432,14 +431,8 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
   const auto t0 = Clock::now();
   std::string why;
   if (!supported(p, o, &why)) throw GpuError("compiled kernels: " + why);
-  const DeviceInfo dev = probe();
-  if (!dev.available) throw GpuError(dev.why_not);
   const std::uint32_t T = config.threads;
-  if (T == 0 || T % 32 != 0 || T > 1024)
-    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " +
-                   std::to_string(T));
-  if (p.boolean && o.patterns.first % 64 != 0)
-    throw GpuError("boolean runs start at a multiple of 64 patterns");
+  const DeviceInfo dev = detail::launch_device(p, o, T);
   const int arch = device_arch();
   const std::uint32_t np = p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size());
 
@@ -460,32 +453,22 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
   const double compile_seconds =
       ready ? ready->seconds : std::chrono::duration<double>(Clock::now() - t0).count();
   const auto t1 = Clock::now();
-
-  // Digests, as in the interpreter (gpu.cu).
-  const detail::DigestBuffers dg(p.pairs, o.max_first_mismatches);
-  kernels::Digest digest{dg.mismatches.p,
-                         dg.first.p,
-                         dg.samples.p,
-                         dg.nsamples.p,
-                         static_cast<unsigned>(o.max_first_mismatches),
-                         p.outputs};
+  detail::LaunchDriver driver(p, o);
 
   // Chunks: a unit is a word (boolean) or a pattern (arithmetic); the cross buffer holds every
   // crossing value of every unit of a chunk, so the chunk is bounded by half the free memory
-  // (out of memory: the chunk halves), the store buffer by 256 MiB, a launch by chunk_patterns.
+  // (out of memory: the chunk halves), the stored outputs by the driver, a launch by
+  // chunk_patterns.
   const std::uint64_t unit_patterns = p.boolean ? 64 : 1;
   const std::uint64_t units_total = (o.patterns.count + unit_patterns - 1) / unit_patterns;
   const std::uint64_t cross_per_unit =
       static_cast<std::uint64_t>(ks.cross_values) * np * (p.boolean ? 8 : 4);
-  const std::uint64_t store_per_unit =
-      o.store ? (p.boolean ? 8ull * p.outputs : 4ull * p.outputs * np) : 0;
   std::size_t free_bytes = 0, total_bytes = 0;
   RNNCC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes), "reading free device memory");
   std::uint64_t chunk = std::max<std::uint64_t>(config.chunk_patterns / unit_patterns, 1);
   chunk = std::min(chunk, units_total);
   if (cross_per_unit) chunk = std::min<std::uint64_t>(chunk, free_bytes / 2 / cross_per_unit);
-  if (store_per_unit)
-    chunk = std::min<std::uint64_t>(chunk, (std::uint64_t{1} << 28) / store_per_unit);
+  chunk = std::min<std::uint64_t>(chunk, driver.store_limit() / unit_patterns);
   chunk = std::max<std::uint64_t>(chunk, 1);
   std::unique_ptr<Buffer<char>> cross;
   while (true) {
@@ -500,21 +483,13 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
     }
   }
 
-  ProgramResult r;
-  r.patterns = o.patterns.count;
-  Events ev;
-  double kernel_seconds = 0;
-  std::uint64_t launches = 0;
   // Units a block covers in one pass: T, or T·K patterns for arithmetic with K per thread.
   const std::uint64_t TK = static_cast<std::uint64_t>(T) *
                            (p.boolean ? 1 : std::max<std::uint32_t>(config.patterns_per_thread, 1));
-  auto launch_all = [&](void* args) {
-    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
+  // The partitions in order, each with the blocks its units need (at most those resident).
+  auto launch_all = [&](void* args, std::uint64_t units) -> std::uint64_t {
     for (std::size_t i = 0; i < nk; ++i) {
       void* argv[] = {args};
-      const std::uint64_t units =
-          p.boolean ? 2 * ((static_cast<kernels::BoolArgs*>(args)->spec.count + 63) / 64)
-                    : static_cast<kernels::ModArgs*>(args)->spec.count;  // boolean: half words
       const std::uint32_t blocks =
           static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks_of[i], (units + TK - 1) / TK));
       RNNCC_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(libs[i]->kernel), dim3(blocks),
@@ -522,85 +497,45 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
                  "launching compiled kernel " + std::to_string(i + 1) + " of " +
                      std::to_string(nk) + " (" + std::to_string(blocks) + " blocks × " +
                      std::to_string(T) + " threads)");
-      ++launches;
     }
-    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
-    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running the compiled kernels");
-    float ms = 0;
-    RNNCC_CUDA(cudaEventElapsedTime(&ms, ev.start, ev.stop), "reading kernel time");
-    kernel_seconds += ms / 1000.0;
+    return nk;
   };
 
+  ProgramResult r;
   const std::uint64_t chunk_patterns = chunk * unit_patterns;
   if (p.boolean) {
-    Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
-    dones.fill(0, "output counts");
-    Buffer<std::uint64_t> dstore(o.store ? chunk * p.outputs : 0, "stored outputs");
-    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk_patterns) {
-      kernels::BoolArgs a{o.patterns, digest,  reinterpret_cast<std::uint64_t*>(cross->p),
-                          chunk,      dones.p, o.store ? dstore.p : nullptr};
-      a.spec.first = o.patterns.first + done;
-      a.spec.count = std::min(chunk_patterns, o.patterns.count - done);
-      launch_all(&a);
-      if (o.store) {
-        const std::uint64_t words = (a.spec.count + 63) / 64;
-        const auto part = dstore.download(words * p.outputs, "stored outputs");
-        r.stored.insert(r.stored.end(), part.begin(), part.end());
-      }
-    }
-    const auto ones = dones.download("output counts");
-    r.ones.assign(ones.begin(), ones.begin() + p.outputs);
+    driver.run(chunk_patterns, "the compiled kernels", [&](const detail::Chunk& k) {
+      kernels::BoolArgs a{
+          k.spec, driver.kernel_digest(), reinterpret_cast<std::uint64_t*>(cross->p),
+          chunk,  driver.output_counts(), static_cast<std::uint64_t*>(k.store)};
+      return launch_all(&a, 2 * ((k.spec.count + 63) / 64));  // half words
+    });
+    r = driver.result();
   } else {
     kernels::ModArgs a{};
-    a.d = digest;
-    std::vector<std::uint32_t> constants;
+    a.d = driver.kernel_digest();
+    const std::vector<mont31::Field> fields = detail::prime_fields(o.primes);
     for (std::uint32_t j = 0; j < np; ++j) {
-      const std::uint32_t q = o.primes[j];
-      a.f[j] = mont31::make_field(q);
+      a.f[j] = fields[j];
       a.one[j] = mont31::to_mont(1, a.f[j]);
-      for (const Rational& k : p.constants) {
-        const Integer num = numerator(k), den = denominator(k);
-        const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % q) + q) % q));
-        if (dn == 0)
-          throw GpuError("prime " + std::to_string(q) + " divides a constant's denominator");
-        const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % q) + q) % q));
-        constants.push_back(mont31::to_mont(
-            static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, q), q)), a.f[j]));
-      }
     }
+    const std::vector<std::uint32_t> constants = detail::montgomery_constants(p, fields);
     Buffer<std::uint32_t> dconst(std::max<std::size_t>(constants.size(), 1), "constants");
     if (!constants.empty()) dconst.upload(constants.data(), "constants");
-    Buffer<ull> dsums(std::max<std::size_t>(np * p.outputs, 1), "output sums");
-    dsums.fill(0, "output sums");
-    Buffer<std::uint32_t> dstore(o.store ? chunk * np * p.outputs : 0, "stored outputs");
     a.constants = dconst.p;
-    a.sums = dsums.p;
-    a.store = o.store ? dstore.p : nullptr;
+    a.sums = driver.output_sums();
     a.cross = reinterpret_cast<std::uint32_t*>(cross->p);
     a.cross_stride = chunk;
-    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk_patterns) {
-      a.spec = o.patterns;
-      a.spec.first = o.patterns.first + done;
-      a.spec.count = std::min(chunk_patterns, o.patterns.count - done);
-      launch_all(&a);
-      if (o.store) {
-        const auto part = dstore.download(a.spec.count * np * p.outputs, "stored outputs");
-        r.stored.insert(r.stored.end(), part.begin(), part.end());
-      }
-    }
-    const auto sums = dsums.download("output sums");
-    r.sums.assign(np, std::vector<std::uint64_t>(p.outputs));
-    for (std::uint32_t j = 0; j < np; ++j)
-      for (std::uint32_t k = 0; k < p.outputs; ++k)
-        r.sums[j][k] = mont31::from_mont(
-            static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), a.f[j]);
+    driver.run(chunk_patterns, "the compiled kernels", [&](const detail::Chunk& k) {
+      a.spec = k.spec;
+      a.store = static_cast<std::uint32_t*>(k.store);
+      return launch_all(&a, k.spec.count);
+    });
+    r = driver.result(fields);
     r.max_difference_bound.assign(p.pairs, 0.0);
   }
-  dg.read(r);
-  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
-                           r.first_mismatches.end());
   if (timing) {
-    timing->kernel_seconds = kernel_seconds;
+    timing->kernel_seconds = driver.kernel_seconds();
     timing->total_seconds = std::chrono::duration<double>(Clock::now() - t1).count();
     timing->compile_seconds = compile_seconds;
     timing->path = all_cached ? "compiled (cached)" : "compiled";
@@ -608,7 +543,7 @@ ProgramResult run(const Program& p, const RunOptions& o, const LaunchConfig& con
     timing->blocks = blocks_of.empty() ? 0 : blocks_of[0];
     timing->threads = T;
     timing->slots = 0;
-    timing->launches = launches;
+    timing->launches = driver.launches();
     timing->kernels = static_cast<std::uint32_t>(nk);
     timing->registers = loaded.registers;
     timing->local_bytes = loaded.local_bytes;

@@ -1,6 +1,7 @@
-// What the host sides of the GPU evaluators share (gpu.cu, compiled.cpp): every CUDA runtime call
-// checked, a failure thrown as GpuError with the call and its context, and device buffers owned
-// by the host (freed on every path, exceptions included).
+// What the host sides of every GPU kernel share (the evaluators of circuits/eval/cuda/, the walks
+// of verify/cuda/): every CUDA runtime call checked, a failure thrown as GpuError with the call
+// and its context; device buffers owned by the host (freed on every path, exceptions included);
+// launches timed between a pair of events (timed_launches).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -161,3 +162,23 @@ struct DigestBuffers {
 }  // namespace rnncc::gpu::detail
 
 #define RNNCC_CUDA(call, context) ::rnncc::gpu::detail::check((call), #call, (context))
+
+namespace rnncc::gpu::detail {
+
+// Runs `enqueue` (kernel launches on the default stream) between a pair of events and waits for
+// them: the device seconds in between. `what` names the launches in errors ("launching …",
+// "running …").
+template <class Enqueue>
+double timed_launches(const std::string& what, Enqueue&& enqueue) {
+  Events ev;
+  RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
+  enqueue();
+  RNNCC_CUDA(cudaGetLastError(), "launching " + what);
+  RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
+  RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running " + what);
+  float ms = 0;
+  RNNCC_CUDA(cudaEventElapsedTime(&ms, ev.start, ev.stop), "reading kernel time");
+  return ms / 1000.0;
+}
+
+}  // namespace rnncc::gpu::detail

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "algebra/modp_ops.hpp"
 #include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/cuda_buffer.hpp"
+#include "circuits/eval/cuda/launch_driver.hpp"
 #include "circuits/eval/gate_ops.hpp"
 
 namespace rnncc::gpu {
@@ -504,15 +504,8 @@ std::uint32_t slot_capacity(const DeviceInfo& d, bool boolean, bool magnitude,
 ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
                                       const LaunchConfig& config, Timing* timing) {
   const auto t0 = std::chrono::steady_clock::now();
-  const DeviceInfo d = probe();
-  if (!d.available) throw GpuError(d.why_not);
   const std::uint32_t T = config.threads;
-  if (T == 0 || T % 32 != 0 || T > 1024)
-    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " +
-                   std::to_string(T));
-  if (p.boolean && o.patterns.first % 64 != 0)
-    throw GpuError("boolean runs start at a multiple of 64 patterns");
-  if (!p.boolean && o.primes.empty()) throw GpuError("arithmetic programs need at least one prime");
+  const DeviceInfo d = detail::launch_device(p, o, T);
   const std::uint32_t S = std::max<std::uint32_t>(p.slots, 1);
   const bool shadow = !p.boolean && o.magnitude;
   const int NP = p.boolean ? 1 : primes_per_pass(o.primes.size());
@@ -534,7 +527,7 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
   const std::uint32_t blocks = blocks_for(kernel, T, smem, d, config.blocks_per_sm);
   const std::uint64_t threads_total = static_cast<std::uint64_t>(blocks) * T;
 
-  // Program, constants and accumulators.
+  // The program and its threshold data; the accumulators and the digest are the driver's.
   std::vector<uint4> code(p.code.size());
   for (std::size_t i = 0; i < code.size(); ++i)
     code[i] = uint4{p.code[i].op_flags, p.code[i].d, p.code[i].a, p.code[i].b};
@@ -542,7 +535,8 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
   if (!code.empty()) dcode.upload(code.data(), "the program");
   Buffer<std::int32_t> daux(std::max<std::size_t>(p.aux.size(), 1), "threshold data");
   if (!p.aux.empty()) daux.upload(p.aux.data(), "threshold data");
-  const detail::DigestBuffers dg(p.pairs, o.max_first_mismatches);
+  detail::LaunchDriver driver(p, o);
+  const detail::DigestBuffers& dg = driver.digest();
 
   Common c{dcode.p,       static_cast<std::uint32_t>(p.code.size()),
            daux.p,        o.patterns,
@@ -551,63 +545,29 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
            dg.nsamples.p, static_cast<std::uint32_t>(o.max_first_mismatches),
            threads_total};
 
-  ProgramResult r;
-  r.patterns = o.patterns.count;
-  Events ev;
-  double kernel_seconds = 0;
-  std::uint64_t launches = 0;
-  // Chunks: bounded store buffers, and launches of at most 2^30 patterns.
-  const std::uint64_t per_pattern_store =
-      o.store ? (p.boolean ? 8 * p.outputs / 64 + 1 : 4 * p.outputs * o.primes.size()) : 0;
+  // Chunks: launches of at most chunk_patterns, whole words, stored outputs within the driver's
+  // bound.
   std::uint64_t chunk = std::max<std::uint64_t>(config.chunk_patterns, 64);
-  if (o.store)
-    chunk = std::min<std::uint64_t>(
-        chunk, std::max<std::uint64_t>(
-                   (std::uint64_t{1} << 28) / std::max<std::uint64_t>(per_pattern_store, 1), 64));
-  chunk = chunk / 64 * 64;
+  chunk = std::max<std::uint64_t>(std::min(chunk, driver.store_limit()), 64) / 64 * 64;
+  const std::string what = "the evaluation kernel (" + std::to_string(blocks) + " blocks × " +
+                           std::to_string(T) + " threads, " + std::to_string(smem) +
+                           " bytes of shared memory)";
 
-  auto launch = [&](auto&& body) {
-    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
-    body();
-    RNNCC_CUDA(cudaGetLastError(), "launching the evaluation kernel (" + std::to_string(blocks) +
-                                       " blocks × " + std::to_string(T) + " threads, " +
-                                       std::to_string(smem) + " bytes of shared memory)");
-    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
-    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running the evaluation kernel");
-    kernel_seconds += elapsed(ev.start, ev.stop);
-    ++launches;
-  };
-
+  ProgramResult r;
   if (p.boolean) {
     Buffer<std::uint64_t> dspill(std::max<std::uint64_t>(p.spill_slots, 1) * threads_total * W,
                                  "spill slots");
-    Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
-    dones.fill(0, "output counts");
-    const std::uint64_t words_total = (o.patterns.count + 63) / 64;
-    Buffer<std::uint64_t> dstore(o.store ? std::min(chunk / 64, words_total) * p.outputs : 0,
-                                 "stored outputs");
-    if (o.store) r.stored.reserve(words_total * p.outputs);
-    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk) {
-      BoolParams bp{c, dspill.p, dones.p, o.store ? dstore.p : nullptr};
-      bp.c.spec.first = o.patterns.first + done;
-      bp.c.spec.count = std::min(chunk, o.patterns.count - done);
-      launch([&] {
-        void* args[] = {&bp};
-        RNNCC_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(T), args, smem, nullptr),
-                   "launching the boolean kernel");
-      });
-      if (o.store) {
-        const std::uint64_t words = (bp.c.spec.count + 63) / 64;
-        const auto part = dstore.download(words * p.outputs, "stored outputs");
-        r.stored.insert(r.stored.end(), part.begin(), part.end());
-      }
-    }
-    const auto ones = dones.download("output counts");
-    r.ones.assign(ones.begin(), ones.begin() + p.outputs);
+    driver.run(chunk, what, [&](const detail::Chunk& k) -> std::uint64_t {
+      BoolParams bp{c, dspill.p, driver.output_counts(), static_cast<std::uint64_t*>(k.store)};
+      bp.c.spec = k.spec;
+      void* args[] = {&bp};
+      RNNCC_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(T), args, smem, nullptr),
+                 "launching the boolean kernel");
+      return 1;
+    });
+    r = driver.result();
   } else {
     const std::size_t np = o.primes.size();
-    std::vector<mont31::Field> fields;
-    std::vector<std::uint32_t> constants;
     std::vector<double2> mconstants;
     for (const Rational& k : p.constants) {
       const Approx a = approx_of(k);
@@ -615,18 +575,8 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
     }
     std::vector<std::uint32_t> padded = o.primes;  // a multiple of NP (gpu.cu, mod_kernel)
     while (padded.size() % NP) padded.push_back(o.primes.back());
-    for (std::uint32_t q : padded) {
-      fields.push_back(mont31::make_field(q));
-      for (const Rational& k : p.constants) {
-        const Integer num = numerator(k), den = denominator(k);
-        const std::uint64_t dn = static_cast<std::uint64_t>(Integer(((den % q) + q) % q));
-        if (dn == 0)
-          throw GpuError("prime " + std::to_string(q) + " divides a constant's denominator");
-        const std::uint64_t nm = static_cast<std::uint64_t>(Integer(((num % q) + q) % q));
-        constants.push_back(mont31::to_mont(
-            static_cast<std::uint32_t>(modp::mul(nm, modp::inv(dn, q), q)), fields.back()));
-      }
-    }
+    const std::vector<mont31::Field> fields = detail::prime_fields(padded);
+    const std::vector<std::uint32_t> constants = detail::montgomery_constants(p, fields);
     Buffer<mont31::Field> dfields(fields.size(), "prime fields");
     dfields.upload(fields.data(), "prime fields");
     Buffer<std::uint32_t> dconst(std::max<std::size_t>(constants.size(), 1), "constants");
@@ -637,13 +587,9 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
                                  "spill slots");
     Buffer<double2> dmspill(shadow ? std::max<std::uint64_t>(p.spill_slots, 1) * threads_total : 1,
                             "spill shadows");
-    Buffer<ull> dsums(std::max<std::size_t>(np * p.outputs, 1), "output sums");
-    dsums.fill(0, "output sums");
     Buffer<ull> dbound(std::max<std::uint32_t>(p.pairs, 1), "magnitude bounds");
     dbound.fill(0, "magnitude bounds");
-    Buffer<std::uint32_t> dstore(o.store ? std::min(chunk, o.patterns.count) * np * p.outputs : 0,
-                                 "stored outputs");
-    for (std::uint64_t done = 0; done < o.patterns.count; done += chunk) {
+    driver.run(chunk, what, [&](const detail::Chunk& k) -> std::uint64_t {
       ModParams mp{c,
                    dspill.p,
                    dmspill.p,
@@ -652,27 +598,16 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
                    dmconst.p,
                    static_cast<std::uint32_t>(np),
                    static_cast<std::uint32_t>(p.constants.size()),
-                   dsums.p,
+                   driver.output_sums(),
                    dbound.p,
-                   o.store ? dstore.p : nullptr};
-      mp.c.spec.first = o.patterns.first + done;
-      mp.c.spec.count = std::min(chunk, o.patterns.count - done);
-      launch([&] {
-        void* args[] = {&mp, const_cast<std::uint32_t*>(&S)};
-        RNNCC_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(T), args, smem, nullptr),
-                   "launching the arithmetic kernel");
-      });
-      if (o.store) {
-        const auto part = dstore.download(mp.c.spec.count * np * p.outputs, "stored outputs");
-        r.stored.insert(r.stored.end(), part.begin(), part.end());
-      }
-    }
-    const auto sums = dsums.download("output sums");
-    r.sums.assign(np, std::vector<std::uint64_t>(p.outputs));
-    for (std::size_t j = 0; j < np; ++j)
-      for (std::uint32_t k = 0; k < p.outputs; ++k)
-        r.sums[j][k] = mont31::from_mont(
-            static_cast<std::uint32_t>(sums[j * p.outputs + k] % o.primes[j]), fields[j]);
+                   static_cast<std::uint32_t*>(k.store)};
+      mp.c.spec = k.spec;
+      void* args[] = {&mp, const_cast<std::uint32_t*>(&S)};
+      RNNCC_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(T), args, smem, nullptr),
+                 "launching the arithmetic kernel");
+      return 1;
+    });
+    r = driver.result(fields);
     const auto bounds = dbound.download("magnitude bounds");
     for (std::uint32_t q = 0; q < p.pairs; ++q) {
       double m;
@@ -680,17 +615,14 @@ ProgramResult run_program_interpreter(const Program& p, const RunOptions& o,
       r.max_difference_bound.push_back(m);
     }
   }
-  dg.read(r);
-  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
-                           r.first_mismatches.end());
   if (timing) {
-    timing->kernel_seconds = kernel_seconds;
+    timing->kernel_seconds = driver.kernel_seconds();
     timing->total_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     timing->blocks = blocks;
     timing->threads = T;
     timing->slots = S;
-    timing->launches = launches;
+    timing->launches = driver.launches();
     timing->path = "interpreter";
   }
   return r;

@@ -18,6 +18,7 @@
 
 #include "circuits/eval/cuda/compiled.hpp"
 #include "circuits/eval/cuda/cuda_buffer.hpp"
+#include "circuits/eval/cuda/launch_driver.hpp"
 #include "circuits/eval/kernel_abi.hpp"
 #include "circuits/eval/kernel_reductions.hpp"
 #include "circuits/eval/patterns.hpp"
@@ -28,8 +29,6 @@ namespace rnncc::gpu::compiled {
 namespace {
 
 using detail::Buffer;
-using detail::Events;
-using ull = unsigned long long;
 using Clock = std::chrono::steady_clock;
 
 struct EdgeArgs {
@@ -104,13 +103,8 @@ ProgramResult run_lut(const Program& p, const RunOptions& o, const LaunchConfig&
                       Timing* timing, const Compiled& kc) {
   const auto t0 = Clock::now();
   if (!p.boolean) throw GpuError("PTX kernels evaluate boolean programs only");
-  const DeviceInfo dev = probe();
-  if (!dev.available) throw GpuError(dev.why_not);
   const std::uint32_t T = config.threads;
-  if (T == 0 || T % 32 != 0 || T > 1024)
-    throw GpuError("threads per block must be a multiple of 32 up to 1024, got " +
-                   std::to_string(T));
-  if (o.patterns.first % 64 != 0) throw GpuError("boolean runs start at a multiple of 64 patterns");
+  const DeviceInfo dev = detail::launch_device(p, o, T);
   const kernels::PtxProgram& prog = kc.lut;
   const std::vector<Cubin>& cubins = kc.cubins;
   const std::size_t nk = prog.parts.size();
@@ -125,14 +119,13 @@ ProgramResult run_lut(const Program& p, const RunOptions& o, const LaunchConfig&
       kc.seconds + std::chrono::duration<double>(Clock::now() - t0).count();
   const auto t1 = Clock::now();
 
-  const detail::DigestBuffers dg(p.pairs, o.max_first_mismatches);
-  Buffer<ull> dones(std::max<std::uint32_t>(p.outputs, 1), "output counts");
-  dones.fill(0, "output counts");
+  detail::LaunchDriver driver(p, o);
   const auto doutrows = uploaded(prog.output_rows, "output rows");
   const auto dpairrows = uploaded(prog.pair_rows, "pair rows");
 
   // Chunks of whole words: rows × units × 4 bytes within half the free memory, a row under
-  // 2³² bytes (the kernels address a row with 32-bit offsets), the stored outputs ≤ 256 MiB.
+  // 2³² bytes (the kernels address a row with 32-bit offsets), the stored outputs within the
+  // driver's bound.
   const std::uint64_t words_total = (o.patterns.count + 63) / 64;
   std::size_t free_bytes = 0, total_bytes = 0;
   RNNCC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes), "reading free device memory");
@@ -141,9 +134,7 @@ ProgramResult run_lut(const Program& p, const RunOptions& o, const LaunchConfig&
   chunk_words = std::min<std::uint64_t>(chunk_words, (std::uint64_t{1} << 29) - 1);
   if (prog.rows)
     chunk_words = std::min<std::uint64_t>(chunk_words, free_bytes / 2 / (8ull * prog.rows));
-  if (o.store && p.outputs)
-    chunk_words =
-        std::min<std::uint64_t>(chunk_words, (std::uint64_t{1} << 28) / (8ull * p.outputs));
+  chunk_words = std::min<std::uint64_t>(chunk_words, driver.store_limit() / 64);
   chunk_words = std::max<std::uint64_t>(chunk_words, 1);
   std::unique_ptr<Buffer<std::uint32_t>> X;
   while (true) {
@@ -157,37 +148,24 @@ ProgramResult run_lut(const Program& p, const RunOptions& o, const LaunchConfig&
       chunk_words /= 2;
     }
   }
-  Buffer<std::uint64_t> dstore(o.store ? chunk_words * p.outputs : 0, "stored outputs");
 
   EdgeArgs a{};
-  a.d = kernels::Digest{dg.mismatches.p,
-                        dg.first.p,
-                        dg.samples.p,
-                        dg.nsamples.p,
-                        static_cast<unsigned>(o.max_first_mismatches),
-                        p.outputs};
+  a.d = driver.kernel_digest();
   a.X = X->p;
   a.stride = 2 * chunk_words;
   a.output_rows = doutrows->p;
   a.pair_rows = dpairrows->p;
   a.pairs = p.pairs;
-  a.ones = dones.p;
-  a.store = o.store ? dstore.p : nullptr;
+  a.ones = driver.output_counts();
 
-  ProgramResult r;
-  r.patterns = o.patterns.count;
-  Events ev;
-  double kernel_seconds = 0;
-  std::uint64_t launches = 0;
   constexpr std::uint32_t kEdgeThreads = 256;
-  for (std::uint64_t done = 0; done < o.patterns.count; done += 64 * chunk_words) {
-    a.spec = o.patterns;
-    a.spec.first = o.patterns.first + done;
-    a.spec.count = std::min<std::uint64_t>(64 * chunk_words, o.patterns.count - done);
+  // A chunk: the LUT kernels in order, then the sink kernel.
+  driver.run(64 * chunk_words, "the LUT kernels", [&](const detail::Chunk& k) -> std::uint64_t {
+    a.spec = k.spec;
     a.units = 2 * ((a.spec.count + 63) / 64);
+    a.store = static_cast<std::uint64_t*>(k.store);
     const auto edge_blocks =
         static_cast<std::uint32_t>((a.units + kEdgeThreads - 1) / kEdgeThreads);
-    RNNCC_CUDA(cudaEventRecord(ev.start), "recording an event");
     std::uint64_t X_address = reinterpret_cast<std::uint64_t>(a.X), stride = a.stride,
                   units = a.units, first_word = a.spec.first / 64, seed = a.spec.seed;
     void* argv[] = {&X_address, &stride, &units, &first_word, &seed};
@@ -200,24 +178,11 @@ ProgramResult run_lut(const Program& p, const RunOptions& o, const LaunchConfig&
                      " threads)");
     lut_sink_kernel<<<edge_blocks, kEdgeThreads>>>(a);
     RNNCC_CUDA(cudaGetLastError(), "launching the sink kernel");
-    launches += nk + 1;
-    RNNCC_CUDA(cudaEventRecord(ev.stop), "recording an event");
-    RNNCC_CUDA(cudaEventSynchronize(ev.stop), "running the LUT kernels");
-    float ms = 0;
-    RNNCC_CUDA(cudaEventElapsedTime(&ms, ev.start, ev.stop), "reading kernel time");
-    kernel_seconds += ms / 1000.0;
-    if (o.store) {
-      const auto part = dstore.download(a.units / 2 * p.outputs, "stored outputs");
-      r.stored.insert(r.stored.end(), part.begin(), part.end());
-    }
-  }
-  const auto ones = dones.download("output counts");
-  r.ones.assign(ones.begin(), ones.begin() + p.outputs);
-  dg.read(r);
-  r.first_mismatches.erase(std::unique(r.first_mismatches.begin(), r.first_mismatches.end()),
-                           r.first_mismatches.end());
+    return nk + 1;
+  });
+  ProgramResult r = driver.result();
   if (timing) {
-    timing->kernel_seconds = kernel_seconds;
+    timing->kernel_seconds = driver.kernel_seconds();
     timing->total_seconds = std::chrono::duration<double>(Clock::now() - t1).count();
     timing->compile_seconds = compile_seconds;
     timing->path = all_cached ? "compiled (cached)" : "compiled";
@@ -226,7 +191,7 @@ ProgramResult run_lut(const Program& p, const RunOptions& o, const LaunchConfig&
         std::min<std::uint64_t>((2 * chunk_words + T - 1) / T, 0xFFFFFFFFu));
     timing->threads = T;
     timing->slots = 0;
-    timing->launches = launches;
+    timing->launches = driver.launches();
     timing->kernels = static_cast<std::uint32_t>(nk);
     timing->registers = loaded.registers;
     timing->local_bytes = loaded.local_bytes;
