@@ -26,7 +26,9 @@
 //               bandwidth; the DPLR circuit mod 1 and 4 primes against the Montgomery peak.
 //   Options: --sections all|compiled (compiled: ceilings and the compiled section only);
 //   --nvrtc-only 1 (no device needed): NVRTC compile times of the EPFL kernels for sm_90;
-//   --ptx-only 1 (no device needed): nvJitLink times of their PTX kernels, covered or not.
+//   --ptx-only 1 (no device needed): nvJitLink times of their PTX kernels, covered or not, at
+//   each ptxas optimization level of --ptxas-levels (default 3).
+//   --ptxas-levels 3,2,1: the compiled section also runs the covered PTX at each level below 3.
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
@@ -42,6 +44,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algebra/modp.hpp"
+#include "args.hpp"
 #include "circuits/compile/lrnn.hpp"
 #include "circuits/eval/bitparallel.hpp"
 #include "circuits/eval/cuda/compiled.hpp"
@@ -69,6 +72,8 @@ struct Args {
   unsigned auto_log2_patterns = 32;
   // --patterns-per-thread 1,2,4: the compiled arithmetic runs
   std::vector<std::uint32_t> patterns_per_thread = {1, 2, 4};
+  // --ptxas-levels 3,1: ptxas -O levels of the covered PTX kernels (issue 26, item 3's lever)
+  std::vector<std::uint32_t> ptxas_levels = {3};
 };
 
 // Median kernel seconds of 3 runs after a warm-up (seed varies, so no run reuses inputs).
@@ -176,22 +181,28 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     // The levers of issue 26, one at a time against the PTX default (cover, loads at first use,
     // one block per SM guaranteed): no cover; loads issued 32 LUTs ahead or all at the top; 3 or
-    // 4 blocks per SM (≤ 170 / 128 registers); and the CUDA C++ kernels through NVRTC.
+    // 4 blocks per SM (≤ 170 / 128 registers); ptxas at the --ptxas-levels below 3; and the
+    // CUDA C++ kernels through NVRTC.
     struct Variant {
-      const char* name;
+      std::string name;
       gpu::BooleanKernels kernels;
       bool cover;
       std::uint32_t min_blocks = 1;
       std::size_t lookahead = 0;
+      std::uint32_t ptxas = 3;
     };
-    const std::vector<Variant> variants = {
+    std::vector<Variant> variants = {
         {"PTX, LUT3 cover", gpu::BooleanKernels::ptx, true},
         {"PTX, one lop3 per AND", gpu::BooleanKernels::ptx, false},
         {"PTX, cover, loads 32 ahead", gpu::BooleanKernels::ptx, true, 1, 32},
         {"PTX, cover, loads at the top", gpu::BooleanKernels::ptx, true, 1, 1u << 30},
         {"PTX, cover, 3 blocks/SM", gpu::BooleanKernels::ptx, true, 3, 0},
-        {"PTX, cover, 4 blocks/SM", gpu::BooleanKernels::ptx, true, 4, 0},
-        {"CUDA C++ (NVRTC)", gpu::BooleanKernels::cuda_cpp, true}};
+        {"PTX, cover, 4 blocks/SM", gpu::BooleanKernels::ptx, true, 4, 0}};
+    for (std::uint32_t level : a.ptxas_levels)
+      if (level != 3)
+        variants.push_back({fmt::format("PTX, cover, ptxas -O{}", level), gpu::BooleanKernels::ptx,
+                            true, 1, 0, level});
+    variants.push_back({"CUDA C++ (NVRTC)", gpu::BooleanKernels::cuda_cpp, true});
     for (const Variant& v : variants)
       for (std::size_t part : a.parts) {
         gpu::LaunchConfig lc;
@@ -200,6 +211,7 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
         lc.lut_cover = v.cover;
         lc.lut_min_blocks_per_sm = v.min_blocks;
         lc.lut_load_lookahead = v.lookahead;
+        lc.ptxas_optimization = v.ptxas;
         const CompiledRun r = time_compiled(p, ro, lc);
         const double rate =
             static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / r.seconds;
@@ -396,13 +408,15 @@ int nvrtc_only(const Args& a) {
       gpu::LaunchConfig lc;
       lc.max_gate_instructions = part;
       if (a.ptx_only)
-        for (bool cover : {true, false}) {
-          lc.lut_cover = cover;
-          compile_all(
-              fmt::format("{} ({} ANDs), PTX {}, partitions of {}", name, p.gate_instructions,
-                          cover ? "covered" : "one lop3 per AND", part),
-              p, ro, lc);
-        }
+        for (std::uint32_t level : a.ptxas_levels)
+          for (bool cover : {true, false}) {
+            lc.lut_cover = cover;
+            lc.ptxas_optimization = level;
+            compile_all(fmt::format("{} ({} ANDs), PTX {}, ptxas -O{}, partitions of {}", name,
+                                    p.gate_instructions, cover ? "covered" : "one lop3 per AND",
+                                    level, part),
+                        p, ro, lc);
+          }
       else {
         lc.boolean_kernels = gpu::BooleanKernels::cuda_cpp;
         compile_all(fmt::format("{} ({} gate instructions), CUDA C++, partitions of {}", name,
@@ -455,28 +469,19 @@ int main(int argc, char** argv) {
       a.sections = v;
     else if (k == "--anchor-dir")
       a.anchor_dir = v;
-    else if (k == "--patterns-per-thread") {
-      a.patterns_per_thread.clear();
-      for (std::size_t at = 0; at < v.size();) {
-        const std::size_t comma = std::min(v.find(',', at), v.size());
-        a.patterns_per_thread.push_back(
-            static_cast<std::uint32_t>(std::stoul(v.substr(at, comma - at))));
-        at = comma + 1;
-      }
-    } else if (k == "--auto-log2-patterns")
+    else if (k == "--patterns-per-thread")
+      a.patterns_per_thread = comma_list(v);
+    else if (k == "--ptxas-levels")
+      a.ptxas_levels = comma_list(v);
+    else if (k == "--auto-log2-patterns")
       a.auto_log2_patterns = static_cast<unsigned>(std::stoul(v));
     else if (k == "--ptx-only")
       a.ptx_only = v == "1";
     else if (k == "--nvrtc-only")
       a.nvrtc_only = v == "1";
-    else if (k == "--parts") {
-      a.parts.clear();
-      for (std::size_t at = 0; at < v.size();) {
-        const std::size_t end = std::min(v.find(',', at), v.size());
-        a.parts.push_back(std::stoul(v.substr(at, end - at)));
-        at = end + 1;
-      }
-    } else {
+    else if (k == "--parts")
+      a.parts = comma_list<std::size_t>(v);
+    else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
     }

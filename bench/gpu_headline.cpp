@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "args.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "constructions/wfa.hpp"
 #include "constructions/wfa_to_lrnn.hpp"
@@ -31,20 +32,6 @@
 #include "verify/prefix_check.hpp"
 
 using namespace rnncc;
-
-namespace {
-
-std::vector<std::uint32_t> list(const std::string& v) {
-  std::vector<std::uint32_t> out;
-  for (std::size_t at = 0; at < v.size();) {
-    const std::size_t comma = std::min(v.find(',', at), v.size());
-    out.push_back(static_cast<std::uint32_t>(std::stoul(v.substr(at, comma - at))));
-    at = comma + 1;
-  }
-  return out;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string wfa_path = "examples/wfa_count_ab.att", family = "dplr", json;
@@ -56,13 +43,13 @@ int main(int argc, char** argv) {
     if (k == "--wfa")
       wfa_path = v;
     else if (k == "--lengths")
-      lengths = list(v);
+      lengths = bench::comma_list(v);
     else if (k == "--family")
       family = v;
     else if (k == "--threads")
-      threads_list = list(v);
+      threads_list = bench::comma_list(v);
     else if (k == "--depths")
-      depths = list(v);
+      depths = bench::comma_list(v);
     else if (k == "--cpu-log2-slice")
       cpu_log2 = static_cast<unsigned>(std::stoul(v));
     else if (k == "--tune-log2-slice")

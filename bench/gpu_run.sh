@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
 #   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [peers] [cli] [mpi] [headline] [model-walk]
-# `model-walk` runs bench_model_walk (the hybrids' exhaustive checks; MODEL_WALK_ARGS adds options).
+# `model-walk` runs bench_model_walk (the hybrids' exhaustive checks; MODEL_WALK_ARGS adds options);
+# GPU_EVAL_ARGS adds options to `compiled`'s gpu_eval (e.g. --ptxas-levels 3,2,1).
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
 # `sanitize` runs NVIDIA's compute-sanitizer over the GPU tests that drive each kernel family —
 # the interpreter (gpu_tests), the NVRTC-compiled kernels (gpu_compiled_tests) and the prefix
@@ -85,7 +86,7 @@ for what in "$@"; do
       export RNNCC_KERNEL_CACHE=$(mktemp -d) CUDA_CACHE_DISABLE=1
       if [ -d kernel-cache ]; then cp kernel-cache/* "$RNNCC_KERNEL_CACHE"/; fi
       ./gpu_eval --sections compiled --epfl epfl --anchor-dir . --dplr "$root/examples/dplr_d3.json" \
-        --arith-log2-patterns 22 --json "$OUT/gpu_compiled.json" 2>&1 | tee "$OUT/gpu_compiled.log" | tail -20
+        --arith-log2-patterns 22 --json "$OUT/gpu_compiled.json" ${GPU_EVAL_ARGS:-} 2>&1 | tee "$OUT/gpu_compiled.log" | tail -20
       for f in anchor_*.ptxas; do echo "$f: $(grep -E 'registers|spill' "$f" | tr -s ' ' | tr '\n' ' ')"; done
       ;;
     peers)

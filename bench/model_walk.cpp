@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "args.hpp"
 #include "circuits/eval/cuda/gpu.hpp"
 #include "constructions/retrieval.hpp"
 #include "verify/model_walk_check.hpp"
@@ -26,17 +27,6 @@
 using namespace rnncc;
 
 namespace {
-
-std::vector<std::size_t> parse_list(const char* s) {
-  std::vector<std::size_t> out;
-  for (const char* p = s; *p;) {
-    out.push_back(std::strtoull(p, nullptr, 10));
-    p = std::strchr(p, ',');
-    if (!p) break;
-    ++p;
-  }
-  return out;
-}
 
 struct Task {
   std::string name;
@@ -53,7 +43,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--lengths")
-      lengths = parse_list(argv[i + 1]);
+      lengths = bench::comma_list<std::size_t>(argv[i + 1]);
     else if (a == "--max-seconds")
       max_seconds = std::atof(argv[i + 1]);
     else if (a == "--cpu-log2-slice")

@@ -13,12 +13,13 @@
 #include <set>
 #include <sstream>
 
-#include "../circuits/random_circuits.hpp"
-#include "../support.hpp"
 #include "circuits/eval/program.hpp"
 #include "circuits/eval/ptx_source.hpp"
 #include "circuits/io/aiger.hpp"
+#include "tests/circuits/eval/trial_patterns.hpp"
+#include "tests/circuits/random_circuits.hpp"
 #include "tests/gpu/gpu_testing.hpp"
+#include "tests/support.hpp"
 #if RNNCC_HAVE_CUDA
 #include "circuits/eval/cuda/compiled.hpp"
 #endif
@@ -205,13 +206,7 @@ TEST_CASE("the LUT network equals the program on random circuits, covered or not
     po.compare_pairs = {{0, 1}, {2, 2}, {3, 7}, {4, 5}};
     const Program p = lower_program(c, po);
     RunOptions ro;
-    ro.patterns = {trial % 2 ? patterns::Mode::bits_random : patterns::Mode::bits_exhaustive,
-                   static_cast<std::uint64_t>(trial),
-                   2,
-                   0,
-                   0,
-                   64 * 9 + 13};
-    if (trial % 2 == 0) ro.patterns.count = std::uint64_t{1} << c.inputs().size();
+    ro.patterns = testing::boolean_trial_patterns(trial, c.inputs().size(), 64 * 9 + 13);
     ro.store = true;
     ro.max_first_mismatches = 5;
     const ProgramResult twin = run_program(p, ro);
@@ -300,6 +295,38 @@ TEST_CASE("nvJitLink assembles the PTX kernels without a device", "[ptx_source][
   // A broken module: the error log is reported.
   REQUIRE_THROWS_WITH(gpu::compiled::compile_ptx(".version 8.0\n.target sm_90\nnot ptx;\n", 90),
                       Catch::Contains("nvJitLink could not assemble"));
+  unsetenv("RNNCC_KERNEL_CACHE");
+}
+
+TEST_CASE("ptxas optimization levels: the options, the cache key and the cubins",
+          "[ptx_source][nvjitlink]") {
+  using gpu::compiled::nvjitlink_options;
+  // Level 3 is ptxas's default and adds nothing, so the cache entries of before stay valid.
+  CHECK(nvjitlink_options(90) == std::vector<std::string>{"-arch=sm_90", "-O3"});
+  CHECK(nvjitlink_options(90, 3) == nvjitlink_options(90));
+  CHECK(nvjitlink_options(90, 1) == std::vector<std::string>{"-arch=sm_90", "-O3", "-Xptxas=-O1"});
+  REQUIRE_THROWS_WITH(nvjitlink_options(90, 4), Catch::Contains("0 to 3, got 4"));
+  const std::string v = "nvJitLink " + gpu::compiled::nvjitlink_version();
+  std::set<std::string> keys;
+  for (std::uint32_t level : {0u, 1u, 2u, 3u})
+    keys.insert(gpu::compiled::cache_key("ptx", v, 90, nvjitlink_options(90, level)));
+  CHECK(keys.size() == 4);  // a lower level never reads a cubin assembled at another
+  // Every level assembles the same kernel; -O0 keeps more instructions than -O3.
+  setenv("RNNCC_KERNEL_CACHE", "off", 1);
+  std::mt19937_64 rng(304);
+  const Program p =
+      lower_program(testing::random_boolean_circuit(rng, 8, 600, 6), ProgramOptions{});
+  PtxOptions o;
+  o.max_gate_instructions = 100000;
+  const auto prog = kernels::ptx_program(p, o);
+  REQUIRE(prog.parts.size() == 1);
+  std::map<std::uint32_t, std::size_t> size;
+  for (std::uint32_t level : {0u, 1u, 3u}) {
+    const gpu::compiled::Cubin c = gpu::compiled::compile_ptx(prog.parts[0].ptx, 90, level);
+    CHECK_FALSE(c.cached);
+    size[level] = c.image.size();
+  }
+  CHECK(size[0] > size[3]);
   unsetenv("RNNCC_KERNEL_CACHE");
 }
 #endif

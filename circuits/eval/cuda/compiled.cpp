@@ -267,17 +267,22 @@ std::string nvjitlink_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::vector<std::string> nvjitlink_options(int arch) {
-  return {"-arch=sm_" + std::to_string(arch), "-O3"};
+std::vector<std::string> nvjitlink_options(int arch, std::uint32_t ptxas_level) {
+  if (ptxas_level > 3)
+    throw GpuError("ptxas optimization level must be 0 to 3, got " + std::to_string(ptxas_level));
+  std::vector<std::string> options = {"-arch=sm_" + std::to_string(arch), "-O3"};
+  // ptxas's own default is -O3; a lower level is named (and so keyed in the cache) only then.
+  if (ptxas_level != 3) options.push_back("-Xptxas=-O" + std::to_string(ptxas_level));
+  return options;
 }
 
-Cubin compile_ptx(const std::string& original, int arch) {
+Cubin compile_ptx(const std::string& original, int arch, std::uint32_t ptxas_level) {
   std::string ptx = original;
   {
     std::lock_guard<std::mutex> lock(hook_mutex);
     if (source_hook) source_hook(ptx);
   }
-  const std::vector<std::string> options = nvjitlink_options(arch);
+  const std::vector<std::string> options = nvjitlink_options(arch, ptxas_level);
   const std::string key = cache_key(ptx, "nvJitLink " + nvjitlink_version(), arch, options);
   return cached_or_built(key, [&](Cubin& c) {
     std::vector<const char*> opts;
@@ -359,7 +364,8 @@ Compiled compile_program(const Program& p, const RunOptions& o, const LaunchConf
             return;
           }
           try {
-            c.cubins[i] = c.ptx ? compile_ptx(*texts[i], arch) : compile(*texts[i], arch);
+            c.cubins[i] = c.ptx ? compile_ptx(*texts[i], arch, config.ptxas_optimization)
+                                : compile(*texts[i], arch);
           } catch (...) {
             errors[i] = std::current_exception();
           }
@@ -387,8 +393,8 @@ bool cached(const Program& p, const RunOptions& o, const LaunchConfig& config) {
         std::lock_guard<std::mutex> lock(hook_mutex);
         if (source_hook) source_hook(ptx);
       }
-      const std::string key =
-          cache_key(ptx, "nvJitLink " + nvjitlink_version(), arch, nvjitlink_options(arch));
+      const std::string key = cache_key(ptx, "nvJitLink " + nvjitlink_version(), arch,
+                                        nvjitlink_options(arch, config.ptxas_optimization));
       if (!read_entry(*dir / (key + ".cubin"), key)) return false;
     }
     return true;

@@ -61,9 +61,11 @@ Cubin compile(const std::string& source, int arch);
 // PTX (circuits/eval/ptx_source.hpp) assembled by nvJitLink (ptxas alone, no C++ front end),
 // through the same disk cache (the key names nvJitLink and its version). Throws CompileError with
 // nvJitLink's error log.
-std::string nvjitlink_version();                       // "13.0"
-std::vector<std::string> nvjitlink_options(int arch);  // arch: 90 for sm_90
-Cubin compile_ptx(const std::string& ptx, int arch);
+std::string nvjitlink_version();  // "13.0"
+// arch: 90 for sm_90; ptxas_level: ptxas's -O level, 0 to 3 (GpuError otherwise), passed as
+// -Xptxas=-O<level> when it is not ptxas's default 3.
+std::vector<std::string> nvjitlink_options(int arch, std::uint32_t ptxas_level = 3);
+Cubin compile_ptx(const std::string& ptx, int arch, std::uint32_t ptxas_level = 3);
 
 // Test hook: edits every source (CUDA C++ or PTX) before it is compiled (nullptr: none).
 void set_source_hook(std::function<void(std::string&)> hook);

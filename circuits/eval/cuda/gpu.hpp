@@ -72,6 +72,9 @@ struct LaunchConfig {
   bool lut_cover = true;  // PTX: merge single-reader cones into 3-input LUTs (ptx_source.hpp)
   std::uint32_t lut_min_blocks_per_sm = 1;  // PTX: .minnctapersm (PtxOptions)
   std::size_t lut_load_lookahead = 0;       // PTX: PtxOptions::load_lookahead
+  // PTX: ptxas's optimization level, 0 to 3 (compiled.hpp, nvjitlink_options): lower levels
+  // assemble faster; what they cost at run time is measured by bench/gpu_eval, not assumed.
+  std::uint32_t ptxas_optimization = 3;
   // Background compile, for tests: after this many interpreter chunks, wait for the kernels
   // (0: never wait, switch when they are ready).
   std::uint64_t background_wait_after_chunks = 0;
