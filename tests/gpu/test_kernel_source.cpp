@@ -1,11 +1,13 @@
 // The kernel source emitter (circuits/eval/kernel_source.hpp) on tiny programs — the structure of
 // the emitted text — and, where rnncc is built with CUDA, NVRTC compiling it and the kernel cache
-// (key, entry validation, corrupt and unwritable caches, NVRTC's failure). No device needed:
+// (key, entry validation, corrupt and unwritable caches, NVRTC's failure), and the launch
+// driver's bound on a chunk's stored outputs. No device needed:
 // NVRTC compiles for sm_90 without a GPU. Not labelled `gpu`: it runs wherever it builds.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 
 #include "circuits/eval/kernel_source.hpp"
@@ -14,6 +16,7 @@
 #include "tests/support.hpp"
 #if RNNCC_HAVE_CUDA
 #include "circuits/eval/cuda/compiled.hpp"
+#include "circuits/eval/cuda/launch_driver.hpp"
 #endif
 
 using namespace rnncc;
@@ -298,4 +301,27 @@ TEST_CASE("NVRTC failure: the log is reported", "[kernel_source][nvrtc]") {
   gpu::compiled::set_source_hook(nullptr);
 }
 
+#endif
+
+#if RNNCC_HAVE_CUDA
+TEST_CASE("the launch driver bounds a chunk's stored outputs by 256 MiB", "[launch_driver]") {
+  using gpu::detail::store_limit;
+  Program p;
+  p.boolean = true;
+  p.outputs = 8;
+  RunOptions o;
+  CHECK(store_limit(p, o) == std::numeric_limits<std::uint64_t>::max());  // nothing stored
+  o.store = true;
+  // Boolean: 8 bytes a word per output, 64 patterns a word: 2^28 / 64 words = 2^22 words.
+  CHECK(store_limit(p, o) == 64 * (std::uint64_t{1} << 22));
+  p.outputs = std::uint32_t{1} << 26;  // one word per output is already 512 MiB: one word
+  CHECK(store_limit(p, o) == 64);
+  // Arithmetic: 4 bytes per output and prime.
+  p.boolean = false;
+  p.outputs = 3;
+  o.primes = {2147483647u, 2147483629u};
+  CHECK(store_limit(p, o) == (std::uint64_t{1} << 28) / 24);
+  p.outputs = 0;
+  CHECK(store_limit(p, o) == std::numeric_limits<std::uint64_t>::max());
+}
 #endif

@@ -62,10 +62,10 @@ kernels::Digest LaunchDriver::kernel_digest() const {
                          p_.outputs};
 }
 
-std::uint64_t LaunchDriver::store_limit() const {
-  if (!o_.store || p_.outputs == 0) return std::numeric_limits<std::uint64_t>::max();
-  if (p_.boolean) return 64 * std::max<std::uint64_t>(kStoreBytes / (8ull * p_.outputs), 1);
-  return std::max<std::uint64_t>(kStoreBytes / (4ull * p_.outputs * primes_), 1);
+std::uint64_t store_limit(const Program& p, const RunOptions& o) {
+  if (!o.store || p.outputs == 0) return std::numeric_limits<std::uint64_t>::max();
+  if (p.boolean) return 64 * std::max<std::uint64_t>(kStoreBytes / (8ull * p.outputs), 1);
+  return std::max<std::uint64_t>(kStoreBytes / (4ull * p.outputs * o.primes.size()), 1);
 }
 
 void LaunchDriver::run(std::uint64_t chunk_patterns, const std::string& what,

@@ -35,6 +35,14 @@ std::vector<mont31::Field> prime_fields(const std::vector<std::uint32_t>& primes
 std::vector<std::uint32_t> montgomery_constants(const Program& p,
                                                 const std::vector<mont31::Field>& fields);
 
+// The stored outputs of one chunk fill at most this many bytes of device memory.
+inline constexpr std::uint64_t kStoreBytes = std::uint64_t{1} << 28;
+
+// The most patterns a chunk may hold so that its stored outputs fit kStoreBytes (boolean: 64-bit
+// words of 64 patterns per output, a multiple of 64; arithmetic: 4 bytes per output and prime),
+// at least one word or pattern; the largest 64-bit value when the run stores nothing.
+std::uint64_t store_limit(const Program& p, const RunOptions& o);
+
 // One chunk of a run: its patterns, and where its kernels write their outputs when the run
 // stores them (boolean: [word][output] 64-bit words; arithmetic: [pattern][prime][output] plain
 // residues, 32 bits), else null.
@@ -45,9 +53,6 @@ struct Chunk {
 
 class LaunchDriver {
  public:
-  // The stored outputs of one chunk fill at most this many bytes of device memory.
-  static constexpr std::uint64_t kStoreBytes = std::uint64_t{1} << 28;
-
   LaunchDriver(const Program& p, const RunOptions& o);
 
   const DigestBuffers& digest() const { return digest_; }
@@ -55,9 +60,7 @@ class LaunchDriver {
   unsigned long long* output_counts() const { return counts_.p; }  // boolean: [output]
   unsigned long long* output_sums() const { return sums_.p; }      // arithmetic: [prime][output]
 
-  // The most patterns a chunk may hold so that its stored outputs fit kStoreBytes (boolean: a
-  // multiple of 64); the largest 64-bit value when the run stores nothing.
-  std::uint64_t store_limit() const;
+  std::uint64_t store_limit() const { return detail::store_limit(p_, o_); }
 
   // Runs o.patterns in chunks of `chunk_patterns` (boolean: a multiple of 64, so every chunk but
   // the last holds whole words): `enqueue` launches a chunk's kernels on the default stream and
