@@ -29,6 +29,9 @@
 //   --ptx-only 1 (no device needed): nvJitLink times of their PTX kernels, covered or not, at
 //   each ptxas optimization level of --ptxas-levels (default 3).
 //   --ptxas-levels 3,2,1: the compiled section also runs the covered PTX at each level below 3.
+//   --partitions fixed,min-traffic: kernel cuts (circuits/eval/partition.hpp) of --ptx-only, and
+//   with min-traffic the compiled section also runs the covered PTX cut where the fewest loads and
+//   stores cross.
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
@@ -74,7 +77,13 @@ struct Args {
   std::vector<std::uint32_t> patterns_per_thread = {1, 2, 4};
   // --ptxas-levels 3,1: ptxas -O levels of the covered PTX kernels (issue 26, item 3's lever)
   std::vector<std::uint32_t> ptxas_levels = {3};
+  // --partitions fixed,min-traffic: kernel cuts (issue 26, item 1's min-cut lever)
+  std::vector<kernels::PartitionRule> partitions = {kernels::PartitionRule::fixed};
 };
+
+const char* rule_name(kernels::PartitionRule r) {
+  return r == kernels::PartitionRule::fixed ? "fixed cuts" : "min-traffic cuts";
+}
 
 // Median kernel seconds of 3 runs after a warm-up (seed varies, so no run reuses inputs).
 double time_gpu(const Program& p, RunOptions ro, const gpu::LaunchConfig& lc, gpu::Timing* last) {
@@ -190,6 +199,7 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
       std::uint32_t min_blocks = 1;
       std::size_t lookahead = 0;
       std::uint32_t ptxas = 3;
+      kernels::PartitionRule partition = kernels::PartitionRule::fixed;
     };
     std::vector<Variant> variants = {
         {"PTX, LUT3 cover", gpu::BooleanKernels::ptx, true},
@@ -202,6 +212,10 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
       if (level != 3)
         variants.push_back({fmt::format("PTX, cover, ptxas -O{}", level), gpu::BooleanKernels::ptx,
                             true, 1, 0, level});
+    for (kernels::PartitionRule rule : a.partitions)
+      if (rule != kernels::PartitionRule::fixed)
+        variants.push_back({fmt::format("PTX, cover, {}", rule_name(rule)),
+                            gpu::BooleanKernels::ptx, true, 1, 0, 3, rule});
     variants.push_back({"CUDA C++ (NVRTC)", gpu::BooleanKernels::cuda_cpp, true});
     for (const Variant& v : variants)
       for (std::size_t part : a.parts) {
@@ -212,6 +226,7 @@ void compiled_section(const Args& a, const gpu::DeviceInfo& d, double bw, double
         lc.lut_min_blocks_per_sm = v.min_blocks;
         lc.lut_load_lookahead = v.lookahead;
         lc.ptxas_optimization = v.ptxas;
+        lc.partition = v.partition;
         const CompiledRun r = time_compiled(p, ro, lc);
         const double rate =
             static_cast<double>(p.gate_instructions) * static_cast<double>(patterns) / r.seconds;
@@ -388,11 +403,17 @@ int nvrtc_only(const Args& a) {
       total += cubin.seconds;
       longest = std::max(longest, cubin.seconds);
     }
+    std::uint64_t loads = 0, stores = 0;  // per thread and unit: the cross traffic
+    if (c.ptx)
+      for (const auto& q : c.lut.parts) loads += q.loads, stores += q.stores;
+    else
+      for (const auto& q : c.source.parts) loads += q.loads, stores += q.stores;
     std::printf(
-        "%s: %zu kernels, %zu lop3, %u cross values, %s %.1f s of compile time (longest kernel "
-        "%.2f s), %.1f s wall on %u threads\n",
+        "%s: %zu kernels, %zu lop3, %u cross values (%llu loads + %llu stores), %s %.1f s of "
+        "compile time (longest kernel %.2f s), %.1f s wall on %u threads\n",
         what.c_str(), c.cubins.size(), c.ptx ? c.lut.net.luts : 0,
-        c.ptx ? c.lut.rows : c.source.cross_values, c.ptx ? "nvJitLink" : "NVRTC", total, longest,
+        c.ptx ? c.lut.rows : c.source.cross_values, static_cast<unsigned long long>(loads),
+        static_cast<unsigned long long>(stores), c.ptx ? "nvJitLink" : "NVRTC", total, longest,
         c.seconds, std::thread::hardware_concurrency());
   };
   const gpu::DeviceInfo h200{true, "", "H200", 132, 0, 232448, 0};  // slot capacity as on the H200
@@ -408,15 +429,18 @@ int nvrtc_only(const Args& a) {
       gpu::LaunchConfig lc;
       lc.max_gate_instructions = part;
       if (a.ptx_only)
-        for (std::uint32_t level : a.ptxas_levels)
-          for (bool cover : {true, false}) {
-            lc.lut_cover = cover;
-            lc.ptxas_optimization = level;
-            compile_all(fmt::format("{} ({} ANDs), PTX {}, ptxas -O{}, partitions of {}", name,
-                                    p.gate_instructions, cover ? "covered" : "one lop3 per AND",
-                                    level, part),
-                        p, ro, lc);
-          }
+        for (kernels::PartitionRule rule : a.partitions)
+          for (std::uint32_t level : a.ptxas_levels)
+            for (bool cover : {true, false}) {
+              lc.lut_cover = cover;
+              lc.ptxas_optimization = level;
+              lc.partition = rule;
+              compile_all(
+                  fmt::format("{} ({} ANDs), PTX {}, ptxas -O{}, partitions of {}, {}", name,
+                              p.gate_instructions, cover ? "covered" : "one lop3 per AND", level,
+                              part, rule_name(rule)),
+                  p, ro, lc);
+            }
       else {
         lc.boolean_kernels = gpu::BooleanKernels::cuda_cpp;
         compile_all(fmt::format("{} ({} gate instructions), CUDA C++, partitions of {}", name,
@@ -473,7 +497,17 @@ int main(int argc, char** argv) {
       a.patterns_per_thread = comma_list(v);
     else if (k == "--ptxas-levels")
       a.ptxas_levels = comma_list(v);
-    else if (k == "--auto-log2-patterns")
+    else if (k == "--partitions") {
+      a.partitions.clear();
+      for (const char* rule : {"fixed", "min-traffic"})
+        if (("," + v + ",").find("," + std::string(rule) + ",") != std::string::npos)
+          a.partitions.push_back(rule[0] == 'f' ? kernels::PartitionRule::fixed
+                                                : kernels::PartitionRule::min_traffic);
+      if (a.partitions.empty()) {
+        std::fprintf(stderr, "--partitions takes fixed and/or min-traffic, got %s\n", v.c_str());
+        return 2;
+      }
+    } else if (k == "--auto-log2-patterns")
       a.auto_log2_patterns = static_cast<unsigned>(std::stoul(v));
     else if (k == "--ptx-only")
       a.ptx_only = v == "1";

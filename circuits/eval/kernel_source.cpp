@@ -27,35 +27,6 @@ std::string strip(const char* text) {
 
 constexpr std::int64_t kNoDef = -1;
 
-// The instruction's operand locations, in reading order.
-std::vector<std::uint32_t> reads(const Program& p, const Instr& in) {
-  switch (in.op()) {
-    case ProgOp::input:
-      return {};
-    case ProgOp::spill:
-    case ProgOp::output:
-    case ProgOp::neg:
-    case ProgOp::not1:
-    case ProgOp::is_zero:
-      return {in.a};
-    case ProgOp::compare:
-      return {in.a, in.d};
-    case ProgOp::thr: {
-      std::vector<std::uint32_t> r;
-      for (std::uint32_t q = 0; q < in.b; ++q)
-        r.push_back(static_cast<std::uint32_t>(p.aux[in.a + q]));
-      return r;
-    }
-    default:
-      return {in.a, in.b};
-  }
-}
-
-bool is_gate(ProgOp op) {
-  return op != ProgOp::input && op != ProgOp::spill && op != ProgOp::output &&
-         op != ProgOp::compare;
-}
-
 std::string lit(std::int64_t v) {
   return std::to_string(v) + "LL";
 }
@@ -90,25 +61,21 @@ class Emitter {
     };
     operand_defs_.assign(n, {});
     part_.assign(n, 0);
-    cuts_ = {0};
-    std::size_t gates = 0;
     // Arithmetic partitions are 8·NP times smaller: ptxas's time grows much faster than linearly
     // on Montgomery code (DPLR d=3, 4096 operations mod one prime: 574 s of NVRTC for one kernel,
     // against 5.5 s for 4096 boolean ANDs; measured on the 2-core build machine).
-    const std::size_t max_gates =
-        p_.boolean || !o_.max_gate_instructions
-            ? o_.max_gate_instructions
-            : std::max<std::size_t>(o_.max_gate_instructions / (8 * np_ * kk_), 16);
-    for (std::size_t i = 0; i < n; ++i) {
+    PartitionOptions po;
+    po.rule = o_.partition;
+    po.max_gates = p_.boolean || !o_.max_gate_instructions
+                       ? o_.max_gate_instructions
+                       : std::max<std::size_t>(o_.max_gate_instructions / (8 * np_ * kk_), 16);
+    cuts_ = partition_cuts(p_, po);  // {0, …, n}
+    for (std::size_t i = 0, q = 0; i < n; ++i) {
       const Instr& in = p_.code[i];
-      if (is_gate(in.op()) && max_gates && gates >= max_gates) {
-        cuts_.push_back(i);
-        gates = 0;
-      }
-      part_[i] = cuts_.size() - 1;
-      for (std::uint32_t loc : reads(p_, in))
+      while (i >= cuts_[q + 1]) ++q;
+      part_[i] = q;
+      for (std::uint32_t loc : operand_locations(p_, in))
         operand_defs_[i].push_back(loc_kind(loc) == LocKind::constant ? kNoDef : def_at(loc));
-      if (is_gate(in.op())) ++gates;
       switch (in.op()) {
         case ProgOp::output:
         case ProgOp::compare:
@@ -120,10 +87,10 @@ class Emitter {
           def_at(in.d) = static_cast<std::int64_t>(i);
       }
     }
-    cuts_.push_back(n);
     cross_.assign(n, -1);
     for (std::size_t i = 0; i < n; ++i)
-      for (std::int64_t d : operand_defs_[i])
+      for (std::int64_t d :
+           p_.code[i].op() == ProgOp::spill ? std::vector<std::int64_t>{} : operand_defs_[i])
         if (d != kNoDef && part_[static_cast<std::size_t>(d)] != part_[i] &&
             cross_[static_cast<std::size_t>(d)] < 0)
           cross_[static_cast<std::size_t>(d)] = next_cross_++;
@@ -327,7 +294,7 @@ class Emitter {
     loads_ = stores_ = 0;
     has_compare_ = false;
     for (std::size_t i = part.first; i < part.last; ++i) {
-      if (is_gate(p_.code[i].op())) ++part.gate_instructions;
+      if (is_gate_instruction(p_.code[i].op())) ++part.gate_instructions;
       // A statement is written to stmt_ while its operands' loads go to body_ first.
       if (p_.boolean) {
         emit_bool(i, q);

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "circuits/eval/kernel_abi.hpp"
+#include "circuits/eval/partition.hpp"
 #include "circuits/eval/program.hpp"
 
 namespace rnncc::kernels {
@@ -59,6 +60,9 @@ struct SourceOptions {
   // pattern), so that independent dependency chains hide the latency of one; partitions shrink
   // by the same factor.
   std::uint32_t patterns_per_thread = 1;
+  // Where the kernels are cut (circuits/eval/partition.hpp): every max_gate_instructions gates,
+  // or where the fewest loads and stores cross.
+  PartitionRule partition = PartitionRule::fixed;
 };
 
 struct Partition {

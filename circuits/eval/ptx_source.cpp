@@ -159,11 +159,6 @@ class Builder {
   std::vector<std::uint32_t> inputs_;
 };
 
-bool is_gate(ProgOp op) {
-  return op != ProgOp::input && op != ProgOp::spill && op != ProgOp::output &&
-         op != ProgOp::compare;
-}
-
 // The truth table of a two-input program gate with its inversion flags, over (a, b).
 std::uint8_t gate_table(const Instr& in) {
   const std::uint8_t a = in.op_flags & kInvA ? static_cast<std::uint8_t>(~kA) : kA;
@@ -287,14 +282,15 @@ LutNetwork lut_network(const Program& p, const PtxOptions& o) {
     if (v == kNoNode) throw std::invalid_argument("program reads a location before writing it");
     return v;
   };
+  PartitionOptions po;
+  po.rule = o.partition;
+  po.max_gates = o.max_gate_instructions;
+  po.inputs_cross = false;
+  const std::vector<std::size_t> cuts = partition_cuts(p, po);  // {0, …, n}
   std::uint32_t part = 0;
-  std::size_t gates = 0;
-  for (const Instr& in : p.code) {
-    if (is_gate(in.op()) && o.max_gate_instructions && gates >= o.max_gate_instructions) {
-      ++part;
-      gates = 0;
-    }
-    if (is_gate(in.op())) ++gates;
+  for (std::size_t i = 0; i < p.code.size(); ++i) {
+    const Instr& in = p.code[i];
+    while (i >= cuts[part + 1]) ++part;
     switch (in.op()) {
       case ProgOp::input:
         def(in.d) = b.input(in.b);

@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/eval/partition.hpp"
 #include "circuits/eval/patterns.hpp"
 #include "circuits/eval/program.hpp"
 
@@ -89,6 +90,10 @@ struct PtxOptions {
   // overlaps the work before it, at the cost of a register held meanwhile.
   std::size_t load_lookahead = 0;
   bool cover = true;  // merge single-reader cones into 3-input LUTs
+  // Where the kernels are cut (circuits/eval/partition.hpp): every max_gate_instructions gates,
+  // or where the fewest loads and stores cross (inputs are computed in each kernel, so never
+  // cross).
+  PartitionRule partition = PartitionRule::fixed;
   // The patterns the inputs are generated for (bits_random or bits_exhaustive): the kernels
   // compute patterns::bool_word in the thread, specialised to the mode.
   patterns::Mode mode = patterns::Mode::bits_random;

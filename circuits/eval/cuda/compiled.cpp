@@ -342,6 +342,7 @@ Compiled compile_program(const Program& p, const RunOptions& o, const LaunchConf
     so.max_gate_instructions = config.max_gate_instructions;
     so.threads = config.threads;
     so.patterns_per_thread = config.patterns_per_thread;
+    so.partition = config.partition;
     c.source =
         kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);
     for (const auto& part : c.source.parts) texts.push_back(&part.source);
@@ -403,6 +404,7 @@ bool cached(const Program& p, const RunOptions& o, const LaunchConfig& config) {
   so.max_gate_instructions = config.max_gate_instructions;
   so.threads = config.threads;
   so.patterns_per_thread = config.patterns_per_thread;
+  so.partition = config.partition;
   const int arch = device_arch();
   const auto ks =
       kernels::kernel_source(p, p.boolean ? 1 : static_cast<std::uint32_t>(o.primes.size()), so);

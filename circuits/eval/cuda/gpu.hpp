@@ -25,6 +25,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "circuits/eval/partition.hpp"
 #include "circuits/eval/program.hpp"
 
 namespace rnncc::gpu {
@@ -66,6 +67,10 @@ struct LaunchConfig {
   std::uint64_t job_patterns = 0;
   // Compiled path: gate instructions per kernel (partition; kernel_source.hpp); 0 = one kernel.
   std::size_t max_gate_instructions = 4096;
+  // Compiled path: where the kernels are cut (circuits/eval/partition.hpp): fixed, or
+  // min_traffic (the fewest loads and stores between kernels of half to all of
+  // max_gate_instructions).
+  kernels::PartitionRule partition = kernels::PartitionRule::fixed;
   BooleanKernels boolean_kernels = BooleanKernels::ptx;
   // Compiled arithmetic: patterns a thread evaluates side by side (SourceOptions).
   std::uint32_t patterns_per_thread = 1;

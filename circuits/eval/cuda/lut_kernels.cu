@@ -95,6 +95,7 @@ kernels::PtxOptions ptx_options(const LaunchConfig& config, int arch, patterns::
   po.cover = config.lut_cover;
   po.min_blocks_per_sm = config.lut_min_blocks_per_sm;
   po.load_lookahead = config.lut_load_lookahead;
+  po.partition = config.partition;
   po.arch = arch;
   return po;
 }
