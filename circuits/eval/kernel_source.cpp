@@ -25,7 +25,7 @@ std::string strip(const char* text) {
   return out;
 }
 
-constexpr std::int64_t kNoDef = -1;
+constexpr std::int64_t kNoDef = kNoDefinition;  // partition.hpp
 
 std::string lit(std::int64_t v) {
   return std::to_string(v) + "LL";
@@ -54,12 +54,7 @@ class Emitter {
   // the values that cross a cut.
   void analyse() {
     const std::size_t n = p_.code.size();
-    std::vector<std::int64_t> slot_def(p_.slots, kNoDef), spill_def(p_.spill_slots, kNoDef);
-    auto def_at = [&](std::uint32_t loc) -> std::int64_t& {
-      return loc_kind(loc) == LocKind::slot ? slot_def.at(loc_index(loc))
-                                            : spill_def.at(loc_index(loc));
-    };
-    operand_defs_.assign(n, {});
+    operand_defs_ = operand_definitions(p_);
     part_.assign(n, 0);
     // Arithmetic partitions are 8·NP times smaller: ptxas's time grows much faster than linearly
     // on Montgomery code (DPLR d=3, 4096 operations mod one prime: 574 s of NVRTC for one kernel,
@@ -71,21 +66,8 @@ class Emitter {
                        : std::max<std::size_t>(o_.max_gate_instructions / (8 * np_ * kk_), 16);
     cuts_ = partition_cuts(p_, po);  // {0, …, n}
     for (std::size_t i = 0, q = 0; i < n; ++i) {
-      const Instr& in = p_.code[i];
       while (i >= cuts_[q + 1]) ++q;
       part_[i] = q;
-      for (std::uint32_t loc : operand_locations(p_, in))
-        operand_defs_[i].push_back(loc_kind(loc) == LocKind::constant ? kNoDef : def_at(loc));
-      switch (in.op()) {
-        case ProgOp::output:
-        case ProgOp::compare:
-          break;
-        case ProgOp::spill:
-          def_at(in.d) = operand_defs_[i][0];
-          break;
-        default:
-          def_at(in.d) = static_cast<std::int64_t>(i);
-      }
     }
     cross_.assign(n, -1);
     for (std::size_t i = 0; i < n; ++i)

@@ -10,7 +10,7 @@ namespace rnncc::kernels {
 
 namespace {
 
-constexpr std::int64_t kNoDef = -1;
+constexpr std::int64_t kNoDef = kNoDefinition;
 
 // The gate instructions' positions in the program.
 std::vector<std::size_t> gate_positions(const Program& p) {
@@ -20,9 +20,8 @@ std::vector<std::size_t> gate_positions(const Program& p) {
   return g;
 }
 
-// For every instruction, the instruction that defines each operand it reads (through spill
-// renames; kNoDef for a constant), the same walk as the emitters'. A spill only renames: it is
-// no reader of its operand (reads_value is false for it).
+}  // namespace
+
 std::vector<std::vector<std::int64_t>> operand_definitions(const Program& p) {
   std::vector<std::int64_t> slot_def(p.slots, kNoDef), spill_def(p.spill_slots, kNoDef);
   auto def_at = [&](std::uint32_t loc) -> std::int64_t& {
@@ -48,6 +47,9 @@ std::vector<std::vector<std::int64_t>> operand_definitions(const Program& p) {
   return defs;
 }
 
+namespace {
+
+// A spill is no reader of the value it renames.
 bool reads_value(const Instr& in) {
   return in.op() != ProgOp::spill;
 }

@@ -37,6 +37,11 @@ enum class PartitionRule : std::uint8_t { fixed, min_traffic };
 bool is_gate_instruction(ProgOp op);
 // The locations an instruction reads, in reading order (threshold gates: their aux list).
 std::vector<std::uint32_t> operand_locations(const Program& p, const Instr& in);
+// For every instruction, the instruction that defines each operand it reads (in
+// operand_locations' order) through spill renames, or kNoDefinition for a constant. A spill only
+// renames: its one entry is what it renames, not a read of a value.
+inline constexpr std::int64_t kNoDefinition = -1;
+std::vector<std::vector<std::int64_t>> operand_definitions(const Program& p);
 
 struct PartitionOptions {
   PartitionRule rule = PartitionRule::fixed;
