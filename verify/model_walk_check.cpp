@@ -307,6 +307,17 @@ std::optional<std::string> model_walk_not_applicable(const ModelWalkSubject& s, 
   return std::nullopt;
 }
 
+std::uint32_t model_walk_suffix_depth(std::uint64_t symbols, std::size_t length, CheckDevice device,
+                                      std::uint32_t asked) {
+  std::uint32_t sd = asked;
+  if (sd == 0) {  // |Σ|^s ≈ 2^16 strings a CPU task, 2^10 a GPU thread
+    const double log2_want = device == CheckDevice::gpu ? 10 : 16;
+    sd = static_cast<std::uint32_t>(std::max(
+        1.0, std::floor(log2_want * std::log(2.0) / std::log(static_cast<double>(symbols)))));
+  }
+  return static_cast<std::uint32_t>(std::min<std::size_t>(sd, length == 0 ? 0 : length - 1));
+}
+
 DeviceCheckReport model_walk_check(const ModelWalkSubject& subject, const ModelWalkOptions& o) {
   const std::size_t L = o.length;
   if (auto no = model_walk_not_applicable(subject, L, o.device))
@@ -317,14 +328,7 @@ DeviceCheckReport model_walk_check(const ModelWalkSubject& subject, const ModelW
   t.P = subject.parameters.data();
   t.length = static_cast<std::uint32_t>(L);
 
-  // Strings per task: |Σ|^s ≈ 2^16 (CPU) or 2^10 (a GPU thread), s ≤ L − 1.
-  std::uint32_t sd = o.suffix_depth;
-  if (sd == 0) {
-    const double log2_want = o.device == CheckDevice::gpu ? 10 : 16;
-    sd = static_cast<std::uint32_t>(
-        std::max(1.0, std::floor(log2_want * std::log(2.0) / std::log(static_cast<double>(S)))));
-  }
-  sd = static_cast<std::uint32_t>(std::min<std::size_t>(sd, L - 1));
+  const std::uint32_t sd = model_walk_suffix_depth(S, L, o.device, o.suffix_depth);
   std::uint64_t chunk = 1;
   for (std::uint32_t j = 0; j < sd; ++j) chunk *= S;
 

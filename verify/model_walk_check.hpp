@@ -58,12 +58,19 @@ struct ModelWalkOptions {
 std::optional<std::string> model_walk_not_applicable(const ModelWalkSubject& s, std::size_t length,
                                                      CheckDevice device = CheckDevice::cpu);
 
+// The suffix depth s the walk uses: `asked` if nonzero, else the device's choice (|Σ|^s ≈ 2^16
+// strings a CPU task, 2^10 a GPU thread); at most L − 1. Each task starts from frame 0, so its
+// first string takes L steps and each later one L − t + 1 (t: the lowest changed position): the
+// step count depends on s, and a GPU and a CPU run count the same steps only at the same s.
+std::uint32_t model_walk_suffix_depth(std::uint64_t symbols, std::size_t length, CheckDevice device,
+                                      std::uint32_t asked = 0);
+
 // Every core (or every GPU thread, verify/cuda/model_walk_gpu.hpp) walks tasks of |Σ|^s aligned
 // strings (or, with `plain`, one thread checks string by string). Throws InputError for length
 // 0, a slice past the end, |Σ|^L > 2^62 or when model_walk_not_applicable; gpu::GpuError from the
 // device. The report's `strings` counts every string of the slice; `skipped`
 // those outside f's promise, `overflowed` those not compared (exact is false when there are
-// any), `gates` the frame words, `steps` the model steps.
+// any), `gates` the frame words, `steps` the model steps (which depend on the suffix depth).
 DeviceCheckReport model_walk_check(const ModelWalkSubject& s, const ModelWalkOptions& options);
 
 }  // namespace rnncc

@@ -25,9 +25,10 @@ void compare(const ModelWalkSubject& s, std::size_t n, std::uint64_t first = 0,
   o.count = count;
   o.device = CheckDevice::gpu;
   o.gpu_threads = threads;
-  o.suffix_depth = depth;
+  // The GPU's depth for both runs: the step count depends on it (model_walk_suffix_depth).
+  o.suffix_depth = model_walk_suffix_depth(s.tables.symbols, n, CheckDevice::gpu, depth);
   INFO("n = " << n << " first = " << first << " count = " << count << " threads = " << threads
-              << " s = " << depth);
+              << " s = " << o.suffix_depth);
   const DeviceCheckReport g = model_walk_check(s, o);
   o.device = CheckDevice::cpu;
   const DeviceCheckReport c = model_walk_check(s, o);

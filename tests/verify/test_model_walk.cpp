@@ -273,6 +273,47 @@ TEST_CASE("model walk: slices add up to the whole", "[model_walk]") {
   REQUIRE(first == whole.first_counterexample);
 }
 
+TEST_CASE("model walk: the suffix depth is the device's choice, and the steps follow it",
+          "[model_walk]") {
+  // |Σ|^s ≈ 2^16 strings a CPU task, 2^10 a GPU thread, s ≤ L − 1; an asked depth wins.
+  REQUIRE(model_walk_suffix_depth(6, 7, CheckDevice::cpu) == 6);  // ⌊16·ln 2 / ln 6⌋ = 6
+  REQUIRE(model_walk_suffix_depth(6, 7, CheckDevice::gpu) == 3);  // ⌊10·ln 2 / ln 6⌋ = 3
+  REQUIRE(model_walk_suffix_depth(3, 40, CheckDevice::cpu) == 10);
+  REQUIRE(model_walk_suffix_depth(3, 40, CheckDevice::gpu) == 6);
+  REQUIRE(model_walk_suffix_depth(2, 40, CheckDevice::gpu) == 10);
+  REQUIRE(model_walk_suffix_depth(6, 3, CheckDevice::gpu, 5) == 2);
+  REQUIRE(model_walk_suffix_depth(6, 30, CheckDevice::cpu, 5) == 5);
+  REQUIRE(model_walk_suffix_depth(1000, 9, CheckDevice::cpu) == 1);  // at least 1
+
+  // Hand count, |Σ| = 3, L = 2, s = 1: three tasks of three strings; each task's first string
+  // takes 2 steps, the next two 1 each (only position 2 changes): 3·(2 + 1 + 1) = 12.
+  AssocRecallOptions one;
+  one.keys = 1;
+  one.values = 1;
+  const auto s = model_walk_subject(associative_recall(one));
+  REQUIRE(s);
+  REQUIRE(s->tables.symbols == 3);
+  ModelWalkOptions o;
+  o.length = 2;
+  o.suffix_depth = 1;
+  REQUIRE(model_walk_check(*s, o).steps == 12);
+  // L = 7: s = 6 counts fewer steps than s = 3, and the count at a given s does not depend on
+  // the threads.
+  o.length = 7;
+  o.suffix_depth = 6;
+  const std::uint64_t deep = model_walk_check(*s, o).steps;
+  o.suffix_depth = 3;
+  const std::uint64_t shallow = model_walk_check(*s, o).steps;
+  o.cpu_threads = 1;
+  REQUIRE(model_walk_check(*s, o).steps == shallow);
+  REQUIRE(deep < shallow);
+  // Σ^7 as 3 tasks of 3^6 strings: 7 steps for the first, then (3 − 1)·3^(6−j) increments that
+  // change the j lowest digits (j steps each): 7 + Σ_{j=1..6} 2·3^(6−j)·j.
+  std::uint64_t per_task = 7;
+  for (std::uint64_t j = 1, power = 243; j <= 6; ++j, power /= 3) per_task += 2 * power * j;
+  REQUIRE(deep == 3 * per_task);
+}
+
 TEST_CASE("model walk: the tasks' definitions are Target::value and Target::promise",
           "[model_walk]") {
   std::mt19937_64 rng(7);
