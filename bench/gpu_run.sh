@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the device machine, from the repository root, after bench/gpu_stage.sh staged gpu-run/:
-#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [peers] [cli] [mpi] [headline] [model-walk]
+#   bash gpu-run/run.sh [tests] [compiled-tests] [prefix-tests] [sanitize] [bench] [compiled] [peers] [cli] [mpi] [headline] [model-walk] [profile]
 # `model-walk` runs bench_model_walk (the hybrids' exhaustive checks; MODEL_WALK_ARGS adds options);
 # GPU_EVAL_ARGS adds options to `compiled`'s gpu_eval (e.g. --ptxas-levels 3,2,1).
 # Logs and JSON go to $OUT (the device tool brings them back); a short table prints last.
@@ -138,6 +138,31 @@ for what in "$@"; do
     model-walk)
       ./bench_model_walk ${MODEL_WALK_ARGS:-} 2>&1 | tee "$OUT/model_walk.log" | tail -25
       summary+=("model walk: $(grep -c '^| ' "$OUT/model_walk.log") table rows in model_walk.log")
+      ;;
+    profile)
+      # Nsight Compute's counters on the kernels of the compiled table (what bounds them, issue 26
+      # items 1-2): the multiplier's 7 covered PTX kernels, 4 of hyp's from the middle, 4 of the
+      # DPLR program's compiled arithmetic kernels (1 prime, 1 pattern a thread). Each from the
+      # first variant gpu_eval runs (the default); --kill on ends gpu_eval once they are profiled.
+      # --clock-control none leaves the clocks as they are. Reports: $OUT/ncu_*.{ncu-rep,txt}.
+      export CUDA_CACHE_DISABLE=1
+      mkdir -p /tmp/prof-m /tmp/prof-h /tmp/prof-none
+      cp epfl/multiplier.aig /tmp/prof-m/; cp epfl/hyp.aig /tmp/prof-h/
+      ncu_=(ncu --clock-control none --kill on --section SpeedOfLight --section SchedulerStats
+            --section WarpStateStats --section ComputeWorkloadAnalysis --section Occupancy
+            --section LaunchStats --section MemoryWorkloadAnalysis)
+      for job in "mult|-k regex:rnncc_lut_kernel -c 7|--epfl /tmp/prof-m --dplr none" \
+                 "hyp|-k regex:rnncc_lut_kernel -s 24 -c 4|--epfl /tmp/prof-h --dplr none" \
+                 "dplr|-k regex:^rnncc_kernel$ -s 4 -c 4|--epfl /tmp/prof-none --dplr $root/examples/dplr_d3.json --arith-log2-patterns 22 --patterns-per-thread 1"; do
+        IFS='|' read -r tag sel args <<<"$job"
+        start=$(date +%s.%N)
+        RNNCC_KERNEL_CACHE=$(mktemp -d) timeout "${PROFILE_TIMEOUT:-150}" "${ncu_[@]}" $sel -f -o "$OUT/ncu_$tag" \
+          ./gpu_eval --sections compiled --auto-log2-patterns 0 $args >"$OUT/ncu_$tag.log" 2>&1
+        rc=$? secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
+        ncu --import "$OUT/ncu_$tag.ncu-rep" --page details >"$OUT/ncu_$tag.txt" 2>&1
+        summary+=("$(printf 'profile %-5s rc=%-3s %6.1fs  %s' "$tag" "$rc" "$secs" \
+          "$(grep -E 'Compute \(SM\) Throughput|Issue Slots Busy|No Eligible' "$OUT/ncu_$tag.txt" | awk '{print $NF}' | tr '\n' ' ')")")
+      done
       ;;
     headline)
       ./gpu_headline --wfa "$root/examples/wfa_count_ab.att" --length 32 --threads ${HEADLINE_THREADS:-1024} --json "$OUT/headline.json" \
